@@ -1,0 +1,253 @@
+"""The `cu2hip` command."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from translator import __version__
+from translator import diagnostics as dg
+from translator.mapping import parse_version, version_str
+from translator.passes import DEFAULT_ROCM_VERSION, Options
+from translator.pipeline import Result, translate
+from translator.stats import Stats
+from translator.toolchain import installed_hip_version
+
+CUDA_SUFFIXES = frozenset({".cu", ".cuh"})
+CXX_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".inc", ".ipp", ".tpp"})
+_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
+
+
+class UsageError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Job:
+    source: Path          # the file to read
+    destination: Path | None   # where its translation goes (-o), None otherwise
+    display: str          # the path as diagnostics show it
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return _translate(args)
+    except UsageError as exc:
+        print(f"cu2hip: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cu2hip", description="Translate CUDA C++ to HIP C++.")
+    parser.add_argument("--version", action="version", version=f"cu2hip {__version__}")
+    sub = parser.add_subparsers(dest="command")
+    t = sub.add_parser("translate", help="translate files and trees",
+                       description="Translate CUDA files and trees to HIP. Diagnostics go to stderr "
+                                   "as path:line:col: severity: message [ID].")
+    t.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
+    out = t.add_mutually_exclusive_group()
+    out.add_argument("-o", "--output", metavar="DIR", help="write translations under DIR, mirroring the input tree")
+    out.add_argument("--in-place", action="store_true", help="rewrite the files (atomically)")
+    out.add_argument("--stdout", action="store_true", help="write the translation of one file to stdout")
+    out.add_argument("--examine", action="store_true", help="statistics only, write nothing (implies --print-stats)")
+    t.add_argument("--target", choices=("hip", "cuda"), default="hip",
+                   help="hip (default): translate to HIP; cuda: keep CUDA, run only the optimizing passes")
+    t.add_argument("--rocm-version", metavar="X.Y",
+                   help="the ROCm/HIP version the output must compile with (default: the installed hipcc's, "
+                        f"else {version_str(DEFAULT_ROCM_VERSION)})")
+    t.add_argument("--roc", action="store_true", help="map cuBLAS/cuRAND/cuSPARSE/cuSOLVER to roc* libraries")
+    t.add_argument("--miopen", action="store_true", help="map cuDNN to MIOpen")
+    t.add_argument("--experimental", action="store_true", help="translate APIs that HIP marks experimental")
+    t.add_argument("--use-hip-data-types", action="store_true",
+                   help="use hipDataType for library data types (the tables' default; accepted for HIPIFY scripts)")
+    syntax = t.add_mutually_exclusive_group()
+    syntax.add_argument("--hip-kernel-execution-syntax", action="store_true",
+                        help="rewrite k<<<...>>>(...) as hipLaunchKernelGGL(...)")
+    syntax.add_argument("--cuda-kernel-execution-syntax", action="store_true",
+                        help="keep k<<<...>>>(...) (the default)")
+    t.add_argument("--copy-all", action="store_true", help="with -o, also copy files that are not CUDA")
+    t.add_argument("--print-stats", action="store_true", help="statistics per file and in total")
+    t.add_argument("--strict", action="store_true", help="exit 1 when any error diagnostic is reported")
+    t.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="translate N files at a time")
+    t.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    return parser
+
+
+def _options(args) -> Options:
+    if args.rocm_version:
+        try:
+            version = parse_version(args.rocm_version)
+        except ValueError:
+            raise UsageError(f"--rocm-version: not a version: {args.rocm_version!r}") from None
+        if version is None:
+            raise UsageError("--rocm-version: empty")
+    else:
+        version = installed_hip_version() or DEFAULT_ROCM_VERSION
+    return Options(target=args.target, rocm_version=version, roc=args.roc, miopen=args.miopen,
+                   experimental=args.experimental, use_hip_data_types=args.use_hip_data_types,
+                   hip_kernel_execution_syntax=args.hip_kernel_execution_syntax)
+
+
+def _translate(args) -> int:
+    options = _options(args)
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if not (args.output or args.in_place or args.stdout or args.examine):
+        raise UsageError("say where the output goes: -o DIR, --in-place, --stdout or --examine")
+    problems: list[dg.Diagnostic] = []
+    jobs, copies = _collect(args, problems)
+    if args.stdout and len(jobs) != 1:
+        raise UsageError(f"--stdout takes exactly one file ({len(jobs)} given)")
+    for d in problems:
+        print(d.format(), file=sys.stderr)
+    total = Stats()
+    stats_stream = sys.stderr if args.stdout else sys.stdout
+    print_stats = args.print_stats or args.examine
+    errors = len(problems)
+    for job, result in _run(jobs, options, args.jobs):
+        for d in result.diagnostics:
+            print(d.format(), file=sys.stderr)
+        errors += result.errors
+        if result.skipped and result.errors:
+            pass
+        elif args.stdout:
+            sys.stdout.buffer.write(result.output)
+            sys.stdout.flush()
+        elif args.in_place:
+            if result.changed:
+                _write_atomic(job.source, result.output, like=job.source)
+        elif job.destination is not None and not (result.skipped and result.errors):
+            if result.changed or job.source.suffix in CUDA_SUFFIXES or args.copy_all or _is_local_header(job):
+                _write_atomic(job.destination, result.output, like=job.source)
+        if print_stats:
+            one = Stats()
+            one.add(result)
+            stats_stream.write(one.render(job.display))
+        total.add(result)
+    for src, dst in copies:
+        _write_atomic(dst, src.read_bytes(), like=src)
+    if print_stats and total.files > 1:
+        stats_stream.write(total.render("total"))
+    if not args.quiet:
+        passes = ", ".join(f"{k}: {v}" for k, v in sorted(total.by_pass.items())) or "none"
+        print(f"cu2hip: {total.files} files, {total.changed_files} changed, {total.converted} edits ({passes}), "
+              f"{total.errors + len(problems)} errors, {total.warnings} warnings", file=sys.stderr)
+    return 1 if args.strict and errors else 0
+
+
+def _is_local_header(job: Job) -> bool:
+    return job.display.endswith(" (included)")
+
+
+def _run(jobs: list[Job], options: Options, workers: int):
+    if workers == 1 or len(jobs) < 2:
+        for job in jobs:
+            yield job, _translate_one(job, options)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from zip(jobs, pool.map(_translate_one, jobs, [options] * len(jobs), chunksize=4))
+
+
+def _translate_one(job: Job, options: Options) -> Result:
+    path = job.display.removesuffix(" (included)")
+    try:
+        data = job.source.read_bytes()
+    except OSError as exc:
+        result = Result(path, b"", b"", skipped=True)
+        result.diagnostics = [dg.Diagnostic(path, 1, 1, dg.ERROR, f"cannot read: {exc.strerror}", "I001")]
+        return result
+    return translate(path, data, options)
+
+
+def _collect(args, problems: list[dg.Diagnostic]) -> tuple[list[Job], list[tuple[Path, Path]]]:
+    """The files to translate (and, with --copy-all, the others to copy), each with its destination."""
+    out_dir = Path(args.output).resolve() if args.output else None
+    jobs: dict[Path, Job] = {}
+    copies: list[tuple[Path, Path]] = []
+    for raw in args.paths:
+        root = Path(raw)
+        if not root.exists():
+            problems.append(dg.Diagnostic(raw, 1, 1, dg.ERROR, "no such file or directory", "I001"))
+            continue
+        if root.is_file():
+            dest = out_dir / root.name if out_dir else None
+            jobs.setdefault(root.resolve(), Job(root, dest, str(root)))
+            continue
+        if out_dir is not None and (out_dir == root.resolve() or root.resolve() in out_dir.parents) \
+                and not args.examine:
+            pass  # writing under the input tree: skip the output folder while walking
+        for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: problems.append(
+                dg.Diagnostic(e.filename or raw, 1, 1, dg.ERROR, f"cannot read: {e.strerror}", "I001"))):
+            here = Path(dirpath)
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
+                                 and (out_dir is None or (here / d).resolve() != out_dir))
+            for name in sorted(filenames):
+                path = here / name
+                rel = path.relative_to(root)
+                dest = out_dir / rel if out_dir else None
+                if path.suffix in CUDA_SUFFIXES or path.suffix.lower() in CXX_SUFFIXES:
+                    jobs.setdefault(path.resolve(), Job(path, dest, str(path)))
+                elif args.copy_all and dest is not None:
+                    copies.append((path, dest))
+            _add_included(jobs, root, out_dir)
+    return list(jobs.values()), copies
+
+
+def _add_included(jobs: dict[Path, Job], root: Path, out_dir: Path | None) -> None:
+    """Local headers that translated files include (`#include "x.inc"`), whatever their suffix."""
+    pending = list(jobs.values())
+    while pending:
+        job = pending.pop()
+        try:
+            data = job.source.read_bytes()
+        except OSError:
+            continue
+        for match in _LOCAL_INCLUDE.finditer(data):
+            target = (job.source.parent / match.group(1).decode("utf-8", "replace"))
+            resolved = target.resolve()
+            if resolved in jobs or not target.is_file():
+                continue
+            try:
+                rel = resolved.relative_to(root.resolve())
+            except ValueError:
+                continue   # outside the tree being translated: left alone
+            new = Job(target, out_dir / rel if out_dir else None, f"{target} (included)")
+            jobs[resolved] = new
+            pending.append(new)
+
+
+def _write_atomic(path: Path, data: bytes, like: Path | None = None) -> None:
+    """Write through a temporary file in the same folder and an atomic rename, keeping the
+    original's permission bits."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".cu2hip-tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if like is not None:
+            try:
+                os.chmod(tmp, like.stat().st_mode & 0o7777)
+            except OSError:
+                pass
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

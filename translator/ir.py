@@ -1,0 +1,359 @@
+"""The IR: kernels, launch sites, API uses and host synchronization points of one file.
+
+Built once per file from the front end's fragments (the file and its macro bodies);
+frozen dataclasses whose spans are byte ranges into the original source. The
+warp-size, launch-bounds and fusion passes read this, never the tree.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+import tree_sitter as ts
+
+from translator.frontend import Fragment, ParsedFile, query
+
+Span = tuple[int, int]
+
+INDEX_BUILTINS = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim"})
+WARP_FUNCTIONS = re.compile(
+    r"__(shfl|shfl_up|shfl_down|shfl_xor|ballot|any|all|activemask|syncwarp|match_any|match_all|"
+    r"reduce_(add|min|max|and|or|xor))(_sync)?\Z|__lane_id\Z")
+BARRIERS = frozenset({"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"})
+# Host calls after which the host and device agree on memory, or that touch device memory:
+# a fusion chain cannot cross one.
+SYNC_POINTS = frozenset({
+    "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize", "cudaThreadSynchronize",
+    "cudaMemcpy", "cudaMemcpyAsync", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemset", "cudaMemsetAsync",
+    "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "cudaMemcpyToSymbolAsync", "cudaMemcpyFromSymbolAsync",
+    "cudaMalloc", "cudaFree", "cudaMallocHost", "cudaFreeHost", "cudaEventRecord", "cudaStreamWaitEvent",
+    "cudaEventQuery", "cudaStreamQuery", "cudaGraphLaunch", "cudaLaunchKernel", "cudaLaunchCooperativeKernel",
+    "cuCtxSynchronize", "cuStreamSynchronize", "cuMemcpyHtoD", "cuMemcpyDtoH", "cuLaunchKernel",
+})
+
+
+@dataclass(frozen=True)
+class Expr:
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type_text: str
+    qualifiers: tuple[str, ...]
+    is_pointer: bool
+    span: Span
+
+
+@dataclass(frozen=True)
+class SharedDecl:
+    name: str
+    type_text: str
+    size: str | None          # the array size as written; None for extern (dynamic) or scalars
+    is_extern: bool
+    span: Span
+
+
+@dataclass(frozen=True)
+class Access:
+    """One `param[index]` in a kernel: how it is used and under which `if` conditions."""
+    param: str
+    index: str
+    mode: str                 # "read", "write" or "readwrite"
+    guards: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str
+    span: Span
+    name_span: Span
+    template_params: tuple[str, ...]
+    params: tuple[Param, ...]
+    launch_bounds: tuple[Expr, ...]
+    launch_bounds_span: Span | None
+    body_span: Span | None    # None for a prototype
+    shared: tuple[SharedDecl, ...]
+    index_uses: tuple[Expr, ...]          # threadIdx.x, blockDim.y ...
+    warp_ops: tuple[Expr, ...]            # calls of warp-level builtins, uses of warpSize
+    barriers: tuple[Expr, ...]
+    atomics: tuple[Expr, ...]
+    accesses: tuple[Access, ...]
+    in_macro: bool
+    clean: bool                            # no parse error inside or around it
+
+
+@dataclass(frozen=True)
+class LaunchSite:
+    kernel: str                # the kernel's name as written, without template arguments
+    kernel_expr: Expr          # as written, with template arguments
+    template_args: str | None
+    grid: Expr
+    block: Expr
+    shared_mem: Expr | None
+    stream: Expr | None
+    args: tuple[Expr, ...]
+    span: Span                 # the whole call expression
+    config_span: Span          # <<<...>>>
+    function: str | None       # enclosing function
+    statement: Span | None     # the statement that holds the launch
+    statement_index: int | None  # its position in the enclosing block
+    in_macro: bool
+    clean: bool
+
+
+@dataclass(frozen=True)
+class ApiUse:
+    name: str
+    kind: str                  # function, type, constant, device_function, device_type, header, namespace
+    library: str
+    span: Span
+    in_macro: bool
+    in_preprocessor: bool      # inside a #if condition or similar directive
+
+
+@dataclass(frozen=True)
+class SyncPoint:
+    name: str
+    span: Span
+    function: str | None
+
+
+@dataclass(frozen=True)
+class Module:
+    path: str
+    kernels: tuple[Kernel, ...]
+    launches: tuple[LaunchSite, ...]
+    api_uses: tuple[ApiUse, ...]
+    sync_points: tuple[SyncPoint, ...]
+
+    @cached_property
+    def kernels_by_name(self) -> dict[str, list[Kernel]]:
+        out: dict[str, list[Kernel]] = {}
+        for k in self.kernels:
+            out.setdefault(k.name, []).append(k)
+        return out
+
+    def launch_sequences(self) -> dict[str | None, list[LaunchSite]]:
+        """Launch sites per enclosing host function, in source order."""
+        out: dict[str | None, list[LaunchSite]] = {}
+        for site in sorted(self.launches, key=lambda s: s.span):
+            out.setdefault(site.function, []).append(site)
+        return out
+
+
+# ---------------------------------------------------------------- building
+
+_KERNELS = """
+[(function_definition "__global__" declarator: (function_declarator declarator: (_) @name parameters: (parameter_list) @params) body: (compound_statement) @body)
+ (declaration "__global__" declarator: (function_declarator declarator: (_) @name parameters: (parameter_list) @params))] @kernel
+"""
+_LAUNCHES = "(call_expression function: (_) @kernel (kernel_call_syntax) @config arguments: (argument_list) @args) @launch"
+_CALLS = "(call_expression function: [(identifier) (qualified_identifier)] @fn) @call"
+_BODY = """
+(field_expression argument: (identifier) @builtin field: (field_identifier)) @index
+(call_expression function: (identifier) @fn) @call
+(call_expression function: (field_expression field: (field_identifier) @method)) @method_call
+((identifier) @warpsize (#eq? @warpsize "warpSize"))
+(declaration (type_qualifier "__shared__") declarator: (_) @declarator) @shared
+(subscript_expression argument: (identifier) @array) @subscript
+"""
+_WRITE_PARENTS = {"assignment_expression", "update_expression"}
+
+
+def _text(data: bytes, node: ts.Node) -> str:
+    return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
+class _Builder:
+    def __init__(self, parsed: ParsedFile):
+        self.data = parsed.data
+        self.parsed = parsed
+
+    def expr(self, frag: Fragment, node: ts.Node) -> Expr:
+        return Expr(self.text(frag, node), frag.span(node))
+
+    def text(self, frag: Fragment, node: ts.Node) -> str:
+        start, end = frag.span(node)
+        if frag.delta == 0:
+            return _text(self.data, node)
+        return self.data[start:end].decode("utf-8", "replace")
+
+    # -- kernels
+    def kernels(self, frag: Fragment) -> list[Kernel]:
+        out = []
+        for _, caps in ts.QueryCursor(query(_KERNELS)).matches(frag.root):
+            node, name, params = caps["kernel"][0], caps["name"][0], caps["params"][0]
+            body = caps.get("body", [None])[0]
+            template_params: tuple[str, ...] = ()
+            if node.parent is not None and node.parent.type == "template_declaration":
+                plist = node.parent.child_by_field_name("parameters")
+                template_params = tuple(self.text(frag, p) for p in plist.named_children) if plist else ()
+            bounds_node = next((c for c in node.children if c.type == "launch_bounds"), None)
+            out.append(Kernel(
+                name=self.text(frag, name), span=frag.span(node), name_span=frag.span(name),
+                template_params=template_params,
+                params=tuple(self.param(frag, p) for p in params.named_children
+                             if p.type in ("parameter_declaration", "optional_parameter_declaration")),
+                launch_bounds=tuple(self.expr(frag, c) for c in bounds_node.named_children) if bounds_node else (),
+                launch_bounds_span=frag.span(bounds_node) if bounds_node else None,
+                body_span=frag.span(body) if body else None,
+                in_macro=frag.in_macro, clean=frag.clean(node),
+                **self.body_facts(frag, body, params),
+            ))
+        return out
+
+    def param(self, frag: Fragment, node: ts.Node) -> Param:
+        declarator = node.child_by_field_name("declarator")
+        name_node = declarator
+        is_pointer = False
+        while name_node is not None and name_node.type not in ("identifier", "field_identifier"):
+            if name_node.type in ("pointer_declarator", "array_declarator", "abstract_pointer_declarator"):
+                is_pointer = True
+            name_node = name_node.child_by_field_name("declarator")
+        qualifiers = tuple(self.text(frag, c) for c in node.children if c.type == "type_qualifier")
+        type_node = node.child_by_field_name("type")
+        return Param(
+            name=self.text(frag, name_node) if name_node is not None else "",
+            type_text=self.text(frag, type_node) if type_node else "",
+            qualifiers=qualifiers, is_pointer=is_pointer, span=frag.span(node))
+
+    def body_facts(self, frag: Fragment, body: ts.Node | None, params: ts.Node) -> dict:
+        facts: dict[str, list] = {k: [] for k in ("shared", "index_uses", "warp_ops", "barriers", "atomics", "accesses")}
+        if body is None:
+            return {k: () for k in facts}
+        pointer_params = {p.name for p in (self.param(frag, n) for n in params.named_children
+                                           if n.type == "parameter_declaration") if p.is_pointer}
+        for _, caps in ts.QueryCursor(query(_BODY)).matches(body):
+            if "index" in caps:
+                if self.text(frag, caps["builtin"][0]) in INDEX_BUILTINS:
+                    facts["index_uses"].append(self.expr(frag, caps["index"][0]))
+            elif "fn" in caps:
+                name = self.text(frag, caps["fn"][0])
+                call = self.expr(frag, caps["call"][0])
+                if WARP_FUNCTIONS.match(name):
+                    facts["warp_ops"].append(call)
+                elif name in BARRIERS:
+                    facts["barriers"].append(call)
+                elif name.startswith("atomic"):
+                    facts["atomics"].append(call)
+            elif "method" in caps:
+                if self.text(frag, caps["method"][0]) in ("sync", "barrier_wait", "arrive_and_wait"):
+                    facts["barriers"].append(self.expr(frag, caps["method_call"][0]))
+            elif "warpsize" in caps:
+                facts["warp_ops"].append(self.expr(frag, caps["warpsize"][0]))
+            elif "shared" in caps:
+                facts["shared"].append(self.shared(frag, caps["shared"][0], caps["declarator"][0]))
+            elif "subscript" in caps:
+                name = self.text(frag, caps["array"][0])
+                if name in pointer_params:
+                    facts["accesses"].append(self.access(frag, name, caps["subscript"][0], body))
+        return {k: tuple(v) for k, v in facts.items()}
+
+    def shared(self, frag: Fragment, decl: ts.Node, declarator: ts.Node) -> SharedDecl:
+        is_extern = any(c.type == "storage_class_specifier" and self.text(frag, c) == "extern" for c in decl.children)
+        size = None
+        node = declarator
+        while node is not None and node.type not in ("identifier",):
+            if node.type == "array_declarator" and node.child_by_field_name("size") is not None:
+                size = self.text(frag, node.child_by_field_name("size"))
+            node = node.child_by_field_name("declarator")
+        type_node = decl.child_by_field_name("type")
+        return SharedDecl(self.text(frag, node) if node is not None else "",
+                          self.text(frag, type_node) if type_node else "", size, is_extern, frag.span(decl))
+
+    def access(self, frag: Fragment, name: str, sub: ts.Node, body: ts.Node) -> Access:
+        parent = sub.parent
+        mode = "read"
+        if parent is not None and parent.type in _WRITE_PARENTS:
+            if parent.type == "update_expression":
+                mode = "readwrite"
+            elif parent.child_by_field_name("left") == sub:
+                op = parent.child_by_field_name("operator")
+                mode = "write" if op is not None and self.text(frag, op) == "=" else "readwrite"
+        guards = []
+        node = sub.parent
+        while node is not None and node != body:
+            if node.type == "if_statement":
+                cond = node.child_by_field_name("condition")
+                if cond is not None:
+                    guards.append(self.text(frag, cond))
+            node = node.parent
+        indices = sub.child_by_field_name("indices")
+        index = self.text(frag, indices)[1:-1].strip() if indices is not None else ""
+        return Access(name, index, mode, tuple(reversed(guards)), frag.span(sub))
+
+    # -- launches
+    def launches(self, frag: Fragment) -> list[LaunchSite]:
+        out = []
+        for _, caps in ts.QueryCursor(query(_LAUNCHES)).matches(frag.root):
+            node, kernel, config, args = caps["launch"][0], caps["kernel"][0], caps["config"][0], caps["args"][0]
+            conf = [c for c in config.named_children if c.type != "comment"]
+            if len(conf) < 2:
+                continue
+            name_node, targs = kernel, None
+            if kernel.type == "template_function":
+                name_node = kernel.child_by_field_name("name")
+                targs = self.text(frag, kernel.child_by_field_name("arguments"))
+            statement, index = _statement_of(node)
+            out.append(LaunchSite(
+                kernel=self.text(frag, name_node), kernel_expr=self.expr(frag, kernel), template_args=targs,
+                grid=self.expr(frag, conf[0]), block=self.expr(frag, conf[1]),
+                shared_mem=self.expr(frag, conf[2]) if len(conf) > 2 else None,
+                stream=self.expr(frag, conf[3]) if len(conf) > 3 else None,
+                args=tuple(self.expr(frag, a) for a in args.named_children if a.type != "comment"),
+                span=frag.span(node), config_span=frag.span(config),
+                function=self.enclosing_function(frag, node),
+                statement=frag.span(statement) if statement is not None else None,
+                statement_index=index, in_macro=frag.in_macro, clean=frag.clean(node)))
+        return out
+
+    def enclosing_function(self, frag: Fragment, node: ts.Node) -> str | None:
+        if frag.in_macro:
+            return None
+        while node is not None and node.type != "function_definition":
+            node = node.parent
+        if node is None:
+            return None
+        decl = node.child_by_field_name("declarator")
+        while decl is not None and decl.type not in ("identifier", "qualified_identifier", "field_identifier",
+                                                     "operator_name", "destructor_name"):
+            decl = decl.child_by_field_name("declarator")
+        return self.text(frag, decl) if decl is not None else None
+
+    def sync_points(self, frag: Fragment) -> list[SyncPoint]:
+        out = []
+        for _, caps in ts.QueryCursor(query(_CALLS)).matches(frag.root):
+            name = self.text(frag, caps["fn"][0]).rsplit("::", 1)[-1]
+            if name in SYNC_POINTS or name.replace("hip", "cuda", 1) in SYNC_POINTS:
+                out.append(SyncPoint(name, frag.span(caps["call"][0]),
+                                     self.enclosing_function(frag, caps["call"][0])))
+        return out
+
+
+def _statement_of(node: ts.Node) -> tuple[ts.Node | None, int | None]:
+    child = node
+    parent = node.parent
+    while parent is not None and parent.type != "compound_statement":
+        child, parent = parent, parent.parent
+    if parent is None:
+        return None, None
+    named = [c for c in parent.named_children if c.type != "comment"]
+    return child, next((i for i, c in enumerate(named) if c == child), None)
+
+
+def build_ir(path: str, parsed: ParsedFile, api_uses: tuple[ApiUse, ...] = ()) -> Module:
+    """The Module of one parsed file. `api_uses` come from the mapping scan (translator.scan)."""
+    b = _Builder(parsed)
+    kernels, launches, syncs = [], [], []
+    for frag in parsed.fragments:
+        kernels += b.kernels(frag)
+        launches += b.launches(frag)
+        syncs += b.sync_points(frag)
+    return Module(path, tuple(kernels), tuple(sorted(launches, key=lambda s: s.span)),
+                  tuple(api_uses), tuple(sorted(syncs, key=lambda s: s.span)))

@@ -1,0 +1,56 @@
+"""Source files as bytes, with a line index for byte offset <-> line:col.
+
+The translator never decodes and re-encodes a file: it keeps the bytes and decodes
+only the pieces that go into messages.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+
+@dataclass
+class SourceFile:
+    path: str
+    data: bytes
+    line_starts: list[int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        starts = [0]
+        find = self.data.find
+        pos = find(b"\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = find(b"\n", pos + 1)
+        self.line_starts = starts
+
+    @property
+    def newline(self) -> bytes:
+        """The file's dominant newline, for inserted lines."""
+        lf = self.data.count(b"\n")
+        crlf = self.data.count(b"\r\n")
+        return b"\r\n" if crlf and crlf * 2 >= lf else b"\n"
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based line and byte column of a byte offset."""
+        line = bisect.bisect_right(self.line_starts, offset) - 1
+        return line + 1, offset - self.line_starts[line] + 1
+
+    def text(self, start: int, end: int) -> str:
+        return self.data[start:end].decode("utf-8", "replace")
+
+
+def first_invalid_utf8(data: bytes) -> int | None:
+    """Offset of the first byte that is not valid UTF-8, or None."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start
+    return None
+
+
+def looks_binary(data: bytes) -> int | None:
+    """Offset of a NUL byte in the first 8 KiB (what git and grep call binary), or None."""
+    pos = data.find(b"\0", 0, 8192)
+    return None if pos == -1 else pos

@@ -1,0 +1,92 @@
+"""--print-stats / --examine: what was converted, per file and in total, like HIPIFY's."""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from dataclasses import dataclass, field
+
+from translator.pipeline import Result
+
+UNCONVERTED_CODES = frozenset({"H010", "H011", "H013", "H014"})
+
+
+@dataclass
+class Stats:
+    files: int = 0
+    changed_files: int = 0
+    converted: int = 0
+    unconverted: int = 0
+    by_kind: Counter = field(default_factory=Counter)
+    by_api: Counter = field(default_factory=Counter)
+    by_name: Counter = field(default_factory=Counter)
+    by_pass: Counter = field(default_factory=Counter)
+    unconverted_names: Counter = field(default_factory=Counter)
+    lines: int = 0
+    changed_lines: int = 0
+    bytes: int = 0
+    changed_bytes: int = 0
+    errors: int = 0
+    warnings: int = 0
+    seconds: float = 0.0
+
+    def add(self, result: Result) -> None:
+        self.files += 1
+        self.changed_files += result.changed
+        self.lines += result.input.count(b"\n") + (not result.input.endswith(b"\n") and bool(result.input))
+        self.bytes += len(result.input)
+        self.seconds += result.seconds
+        self.errors += sum(d.severity == "error" for d in result.diagnostics)
+        self.warnings += sum(d.severity == "warning" for d in result.diagnostics)
+        uses = {u.api.span: u.api for u in result.uses}
+        for fix in result.applied:
+            self.converted += 1
+            self.by_pass[fix.pass_id] += 1
+            self.changed_bytes += sum(e.end - e.start for e in fix.edits)
+            api = uses.get((fix.edits[0].start, fix.edits[0].end))
+            if api is not None:
+                self.by_kind[api.kind] += 1
+                self.by_api[api.library] += 1
+                self.by_name[api.name] += 1
+            elif fix.pass_id == "H002":
+                self.by_kind["include"] += 1
+            elif fix.pass_id == "H003":
+                self.by_kind["kernel_launch"] += 1
+            else:
+                self.by_kind["rewrite"] += 1
+        for d in result.diagnostics:
+            if d.code in UNCONVERTED_CODES:
+                self.unconverted += 1
+                name = d.message.split("'")[1] if "'" in d.message else "?"
+                self.unconverted_names[name] += 1
+        if result.changed:
+            before = result.input.splitlines()
+            after = result.output.splitlines()
+            matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+            self.changed_lines += sum(i2 - i1 for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal")
+
+    def render(self, title: str) -> str:
+        total = self.converted + self.unconverted
+        pct = lambda a, b: f"{100.0 * a / b:.1f}" if b else "0.0"  # noqa: E731
+        lines = [
+            f"[cu2hip] statistics: {title}",
+            f"  files: {self.files} ({self.changed_files} changed)",
+            f"  CONVERTED refs count: {self.converted}",
+            f"  UNCONVERTED refs count: {self.unconverted}",
+            f"  CONVERSION %: {pct(self.converted, total)}",
+            f"  REPLACED bytes: {self.changed_bytes}",
+            f"  TOTAL bytes: {self.bytes}",
+            f"  CHANGED lines of code: {self.changed_lines}",
+            f"  TOTAL lines of code: {self.lines}",
+            f"  CODE CHANGED (in bytes) %: {pct(self.changed_bytes, self.bytes)}",
+            f"  CODE CHANGED (in lines) %: {pct(self.changed_lines, self.lines)}",
+            f"  diagnostics: {self.errors} errors, {self.warnings} warnings",
+            f"  TIME ELAPSED s: {self.seconds:.3f}",
+        ]
+        for heading, counter in (("CONVERTED refs by pass", self.by_pass), ("CONVERTED refs by type", self.by_kind),
+                                 ("CONVERTED refs by API", self.by_api), ("CONVERTED refs by names", self.by_name),
+                                 ("UNCONVERTED refs by names", self.unconverted_names)):
+            if counter:
+                lines.append(f"  {heading}:")
+                lines += [f"    {name}: {count}" for name, count in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))]
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,88 @@
+"""The real compilers: find hipcc and nvcc, their versions, and run them.
+
+Passes and commands use this module, never subprocess calls of their own. hipcc is
+always run with HIP_PLATFORM=amd: with nvcc on PATH it would otherwise pick NVIDIA.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from translator.mapping import Version
+
+
+@dataclass(frozen=True)
+class CompileResult:
+    ok: bool
+    command: tuple[str, ...]
+    output: str
+
+
+@cache
+def hipcc() -> str | None:
+    return shutil.which("hipcc")
+
+
+@cache
+def nvcc() -> str | None:
+    found = shutil.which("nvcc")
+    if found is None and Path("/usr/local/cuda/bin/nvcc").exists():
+        found = "/usr/local/cuda/bin/nvcc"
+    return found
+
+
+@cache
+def installed_hip_version() -> Version | None:
+    """HIP's major.minor from the hip_version.h next to hipcc (no process is started:
+    a pre-commit hook runs this on every file)."""
+    tool = hipcc()
+    if tool is None:
+        return None
+    prefix = Path(os.path.realpath(tool)).parent.parent
+    for candidate in (prefix / "include/hip/hip_version.h", Path("/usr/include/hip/hip_version.h"),
+                      Path("/opt/rocm/include/hip/hip_version.h")):
+        try:
+            text = candidate.read_text(errors="replace")
+        except OSError:
+            continue
+        major = re.search(r"#define\s+HIP_VERSION_MAJOR\s+(\d+)", text)
+        minor = re.search(r"#define\s+HIP_VERSION_MINOR\s+(\d+)", text)
+        if major and minor:
+            return int(major.group(1)), int(minor.group(1))
+    return None
+
+
+def _run(command: list[str], env: dict | None = None, timeout: int = 300) -> CompileResult:
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return CompileResult(False, tuple(command), f"timed out after {timeout} s")
+    return CompileResult(proc.returncode == 0, tuple(command), proc.stdout + proc.stderr)
+
+
+def hip_syntax_check(path: str | Path, offload_arch: str = "gfx90a",
+                     include_dirs: tuple[str, ...] = (), defines: tuple[str, ...] = ()) -> CompileResult:
+    """`HIP_PLATFORM=amd hipcc -x hip --offload-arch=ARCH -fsyntax-only FILE`."""
+    tool = hipcc()
+    if tool is None:
+        raise FileNotFoundError("hipcc is not installed")
+    env = dict(os.environ, HIP_PLATFORM="amd")
+    command = [tool, "-x", "hip", f"--offload-arch={offload_arch}", "-fsyntax-only", "-std=c++17"]
+    command += [f"-I{d}" for d in include_dirs] + [f"-D{d}" for d in defines] + [str(path)]
+    return _run(command, env)
+
+
+def nvcc_compile_check(path: str | Path, arch: str = "sm_90", include_dirs: tuple[str, ...] = ()) -> CompileResult:
+    """Compile (no link) a CUDA file with nvcc."""
+    tool = nvcc()
+    if tool is None:
+        raise FileNotFoundError("nvcc is not installed")
+    command = [tool, "-std=c++17", f"-arch={arch}", "-c", "-o", os.devnull]
+    command += [f"-I{d}" for d in include_dirs] + [str(path)]
+    return _run(command)
