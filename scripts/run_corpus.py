@@ -1,0 +1,96 @@
+"""Build every corpus program with nvcc and run it; each must print PASS and exit 0.
+
+Meant for a machine with an NVIDIA GPU (the project's device machine):
+    python3 scripts/run_corpus.py --out bench/results/corpus-h200.json
+Library headers and shared objects are looked up in the nvidia/cu13 folders of the
+nvidia-* Python packages (or --cuda-libs DIR, holding include/ and lib/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from translator.corpus import load_manifest  # noqa: E402
+
+LINK = {"cublas": ["-lcublas"], "curand": ["-lcurand"], "cusparse": ["-lcusparse"], "cufft": ["-lcufft"],
+        "nvrtc": ["-lnvrtc"], "cuda": ["-lcuda"]}
+
+
+def library_dirs(explicit: str | None) -> list[Path]:
+    if explicit:
+        return [Path(explicit)]
+    found = []
+    for entry in sys.path:
+        for sub in ("nvidia/cu13", "nvidia/cu12"):
+            candidate = Path(entry) / sub
+            if (candidate / "include").is_dir():
+                found.append(candidate)
+        base = Path(entry) / "nvidia"
+        if base.is_dir():  # older wheels: nvidia/<library>/{include,lib}
+            found += [d for d in base.iterdir() if (d / "include").is_dir()]
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--arch", default="sm_90")
+    parser.add_argument("--cuda-libs")
+    parser.add_argument("--out")
+    parser.add_argument("programs", nargs="*", help="corpus paths (default: all)")
+    args = parser.parse_args()
+    dirs = library_dirs(args.cuda_libs)
+    flags = [f for d in dirs for f in (f"-I{d / 'include'}", f"-L{d / 'lib'}", f"-Xlinker", f"-rpath={d / 'lib'}")]
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for program in load_manifest(ROOT):
+            if args.programs and program.path not in args.programs:
+                continue
+            exe = Path(tmp) / program.path.replace("/", "_").removesuffix(".cu")
+            libs = [f for lib in program.libs for f in LINK[lib]]
+            build = subprocess.run(["nvcc", "-std=c++17", f"-arch={args.arch}", "-o", str(exe),
+                                    str(ROOT / program.path), *flags, *libs], capture_output=True, text=True)
+            entry = {"path": program.path, "built": build.returncode == 0}
+            if build.returncode != 0:
+                entry.update(passed=False, output=build.stderr[-2000:])
+            else:
+                started = time.perf_counter()
+                try:
+                    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120,
+                                         env=dict(os.environ, LD_LIBRARY_PATH=os.pathsep.join(
+                                             str(d / "lib") for d in dirs)))
+                    out = run.stdout + run.stderr
+                    entry.update(passed=run.returncode == 0 and "PASS" in run.stdout,
+                                 exit_code=run.returncode, output=out[-2000:])
+                except subprocess.TimeoutExpired:
+                    entry.update(passed=False, output="timed out after 120 s")
+                entry["seconds"] = round(time.perf_counter() - started, 3)
+            results.append(entry)
+            print(f"{'PASS' if entry['passed'] else 'FAIL'}  {program.path}", flush=True)
+            if not entry["passed"]:
+                print("      " + entry["output"].strip().replace("\n", "\n      ")[-1500:], flush=True)
+    passed = sum(r["passed"] for r in results)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    if args.out:
+        gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True).stdout.strip()
+        Path(args.out).write_text(json.dumps({
+            "command": " ".join([Path(sys.executable).name, *sys.argv]),
+            "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "gpu": gpu, "host": platform.platform(),
+            "nvcc": subprocess.run(["nvcc", "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1],
+            "results": results}, indent=2) + "\n")
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
