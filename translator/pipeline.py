@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from translator import diagnostics as dg
 from translator.edits import Fix, apply_fixes
-from translator.frontend import ParsedFile, error_sites, parse, parse_file
+from translator.frontend import ParsedFile, parse_file
 from translator.ir import Module, build_ir
 from translator.mapping import load_tables
 from translator.passes import Context, Options, passes_for
@@ -107,8 +107,8 @@ def _report_parse_errors(ctx: Context, parsed: ParsedFile) -> None:
 
 
 def _check_reparse(ctx: Context, parsed: ParsedFile, output: bytes) -> None:
-    before = len(error_sites(parsed.main.root))
-    after_sites = error_sites(parse(output).root_node)
+    before = len(parsed.error_sites)
+    after_sites = parse_file(output).error_sites
     if len(after_sites) > before:
         first = after_sites[0].start
         line, col = SourceFile(ctx.source.path, output).position(first)
