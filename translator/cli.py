@@ -117,35 +117,56 @@ def _translate(args) -> int:
     stats_stream = sys.stderr if args.stdout else sys.stdout
     print_stats = args.print_stats or args.examine
     errors = len(problems)
+    write_failed = False
     for job, result in _run(jobs, options, args.jobs):
         for d in result.diagnostics:
             print(d.format(), file=sys.stderr)
         errors += result.errors
-        if result.skipped and result.errors:
-            pass
-        elif args.stdout:
-            sys.stdout.buffer.write(result.output)
-            sys.stdout.flush()
-        elif args.in_place:
-            if result.changed:
-                _write_atomic(job.source, result.output, like=job.source)
-        elif job.destination is not None and not (result.skipped and result.errors):
-            if result.changed or job.source.suffix in CUDA_SUFFIXES or args.copy_all or _is_local_header(job):
-                _write_atomic(job.destination, result.output, like=job.source)
+        try:
+            if result.skipped and result.errors:
+                pass
+            elif args.stdout:
+                sys.stdout.buffer.write(result.output)
+                sys.stdout.flush()
+            elif args.in_place:
+                if result.changed:
+                    # Through a symbolic link the user named: rewrite the file it points to.
+                    target = Path(os.path.realpath(job.source))
+                    _write_atomic(target, result.output, like=target)
+            elif job.destination is not None:
+                if result.changed or job.source.suffix in CUDA_SUFFIXES or args.copy_all or _is_local_header(job):
+                    _write_atomic(job.destination, result.output, like=job.source)
+        except OSError as exc:
+            write_failed = True
+            where = job.destination if job.destination is not None and not args.in_place else job.source
+            print(dg.Diagnostic(str(where), 1, 1, dg.ERROR, f"cannot write: {exc.strerror or exc}; "
+                                "the file is unchanged", "I005").format(), file=sys.stderr)
         if print_stats:
             one = Stats()
             one.add(result)
             stats_stream.write(one.render(job.display))
         total.add(result)
     for src, dst in copies:
-        _write_atomic(dst, src.read_bytes(), like=src)
+        try:
+            if src.is_symlink():
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                if dst.is_symlink() or dst.exists():
+                    dst.unlink()
+                os.symlink(os.readlink(src), dst)
+            else:
+                _write_atomic(dst, src.read_bytes(), like=src)
+        except OSError as exc:
+            write_failed = True
+            print(dg.Diagnostic(str(dst), 1, 1, dg.ERROR, f"cannot write: {exc.strerror or exc}", "I005").format(),
+                  file=sys.stderr)
     if print_stats and total.files > 1:
         stats_stream.write(total.render("total"))
     if not args.quiet:
         passes = ", ".join(f"{k}: {v}" for k, v in sorted(total.by_pass.items())) or "none"
         print(f"cu2hip: {total.files} files, {total.changed_files} changed, {total.converted} edits ({passes}), "
               f"{total.errors + len(problems)} errors, {total.warnings} warnings", file=sys.stderr)
-    return 1 if args.strict and errors else 0
+    # A failed write breaks the command's contract whatever --strict says.
+    return 1 if write_failed or (args.strict and errors) else 0
 
 
 def _is_local_header(job: Job) -> bool:
@@ -198,12 +219,33 @@ def _collect(args, problems: list[dg.Diagnostic]) -> tuple[list[Job], list[tuple
                 path = here / name
                 rel = path.relative_to(root)
                 dest = out_dir / rel if out_dir else None
-                if path.suffix in CUDA_SUFFIXES or path.suffix.lower() in CXX_SUFFIXES:
+                wanted = path.suffix in CUDA_SUFFIXES or path.suffix.lower() in CXX_SUFFIXES
+                if path.is_symlink():
+                    # A link to a file of the tree stays a link (its target is translated
+                    # in its own right); a link out of the tree is translated as a file
+                    # with -o and left alone in place.
+                    inside = _inside(Path(os.path.realpath(path)), root)
+                    if inside or args.in_place or args.examine or args.stdout:
+                        if inside and dest is not None and (wanted or args.copy_all):
+                            copies.append((path, dest))
+                        elif not inside and args.in_place and wanted:
+                            problems.append(dg.Diagnostic(str(path), 1, 1, dg.WARNING, "symbolic link to a "
+                                                          "file outside the tree; not rewritten", "I006"))
+                        continue
+                if wanted:
                     jobs.setdefault(path.resolve(), Job(path, dest, str(path)))
                 elif args.copy_all and dest is not None:
                     copies.append((path, dest))
             _add_included(jobs, root, out_dir)
     return list(jobs.values()), copies
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root.resolve())
+    except ValueError:
+        return False
+    return path.exists()
 
 
 def _add_included(jobs: dict[Path, Job], root: Path, out_dir: Path | None) -> None:

@@ -51,13 +51,19 @@ class Fragment:
     delta: int
     in_macro: bool
     error_sites: list[ErrorSite] = field(default_factory=list)
+    limit: tuple[int, int] | None = None   # a macro body's bytes in the file
+
 
     @property
     def root(self) -> ts.Node:
         return self.tree.root_node
 
     def span(self, node: ts.Node) -> tuple[int, int]:
-        return node.start_byte + self.delta, node.end_byte + self.delta
+        start, end = node.start_byte + self.delta, node.end_byte + self.delta
+        if self.limit is not None:  # the wrapper around a macro body is not in the file
+            lo, hi = self.limit
+            start, end = min(max(start, lo), hi), min(max(end, lo), hi)
+        return start, end
 
     def clean(self, node: ts.Node) -> bool:
         """True when structural edits may touch `node`: no error inside it, no ERROR
@@ -101,12 +107,12 @@ _ALL_CAPS = re.compile(r"[A-Z][A-Z0-9_]+\Z")
 
 # Shapes that parse with no ERROR but are wrong (reference/TREE-SITTER-CUDA.md):
 # a loop macro `FOR_EACH(i, n) { ... }` read as a nested function definition; a
-# statement macro with no `;` read as the type of the next line's call;
-# `struct S {...} __align__(16);` read as a declarator named `__align__`.
+# statement macro with no `;` read as the type of the next line's call. (The third,
+# `struct S {...} __align__(16);`, becomes a parse error once `preclean` reads
+# `__align__` as `alignas`.)
 _SHAPES = """
 (compound_statement (function_definition) @nested_function)
 (compound_statement (declaration type: (type_identifier) @macro_type declarator: (_) @decl) @declaration)
-(declaration declarator: (function_declarator declarator: (identifier) @align_name) @align (#eq? @align_name "__align__"))
 """
 
 
@@ -123,10 +129,6 @@ def wrong_tree_sites(root: ts.Node, data: bytes, delta: int = 0) -> list[ErrorSi
             if _ALL_CAPS.match(name) and type_node.end_point[0] < caps["decl"][0].start_point[0]:
                 sites.append(ErrorSite(decl.start_byte + delta, decl.end_byte + delta,
                                        f"statement macro '{name}' without ';' hides the next statement"))
-        elif "align" in caps:
-            node = caps["align"][0]
-            sites.append(ErrorSite(node.start_byte + delta, node.end_byte + delta,
-                                   "'__align__' after a struct body parsed as a declarator"))
     return sites
 
 
@@ -145,7 +147,9 @@ def _macro_fragment(data: bytes, start: int, end: int) -> Fragment:
         plain = Fragment(parse(body), start, True)
         if len(error_sites(plain.root)) < len(error_sites(best.root)):
             best = plain
-    best.error_sites = error_sites(best.root, best.delta)
+    best.error_sites = [ErrorSite(max(s.start, start), min(max(s.end, start), end), s.message)
+                        for s in error_sites(best.root, best.delta)]
+    best.limit = (start, end)
     return best
 
 
@@ -177,8 +181,12 @@ def preclean(data: bytes) -> bytes:
             if match.start() not in defined_at and not data[line_start:match.start()].lstrip().startswith(b"#"):
                 out[match.start():match.end()] = b" " * (match.end() - match.start())
     for match in _ATTRIBUTE.finditer(data):
-        depth, i = 0, match.end() - 2
-        while i < len(out):
+        line_start = data.rfind(b"\n", 0, match.start()) + 1
+        before = data[line_start:match.start()]
+        if b"//" in before or b"/*" in before or before.count(b'"') % 2:
+            continue  # in a comment or a string: not code
+        depth, i, limit = 0, match.end() - 2, min(len(out), match.end() + 1024)
+        while i < limit:
             if out[i] == 0x28:
                 depth += 1
             elif out[i] == 0x29:
@@ -186,7 +194,7 @@ def preclean(data: bytes) -> bytes:
                 if depth == 0:
                     break
             i += 1
-        if depth == 0:
+        if depth == 0 and i < limit and b"*/" not in data[match.start():i]:
             for j in range(match.start(), i + 1):
                 if out[j] not in (0x0A, 0x0D):
                     out[j] = 0x20

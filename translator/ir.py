@@ -22,6 +22,10 @@ WARP_FUNCTIONS = re.compile(
     r"__(shfl|shfl_up|shfl_down|shfl_xor|ballot|any|all|activemask|syncwarp|match_any|match_all|"
     r"reduce_(add|min|max|and|or|xor))(_sync)?\Z|__lane_id\Z")
 BARRIERS = frozenset({"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"})
+# Cooperative groups: `g.sync()`, `cg::sync(g)`, and the tile's warp-level methods.
+GROUP_BARRIERS = frozenset({"sync", "barrier_wait", "arrive_and_wait"})
+GROUP_WARP_METHODS = frozenset({"shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot", "any", "all",
+                                "match_any", "match_all"})
 # Host calls after which the host and device agree on memory, or that touch device memory:
 # a fusion chain cannot cross one.
 SYNC_POINTS = frozenset({
@@ -157,7 +161,7 @@ _LAUNCHES = "(call_expression function: (_) @kernel (kernel_call_syntax) @config
 _CALLS = "(call_expression function: [(identifier) (qualified_identifier)] @fn) @call"
 _BODY = """
 (field_expression argument: (identifier) @builtin field: (field_identifier)) @index
-(call_expression function: (identifier) @fn) @call
+(call_expression function: [(identifier) (qualified_identifier)] @fn) @call
 (call_expression function: (field_expression field: (field_identifier) @method)) @method_call
 ((identifier) @warpsize (#eq? @warpsize "warpSize"))
 (declaration (type_qualifier "__shared__") declarator: (_) @declarator) @shared
@@ -209,19 +213,23 @@ class _Builder:
         return out
 
     def param(self, frag: Fragment, node: ts.Node) -> Param:
-        declarator = node.child_by_field_name("declarator")
-        name_node = declarator
+        qualifiers = [self.text(frag, c) for c in node.children if c.type == "type_qualifier"]
+        name_node = node.child_by_field_name("declarator")
         is_pointer = False
         while name_node is not None and name_node.type not in ("identifier", "field_identifier"):
-            if name_node.type in ("pointer_declarator", "array_declarator", "abstract_pointer_declarator"):
+            if name_node.type in ("pointer_declarator", "array_declarator", "abstract_pointer_declarator",
+                                  "abstract_array_declarator"):
                 is_pointer = True
-            name_node = name_node.child_by_field_name("declarator")
-        qualifiers = tuple(self.text(frag, c) for c in node.children if c.type == "type_qualifier")
+            qualifiers += [self.text(frag, c) for c in name_node.children if c.type == "type_qualifier"]
+            inner = name_node.child_by_field_name("declarator")
+            if inner is None and name_node.type == "reference_declarator":
+                inner = next((c for c in name_node.named_children), None)
+            name_node = inner
         type_node = node.child_by_field_name("type")
         return Param(
             name=self.text(frag, name_node) if name_node is not None else "",
             type_text=self.text(frag, type_node) if type_node else "",
-            qualifiers=qualifiers, is_pointer=is_pointer, span=frag.span(node))
+            qualifiers=tuple(qualifiers), is_pointer=is_pointer, span=frag.span(node))
 
     def body_facts(self, frag: Fragment, body: ts.Node | None, params: ts.Node) -> dict:
         facts: dict[str, list] = {k: [] for k in ("shared", "index_uses", "warp_ops", "barriers", "atomics", "accesses")}
@@ -234,17 +242,20 @@ class _Builder:
                 if self.text(frag, caps["builtin"][0]) in INDEX_BUILTINS:
                     facts["index_uses"].append(self.expr(frag, caps["index"][0]))
             elif "fn" in caps:
-                name = self.text(frag, caps["fn"][0])
+                name = self.text(frag, caps["fn"][0]).rsplit("::", 1)[-1]
                 call = self.expr(frag, caps["call"][0])
                 if WARP_FUNCTIONS.match(name):
                     facts["warp_ops"].append(call)
-                elif name in BARRIERS:
+                elif name in BARRIERS or name in GROUP_BARRIERS:
                     facts["barriers"].append(call)
                 elif name.startswith("atomic"):
                     facts["atomics"].append(call)
             elif "method" in caps:
-                if self.text(frag, caps["method"][0]) in ("sync", "barrier_wait", "arrive_and_wait"):
+                method = self.text(frag, caps["method"][0])
+                if method in GROUP_BARRIERS:
                     facts["barriers"].append(self.expr(frag, caps["method_call"][0]))
+                elif method in GROUP_WARP_METHODS:
+                    facts["warp_ops"].append(self.expr(frag, caps["method_call"][0]))
             elif "warpsize" in caps:
                 facts["warp_ops"].append(self.expr(frag, caps["warpsize"][0]))
             elif "shared" in caps:
@@ -268,22 +279,30 @@ class _Builder:
                           self.text(frag, type_node) if type_node else "", size, is_extern, frag.span(decl))
 
     def access(self, frag: Fragment, name: str, sub: ts.Node, body: ts.Node) -> Access:
-        parent = sub.parent
+        # `p[i].x = v` and `(p[i]) = v` store through p[i] too.
+        target = sub
+        while target.parent is not None and (
+                (target.parent.type == "field_expression" and target.parent.child_by_field_name("argument") == target)
+                or target.parent.type == "parenthesized_expression"):
+            target = target.parent
+        parent = target.parent
         mode = "read"
         if parent is not None and parent.type in _WRITE_PARENTS:
             if parent.type == "update_expression":
                 mode = "readwrite"
-            elif parent.child_by_field_name("left") == sub:
+            elif parent.child_by_field_name("left") == target:
                 op = parent.child_by_field_name("operator")
                 mode = "write" if op is not None and self.text(frag, op) == "=" else "readwrite"
         guards = []
-        node = sub.parent
+        child, node = sub, sub.parent
         while node is not None and node != body:
             if node.type == "if_statement":
                 cond = node.child_by_field_name("condition")
                 if cond is not None:
-                    guards.append(self.text(frag, cond))
-            node = node.parent
+                    text = self.text(frag, cond)
+                    in_else = node.child_by_field_name("alternative") == child
+                    guards.append(f"!{text}" if in_else else text)
+            child, node = node, node.parent
         indices = sub.child_by_field_name("indices")
         index = self.text(frag, indices)[1:-1].strip() if indices is not None else ""
         return Access(name, index, mode, tuple(reversed(guards)), frag.span(sub))
@@ -296,13 +315,18 @@ class _Builder:
             conf = [c for c in config.named_children if c.type != "comment"]
             if len(conf) < 2:
                 continue
-            name_node, targs = kernel, None
-            if kernel.type == "template_function":
-                name_node = kernel.child_by_field_name("name")
-                targs = self.text(frag, kernel.child_by_field_name("arguments"))
+            name_text, targs = self.text(frag, kernel), None
+            template = kernel
+            if kernel.type == "qualified_identifier":
+                while template is not None and template.type == "qualified_identifier":
+                    template = template.child_by_field_name("name")
+            if template is not None and template.type == "template_function":
+                arguments = template.child_by_field_name("arguments")
+                targs = self.text(frag, arguments)
+                name_text = self.data[frag.span(kernel)[0]:frag.span(arguments)[0]].decode("utf-8", "replace")
             statement, index = _statement_of(node)
             out.append(LaunchSite(
-                kernel=self.text(frag, name_node), kernel_expr=self.expr(frag, kernel), template_args=targs,
+                kernel=name_text, kernel_expr=self.expr(frag, kernel), template_args=targs,
                 grid=self.expr(frag, conf[0]), block=self.expr(frag, conf[1]),
                 shared_mem=self.expr(frag, conf[2]) if len(conf) > 2 else None,
                 stream=self.expr(frag, conf[3]) if len(conf) > 3 else None,

@@ -29,7 +29,7 @@ class Result:
     rejected: list[Fix] = field(default_factory=list)
     diagnostics: list[dg.Diagnostic] = field(default_factory=list)
     module: Module | None = None
-    uses: list = field(default_factory=list)
+    uses: tuple = ()           # ApiUse, in source order (plain data: results cross processes)
     seconds: float = 0.0
     skipped: bool = False      # not translated (binary, too large...): output == input
 
@@ -79,7 +79,7 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
     for info in passes_for(options.target):
         info.run(ctx)
     output, applied, rejected = apply_fixes(data, ctx.fixes)
-    if options.target == "hip" and (applied or _has_cuda_header(ctx)):
+    if options.target == "hip" and applied:
         insertion = runtime_header_insertion(output, source.newline)
         if insertion is not None:
             fix = Fix((insertion,), "H002", "HIP code needs hip/hip_runtime.h (HIPIFY inserts it)")
@@ -91,14 +91,9 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
         _check_reparse(ctx, parsed, output)
     result.output, result.applied, result.rejected = output, applied, rejected
     result.diagnostics += sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
-    result.module, result.uses = module, uses
+    result.module, result.uses = module, module.api_uses
     result.seconds = time.perf_counter() - started
     return result
-
-
-def _has_cuda_header(ctx: Context) -> bool:
-    return any(u.api.kind == "header" for u in ctx.uses) or any(
-        f.pass_id == "H002" for f in ctx.fixes)
 
 
 def _report_parse_errors(ctx: Context, parsed: ParsedFile) -> None:

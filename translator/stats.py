@@ -38,7 +38,7 @@ class Stats:
         self.seconds += result.seconds
         self.errors += sum(d.severity == "error" for d in result.diagnostics)
         self.warnings += sum(d.severity == "warning" for d in result.diagnostics)
-        uses = {u.api.span: u.api for u in result.uses}
+        uses = {u.span: u for u in result.uses}
         for fix in result.applied:
             self.converted += 1
             self.by_pass[fix.pass_id] += 1

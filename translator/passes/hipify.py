@@ -339,8 +339,14 @@ def runtime_header_insertion(data: bytes, newline: bytes) -> Edit | None:
                 == data[name.start_byte:name.end_byte]:
             guard = name.end_byte
     candidates = [p for p in (once, guard) if p is not None]
-    at = min(candidates) if candidates else (first_include if first_include is not None else 0)
-    return Edit(at, at, newline + b"#include <" + RUNTIME_HEADER.encode() + b">" + newline)
+    include = b"#include <" + RUNTIME_HEADER.encode() + b">" + newline
+    if candidates or first_include is not None:
+        at = min(candidates) if candidates else first_include
+        return Edit(at, at, newline + include)
+    # At the top of the file: after a UTF-8 byte-order mark, and without the blank line
+    # HIPIFY leaves there.
+    at = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    return Edit(at, at, include)
 
 
 def _directives(root: ts.Node):
@@ -371,7 +377,7 @@ def _launch_syntax(ctx: Context) -> None:
             ctx.report(site.span[0], dg.WARNING, f"launch of '{site.kernel}' kept in <<<>>> syntax: "
                        "parse error around it", "H003")
             continue
-        templated = site.template_args is not None or site.kernel in templates
+        templated = site.template_args is not None or site.kernel.rsplit("::", 1)[-1] in templates
         k0, k1 = site.kernel_expr.span
         edits = [Edit(k0, k0, b"hipLaunchKernelGGL(" + (b"HIP_KERNEL_NAME(" if templated else b""))]
         prefix = b")" if templated else b""

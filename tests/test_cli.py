@@ -1,0 +1,323 @@
+"""Tests for the `cu2hip` command: output modes, tree mirroring, exit codes, statistics,
+idempotence. The real command runs as `python -m translator`; in-process `main()` is
+used where it is simpler.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from translator import __version__
+from translator.cli import main
+from translator.passes import Options
+from translator.pipeline import translate
+
+ROCM = ["--rocm-version", "6.0"]   # fixed, so results do not depend on the installed hipcc
+OPTIONS = Options(rocm_version=(6, 0))
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "translator", *args], capture_output=True, cwd=cwd, timeout=120)
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def expected(path: Path) -> bytes:
+    return translate(str(path), path.read_bytes(), OPTIONS).output
+
+
+A_CU = b'#include "helper.inl2"\n#include <cuda_runtime.h>\n__global__ void k(float *x) { x[threadIdx.x] = 1; }\n' \
+       b'void h(float *p) { cudaMalloc(&p, 4); k<<<1, 1>>>(p); }\n'
+HELPER = b"#pragma once\ninline void g() { cudaDeviceSynchronize(); }\n"
+B_CUH = b"#pragma once\nstruct X { cudaStream_t s; };\n"
+C_CPP = b"void m() { cudaFree(0); }\n"
+PLAIN = b"int plain() { return 0; }\n"
+README = b"notes\n"
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    src = tmp_path / "src"
+    (src / "sub" / "deep").mkdir(parents=True)
+    (src / "a.cu").write_bytes(A_CU)
+    (src / "helper.inl2").write_bytes(HELPER)          # unusual suffix, included by a.cu
+    (src / "unused.inl2").write_bytes(HELPER)          # same suffix, included by nobody
+    (src / "sub" / "b.cuh").write_bytes(B_CUH)
+    (src / "sub" / "deep" / "c.cpp").write_bytes(C_CPP)  # .cpp that uses CUDA
+    (src / "sub" / "plain.cpp").write_bytes(PLAIN)       # .cpp without CUDA
+    (src / "README.txt").write_bytes(README)
+    return src
+
+
+# --- -o: mirroring a tree -----------------------------------------------------------
+
+def test_output_mirrors_tree(tree: Path, tmp_path: Path):
+    before = snapshot(tree)
+    out = tmp_path / "out"
+    proc = run("translate", str(tree), "-o", str(out), *ROCM)
+    assert proc.returncode == 0, proc.stderr
+    got = snapshot(out)
+    assert sorted(got) == ["a.cu", "helper.inl2", "sub/b.cuh", "sub/deep/c.cpp"]
+    for rel, data in got.items():
+        assert data == expected(tree / rel), rel
+    assert b"hipMalloc(&p, 4)" in got["a.cu"] and b"cudaMalloc" not in got["a.cu"]
+    assert b"hipDeviceSynchronize()" in got["helper.inl2"]
+    assert b"hipStream_t s;" in got["sub/b.cuh"]
+    assert b"hipFree(0)" in got["sub/deep/c.cpp"]
+    assert snapshot(tree) == before          # the input is never touched with -o
+    assert proc.stdout == b""
+    assert proc.stderr.decode().splitlines()[-1] == \
+        "cu2hip: 5 files, 4 changed, 8 edits (H001: 4, H002: 4), 0 errors, 0 warnings"
+
+
+def test_copy_all_copies_everything_else(tree: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    assert main(["translate", str(tree), "-o", str(out), "--copy-all", "-q", *ROCM]) == 0
+    got = snapshot(out)
+    assert sorted(got) == ["README.txt", "a.cu", "helper.inl2", "sub/b.cuh", "sub/deep/c.cpp",
+                           "sub/plain.cpp", "unused.inl2"]
+    assert got["README.txt"] == README
+    assert got["sub/plain.cpp"] == PLAIN
+    assert got["unused.inl2"] == HELPER      # copied, not translated: nothing includes it
+
+
+def test_single_file_argument_goes_to_top_of_output(tree: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    assert main(["translate", str(tree / "sub" / "b.cuh"), "-o", str(out), "-q", *ROCM]) == 0
+    assert snapshot(out) == {"b.cuh": expected(tree / "sub" / "b.cuh")}
+
+
+def test_output_folder_inside_input_tree_is_skipped(tree: Path):
+    out = tree / "hip"
+    for _ in range(2):
+        assert main(["translate", str(tree), "-o", str(out), "-q", *ROCM]) == 0
+    assert sorted(snapshot(out)) == ["a.cu", "helper.inl2", "sub/b.cuh", "sub/deep/c.cpp"]
+
+
+def test_jobs_give_the_same_output(tree: Path, tmp_path: Path):
+    assert run("translate", str(tree), "-o", str(tmp_path / "one"), "-q", *ROCM).returncode == 0
+    proc = run("translate", str(tree), "-o", str(tmp_path / "two"), "-q", "-j", "2", *ROCM)
+    assert proc.returncode == 0, proc.stderr
+    assert snapshot(tmp_path / "two") == snapshot(tmp_path / "one")
+
+
+# --- --in-place ------------------------------------------------------------------------
+
+def test_in_place_rewrites_only_changed_files(tree: Path):
+    changed = tree / "sub" / "deep" / "c.cpp"
+    os.chmod(changed, 0o640)
+    unchanged = tree / "sub" / "plain.cpp"
+    os.utime(unchanged, (1_000_000_000, 1_000_000_000))
+    inode = unchanged.stat().st_ino
+    want = expected(changed)
+    assert want != C_CPP
+    before = snapshot(tree)
+    proc = run("translate", str(tree), "--in-place", *ROCM)
+    assert proc.returncode == 0, proc.stderr
+    after = snapshot(tree)
+    assert sorted(after) == sorted(before)       # no new files, no temp files left
+    assert after["sub/deep/c.cpp"] == want
+    assert stat.S_IMODE(changed.stat().st_mode) == 0o640
+    assert after["sub/plain.cpp"] == PLAIN
+    assert unchanged.stat().st_mtime == 1_000_000_000
+    assert unchanged.stat().st_ino == inode
+    assert after["README.txt"] == README and after["unused.inl2"] == HELPER
+    assert not [p for p in tree.rglob("*") if "cu2hip-tmp" in p.name]
+
+
+def test_in_place_keeps_executable_and_setgid_bits(tmp_path: Path):
+    f = tmp_path / "x.cu"
+    f.write_bytes(C_CPP)
+    os.chmod(f, 0o2751)
+    assert main(["translate", str(f), "--in-place", "-q", *ROCM]) == 0
+    assert stat.S_IMODE(f.stat().st_mode) == 0o2751
+    assert b"hipFree" in f.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.cu"]
+
+
+def test_in_place_follows_symlink(tmp_path: Path):
+    (tmp_path / "b.cu").write_bytes(C_CPP)
+    (tmp_path / "a.cu").symlink_to("b.cu")
+    assert main(["translate", str(tmp_path), "--in-place", "-q", *ROCM]) == 0
+    assert (tmp_path / "a.cu").is_symlink()
+    assert b"hipFree(0)" in (tmp_path / "b.cu").read_bytes()
+
+
+# --- --stdout, --examine, --print-stats -------------------------------------------------------
+
+def test_stdout_one_file(tree: Path):
+    before = snapshot(tree)
+    proc = run("translate", str(tree / "a.cu"), "--stdout", *ROCM)
+    assert proc.returncode == 0
+    assert proc.stdout == expected(tree / "a.cu")
+    assert proc.stderr.decode() == "cu2hip: 1 files, 1 changed, 2 edits (H001: 1, H002: 1), 0 errors, 0 warnings\n"
+    assert snapshot(tree) == before
+
+
+def test_stdout_with_print_stats_keeps_stdout_clean(tree: Path):
+    proc = run("translate", str(tree / "a.cu"), "--stdout", "--print-stats", "-q", *ROCM)
+    assert proc.returncode == 0
+    assert proc.stdout == expected(tree / "a.cu")
+    assert proc.stderr.decode().startswith(f"[cu2hip] statistics: {tree / 'a.cu'}\n")
+
+
+def test_stdout_two_files_is_a_usage_error(tree: Path):
+    proc = run("translate", str(tree / "a.cu"), str(tree / "sub" / "b.cuh"), "--stdout", *ROCM)
+    assert proc.returncode == 2
+    assert proc.stdout == b""
+    assert proc.stderr.decode() == "cu2hip: error: --stdout takes exactly one file (2 given)\n"
+
+
+def test_examine_writes_nothing_and_prints_statistics(tree: Path, capsys):
+    before = snapshot(tree)
+    assert main(["translate", str(tree), "--examine", "-q", *ROCM]) == 0
+    out = capsys.readouterr().out
+    assert snapshot(tree) == before
+    assert sorted(p.name for p in tree.parent.iterdir()) == ["src"]
+    assert out.count("[cu2hip] statistics: ") == 6        # 5 files and the total
+    total = out[out.index("[cu2hip] statistics: total\n"):]
+    assert "  files: 5 (4 changed)\n" in total
+    assert "  CONVERTED refs count: 8\n" in total
+    assert "  UNCONVERTED refs count: 0\n" in total
+    assert "  CONVERSION %: 100.0\n" in total
+
+
+def test_print_stats_counts_and_total(tmp_path: Path, capsys):
+    (tmp_path / "one.cu").write_bytes(b"void f(void *p) { cudaFree(p); cudaDeviceSynchronize(); }\n")
+    (tmp_path / "two.cu").write_bytes(b"void g() { cudaProfilerInitialize(0, 0, 0); }\n")
+    (tmp_path / "three.cu").write_bytes(b"int h() { return 0; }\n")
+    rc = main(["translate", str(tmp_path / "one.cu"), str(tmp_path / "two.cu"), str(tmp_path / "three.cu"),
+               "-o", str(tmp_path / "out"), "--print-stats", *ROCM])
+    assert rc == 0                       # an error diagnostic without --strict
+    captured = capsys.readouterr()
+    blocks = captured.out.split("[cu2hip] statistics: ")[1:]
+    assert [b.splitlines()[0] for b in blocks] == [str(tmp_path / n) for n in ("one.cu", "two.cu", "three.cu")] \
+        + ["total"]
+    one, two, three, total = blocks
+    assert "  CONVERTED refs count: 3\n  UNCONVERTED refs count: 0\n" in one      # 2 renames + the include
+    assert "  CONVERTED refs count: 0\n  UNCONVERTED refs count: 1\n" in two
+    assert "  UNCONVERTED refs by names:\n    cudaProfilerInitialize: 1\n" in two
+    assert "  CONVERTED refs count: 0\n  UNCONVERTED refs count: 0\n" in three
+    assert "  files: 3 (1 changed)\n" in total
+    assert "  CONVERTED refs count: 3\n  UNCONVERTED refs count: 1\n  CONVERSION %: 75.0\n" in total
+    assert "  diagnostics: 1 errors, 0 warnings\n" in total
+    assert "  CONVERTED refs by names:\n    cudaDeviceSynchronize: 1\n    cudaFree: 1\n" in total
+    assert f"{tmp_path / 'two.cu'}:1:12: error: 'cudaProfilerInitialize' has no HIP equivalent [H010]" \
+        in captured.err.splitlines()
+
+
+def test_print_stats_single_file_has_no_total(tmp_path: Path, capsys):
+    (tmp_path / "one.cu").write_bytes(C_CPP)
+    assert main(["translate", str(tmp_path / "one.cu"), "--examine", "-q", *ROCM]) == 0
+    out = capsys.readouterr().out
+    assert out.count("[cu2hip] statistics: ") == 1
+    assert "statistics: total" not in out
+
+
+# --- exit codes --------------------------------------------------------------------------------
+
+def test_strict_exit_code_on_error_diagnostic(tmp_path: Path):
+    f = tmp_path / "u.cu"
+    f.write_bytes(b"void f() { cudaProfilerInitialize(0, 0, 0); }\n")
+    strict = run("translate", str(f), "--stdout", "--strict", *ROCM)
+    assert strict.returncode == 1
+    assert strict.stdout == f.read_bytes()     # nothing to rename: output == input
+    assert f"{f}:1:12: error: 'cudaProfilerInitialize' has no HIP equivalent [H010]\n".encode() in strict.stderr
+    assert run("translate", str(f), "--stdout", *ROCM).returncode == 0
+
+
+def test_strict_exit_zero_without_errors(tree: Path):
+    assert main(["translate", str(tree / "a.cu"), "--examine", "--strict", "-q", *ROCM]) == 0
+
+
+def test_strict_counts_missing_paths(tmp_path: Path, capsys):
+    missing = tmp_path / "nope.cu"
+    assert main(["translate", str(missing), "--examine", "--strict", "-q"]) == 1
+    assert f"{missing}:1:1: error: no such file or directory [I001]" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["translate", "X"], "cu2hip: error: say where the output goes: -o DIR, --in-place, --stdout or --examine\n"),
+    (["translate", "X", "--examine", "--rocm-version", "six"], "cu2hip: error: --rocm-version: not a version: 'six'\n"),
+    (["translate", "X", "--examine", "--jobs", "0"], "cu2hip: error: --jobs must be at least 1\n"),
+], ids=["no-output-mode", "bad-rocm-version", "zero-jobs"])
+def test_usage_errors_in_process(tmp_path: Path, capsys, args, message):
+    f = tmp_path / "x.cu"
+    f.write_bytes(C_CPP)
+    argv = [str(f) if a == "X" else a for a in args]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.err == message
+    assert f.read_bytes() == C_CPP
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["translate", "X", "--examine", "--bogus"], b"error: unrecognized arguments: --bogus"),
+    (["translate", "X", "-o", "O", "--in-place"], b"argument --in-place: not allowed with argument -o/--output"),
+    (["translate", "X", "--stdout", "--hip-kernel-execution-syntax", "--cuda-kernel-execution-syntax"],
+     b"argument --cuda-kernel-execution-syntax: not allowed with argument --hip-kernel-execution-syntax"),
+    (["translate", "X", "--examine", "--target", "sycl"], b"argument --target: invalid choice: 'sycl'"),
+    (["translate"], b"the following arguments are required: PATH"),
+    ([], b"usage: cu2hip"),
+], ids=["unknown-option", "two-output-modes", "both-launch-syntaxes", "bad-target", "no-path", "no-command"])
+def test_usage_errors_exit_2(tmp_path: Path, args, fragment):
+    f = tmp_path / "x.cu"
+    f.write_bytes(C_CPP)
+    argv = [str(f) if a == "X" else str(tmp_path / "o") if a == "O" else a for a in args]
+    proc = run(*argv)
+    assert proc.returncode == 2
+    assert fragment in proc.stderr
+    assert proc.stdout == b""
+    assert f.read_bytes() == C_CPP
+    assert not (tmp_path / "o").exists()
+
+
+def test_version():
+    proc = run("--version")
+    assert proc.returncode == 0
+    assert proc.stdout.decode() == f"cu2hip {__version__}\n"
+
+
+def test_console_script_entry_point_is_main():
+    from importlib.metadata import entry_points
+    (ep,) = [e for e in entry_points(group="console_scripts") if e.name == "cu2hip"]
+    assert ep.value == "translator.cli:main"
+
+
+# --- launch syntax flags -------------------------------------------------------------------
+
+def test_hip_kernel_execution_syntax(tmp_path: Path):
+    f = tmp_path / "l.cu"
+    f.write_bytes(b"__global__ void k(int *p) {}\nvoid h(int *p) { k<<<2, 64>>>(p); }\n")
+    proc = run("translate", str(f), "--stdout", "--hip-kernel-execution-syntax", "-q", *ROCM)
+    assert proc.returncode == 0
+    assert b"void h(int *p) { hipLaunchKernelGGL(k, dim3(2), dim3(64), 0, 0, p); }\n" in proc.stdout
+    plain = run("translate", str(f), "--stdout", "--cuda-kernel-execution-syntax", "-q", *ROCM)
+    assert b"k<<<2, 64>>>(p);" in plain.stdout
+
+
+# --- idempotence ------------------------------------------------------------------------------
+
+def test_translating_output_again_changes_nothing(tree: Path, tmp_path: Path):
+    out, out2 = tmp_path / "out", tmp_path / "out2"
+    assert main(["translate", str(tree), "-o", str(out), "-q", *ROCM]) == 0
+    first = snapshot(out)
+    assert main(["translate", str(out), "-o", str(out2), "-q", *ROCM]) == 0
+    second = snapshot(out2)
+    # c.cpp holds no CUDA any more: a .cpp without CUDA is not written.
+    assert sorted(second) == ["a.cu", "helper.inl2", "sub/b.cuh"]
+    for rel, data in second.items():
+        assert data == first[rel], rel
+    proc = run("translate", str(out), "--in-place", *ROCM)
+    assert proc.returncode == 0
+    assert proc.stderr.decode().splitlines()[-1] == \
+        "cu2hip: 4 files, 0 changed, 0 edits (none), 0 errors, 0 warnings"
+    assert snapshot(out) == first

@@ -1,0 +1,339 @@
+"""Tests for translator.frontend: error sites, wrong-tree shapes, macro-body fragments,
+and Fragment.clean.
+
+Shapes and facts are those of shared/reference/TREE-SITTER-CUDA.md. Every offset is
+checked by slicing the source, so a wrong number cannot hide behind another.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from translator.frontend import ErrorSite, Fragment, ParsedFile, error_sites, parse, parse_file, wrong_tree_sites
+from translator.source import SourceFile
+
+
+def sites(src: bytes) -> list[tuple[int, int, str]]:
+    return [(s.start, s.end, s.message) for s in parse_file(src).error_sites]
+
+
+def position(src: bytes, offset: int) -> tuple[int, int]:
+    return SourceFile("x.cu", src).position(offset)
+
+
+def find_node(frag: Fragment, data: bytes, text: bytes, type_: str | None = None):
+    """The first node (document order) of `frag` whose file bytes are `text`."""
+    stack = [frag.root]
+    found = []
+    while stack:
+        node = stack.pop()
+        start, end = frag.span(node)
+        if 0 <= start and end <= len(data) and data[start:end] == text and (type_ is None or node.type == type_):
+            found.append(node)
+        stack.extend(node.children)
+    assert found, f"no node {text!r}"
+    return min(found, key=lambda n: (n.start_byte, -n.end_byte))
+
+
+# --- error sites -----------------------------------------------------------------
+
+def test_missing_semicolon_is_a_missing_node_site():
+    src = b"void f() {\n  int x = 1\n  int y = 2;\n}\n"
+    assert sites(src) == [(22, 22, "parse error: expected ';'")]
+    assert src[:22].endswith(b"int x = 1")
+    assert position(src, 22) == (2, 12)
+
+
+def test_unbalanced_brace_missing_close():
+    src = b"void f(int n) {\n  if (n) {\n    cudaFree(0);\n}\n"
+    assert sites(src) == [(45, 45, "parse error: expected '}'")]
+    assert src[44:45] == b"}"
+    assert position(src, 45) == (4, 2)
+
+
+def test_unbalanced_brace_extra_close_is_an_error_node():
+    src = b"void f() {\n  g();\n}\n}\nvoid h() {}\n"
+    assert sites(src) == [(20, 21, "cannot parse this code")]
+    assert src[20:21] == b"}"
+    assert position(src, 20) == (4, 1)
+
+
+def test_macro_statement_without_semicolon():
+    src = b"void f(float **p, int n) {\n  CHECK(cudaMalloc(p, n))\n  g();\n}\n"
+    assert sites(src) == [(52, 52, "parse error: expected ';'")]
+    assert src[:52].endswith(b"CHECK(cudaMalloc(p, n))")
+    assert position(src, 52) == (2, 26)
+
+
+def test_bare_statement_macro_before_closing_brace():
+    src = b"void f() {\n  cudaFree(p);\n  SYNC_CHECK\n}\n"
+    assert sites(src) == [(38, 38, "parse error: expected ';'")]
+    assert src[:38].endswith(b"SYNC_CHECK")
+
+
+def test_error_sites_take_outermost_error_only_and_are_sorted():
+    src = b"void f() {\n  int a = = 1;\n}\nvoid g() {\n  int b = = 2;\n}\n"
+    got = sites(src)
+    assert got == [(21, 22, "cannot parse this code"), (49, 50, "cannot parse this code")]
+    assert src[21:22] == b"=" and src[49:50] == b"="
+    assert [position(src, s) for s, _, _ in got] == [(2, 11), (5, 11)]
+
+
+def test_error_sites_apply_delta():
+    tree = parse(b"int x = 1\n")
+    assert error_sites(tree.root_node) == [ErrorSite(9, 9, "parse error: expected ';'")]
+    assert error_sites(tree.root_node, 100) == [ErrorSite(109, 109, "parse error: expected ';'")]
+
+
+# --- wrong-tree shapes (no ERROR node at all) ----------------------------------------
+
+def test_loop_macro_parsed_as_nested_function_is_a_site():
+    src = b"void f(int n) {\n  FOR_EACH(i, n) {\n    g(i);\n  }\n  h();\n}\n"
+    assert not parse(src).root_node.has_error
+    got = sites(src)
+    assert got == [(18, 48, "a macro used as a loop or block header (parsed as a nested function)")]
+    assert src[18:48] == b"FOR_EACH(i, n) {\n    g(i);\n  }"
+    assert position(src, 18) == (2, 3)
+
+
+def test_statement_macro_hiding_next_call_is_a_site():
+    src = b"void f(float *p, int n) {\n  CHECK_LAST_ERROR\n  cudaMalloc(&p, n);\n}\n"
+    assert not parse(src).root_node.has_error
+    got = sites(src)
+    assert got == [(28, 65, "statement macro 'CHECK_LAST_ERROR' without ';' hides the next statement")]
+    assert src[28:65] == b"CHECK_LAST_ERROR\n  cudaMalloc(&p, n);"
+    assert position(src, 28) == (2, 3)
+
+
+def test_align_after_struct_body_is_a_site():
+    # The front end reads `__align__(n)` as `alignas(n)` (same length); after a struct body
+    # that is still no declarator, so the parse has a MISSING identifier right after it.
+    src = b"struct S {\n  int a;\n} __align__(16);\n"
+    assert sites(src) == [(35, 35, "parse error: expected 'identifier'")]
+    assert src[:35].endswith(b"} __align__(16)")
+    assert position(src, 35) == (3, 16)
+
+
+def test_align_before_struct_name_is_clean():
+    src = b"struct __align__(16) S { int a; };\n__global__ void k(S *s) {}\n"
+    assert sites(src) == []
+
+
+def test_attribute_is_no_parse_error():
+    src = b"struct P { char c; int i; } __attribute__((packed));\nint a[4] __attribute__((aligned(16)));\n"
+    assert sites(src) == []
+
+
+def test_attribute_in_comment_does_not_hide_code():
+    src = b"// see __attribute__((packed\nvoid f() { cudaFree(0); }\n// ))\n"
+    main = parse_file(src).main
+    assert [c.type for c in main.root.named_children] == ["comment", "function_definition", "comment"]
+    from translator.passes import Options
+    from translator.pipeline import translate
+    assert b"hipFree(0)" in translate("c.cu", src, Options(rocm_version=(6, 0))).output
+
+
+def test_wrong_tree_sites_apply_delta():
+    src = b"void f(int n) {\n  FOR_EACH(i, n) {\n  }\n}\n"
+    root = parse(src).root_node
+    assert [(s.start, s.end) for s in wrong_tree_sites(root, src)] == [(18, 38)]
+    assert src[18:38] == b"FOR_EACH(i, n) {\n  }"
+    assert [(s.start, s.end) for s in wrong_tree_sites(root, src, 7)] == [(25, 45)]
+
+
+@pytest.mark.parametrize("src", [
+    # local class with a method, lambda, lower-case/same-line type names: all valid
+    b"void f() {\n  struct L { void g() {} };\n  auto h = [](int a) { return a; };\n  MY_T x;\n"
+    b"  size_t\n    y = 0;\n}\n",
+    # a macro type on the same line as its declarator is a normal declaration
+    b"void f() {\n  DWORD flags = 0;\n}\n",
+], ids=["valid-nesting", "caps-type-same-line"])
+def test_no_wrong_tree_false_positives(src):
+    assert sites(src) == []
+
+
+CLEAN_CUDA = b"""#include <cuda_runtime.h>
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+template <typename T>
+__global__ void __launch_bounds__(128) k(T *__restrict__ p, const T *q, int n) {
+  extern __shared__ float s[];
+  __shared__ int tile[32][33];
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    p[i] = q[i] + s[threadIdx.x % 32];
+  }
+  cg::this_thread_block().sync();
+}
+
+__constant__ float c[16];
+__device__ __managed__ int counter;
+
+int main() {
+  float *p;
+  cudaStream_t st;
+  cudaStreamCreate(&st);
+  cudaMalloc(&p, 4 * sizeof(float));
+  k<float><<<dim3(1, 1), dim3(128), 512, st>>>(p, p, 4);
+  ns::other<<<
+      1,
+      2>>>(p);
+  cudaDeviceSynchronize();
+  return 0;
+}
+"""
+
+
+def test_clean_file_has_no_sites_and_no_macros():
+    parsed = parse_file(CLEAN_CUDA)
+    assert parsed.error_sites == []
+    assert parsed.main.error_sites == []
+    assert parsed.macros == []
+    assert parsed.fragments == [parsed.main]
+    assert parsed.main.delta == 0 and parsed.main.in_macro is False
+
+
+def test_empty_file_parses_with_no_sites():
+    parsed = parse_file(b"")
+    assert parsed.error_sites == [] and parsed.macros == []
+
+
+# --- #define bodies ------------------------------------------------------------------
+
+def test_function_like_macro_with_launch_maps_back_to_body():
+    src = b"#include <x.h>\n#define LAUNCH(n) k<<<n, 256>>>(p, n)\nint y;\n"
+    parsed = parse_file(src)
+    assert parsed.error_sites == []
+    assert len(parsed.macros) == 1
+    frag = parsed.macros[0]
+    assert frag.in_macro is True
+    assert frag.error_sites == []
+    body_start = src.index(b"k<<<")
+    call = find_node(frag, src, b"k<<<n, 256>>>(p, n)", "call_expression")
+    assert frag.span(call) == (body_start, body_start + 19)
+    config = next(c for c in call.children if c.type == "kernel_call_syntax")
+    assert src[slice(*frag.span(config))] == b"<<<n, 256>>>"
+    n_node = config.named_children[0]
+    assert frag.span(n_node) == (src.index(b"<<<n") + 3, src.index(b"<<<n") + 4)
+
+
+def test_object_like_macro_body_maps_back():
+    src = b"#define ALLOC cudaMalloc(&p, 16)\n"
+    frag = parse_file(src).macros[0]
+    call = find_node(frag, src, b"cudaMalloc(&p, 16)", "call_expression")
+    assert frag.span(call) == (14, 32)
+    fn = call.child_by_field_name("function")
+    assert src[slice(*frag.span(fn))] == b"cudaMalloc"
+
+
+def test_macro_body_with_line_continuation_maps_back():
+    src = b"#define L(n) \\\n  k<<<n, 1>>>(p)\n"
+    frag = parse_file(src).macros[0]
+    call = find_node(frag, src, b"k<<<n, 1>>>(p)", "call_expression")
+    assert frag.span(call) == (17, 31)
+
+
+def test_qualifier_only_macro():
+    src = b"#define DEV __device__ __forceinline__\nDEV int f() { return 1; }\n"
+    parsed = parse_file(src)
+    assert len(parsed.macros) == 1
+    frag = parsed.macros[0]
+    assert frag.in_macro is True
+    # The body alone is no statement: its one site covers exactly the body's bytes...
+    assert [(s.start, s.end) for s in frag.error_sites] == [(12, 38)]
+    assert src[12:38] == b"__device__ __forceinline__"
+    # ...errors in macro bodies are the fragment's, not the file's, and the file's uses
+    # of a qualifier-only macro parse (as blanks): `DEV int f() {...}` is a plain function.
+    assert parsed.error_sites == []
+    f = next(c for c in parsed.main.root.named_children if c.type == "function_definition")
+    assert parsed.main.span(f)[1] == len(src) - 1
+    assert src[slice(*parsed.main.span(f.child_by_field_name("declarator")))] == b"f()"
+
+
+def test_body_parsed_at_top_level_when_that_parses_better():
+    # As statements in a function, `} }` closes the wrapper early; alone it is one error.
+    src = b"#define M } } void h() { k<<<1, 2>>>(p); }\n"
+    frag = parse_file(src).macros[0]
+    assert frag.delta == 10   # the body's own offset: the unwrapped parse
+    assert [(s.start, s.end) for s in frag.error_sites] == [(10, 13)]
+    call = find_node(frag, src, b"k<<<1, 2>>>(p)", "call_expression")
+    assert frag.span(call) == (25, 39)
+
+
+def test_empty_and_directive_only_defines_make_no_fragment():
+    src = b"#define GUARD\n#define EMPTY()\n#ifdef GUARD\n#endif\n"
+    assert parse_file(src).macros == []
+
+
+def test_several_macros_in_document_order():
+    src = b"#define A cudaFree(a)\nint x;\n#define B(y) cudaFree(y)\n"
+    parsed = parse_file(src)
+    assert len(parsed.macros) == 2
+    spans = [frag.span(find_node(frag, src, t, "call_expression"))
+             for frag, t in zip(parsed.macros, (b"cudaFree(a)", b"cudaFree(y)"))]
+    assert spans == [(10, 21), (42, 53)]
+    assert parsed.fragments == [parsed.main, *parsed.macros]
+
+
+def test_macro_error_sites_lie_inside_the_body():
+    src = b"#define M class A {\n"
+    frag = parse_file(src).macros[0]
+    assert frag.error_sites
+    for site in frag.error_sites:
+        assert 10 <= site.start <= site.end <= 19, site
+
+
+# --- Fragment.clean ------------------------------------------------------------------
+
+ERRORFUL = b"void f() {\n  int a = = 1;\n  g(a);\n}\nvoid h() {\n  cudaFree(q);\n}\n"
+
+
+def test_clean_false_inside_and_around_error_true_elsewhere():
+    parsed = parse_file(ERRORFUL)
+    main = parsed.main
+    assert [(s.start, s.end) for s in parsed.error_sites] == [(21, 22)]
+    functions = [c for c in main.root.named_children if c.type == "function_definition"]
+    f, h = functions
+    assert main.clean(f) is False                      # contains the ERROR
+    error = find_node(main, ERRORFUL, b"=", "ERROR")
+    assert main.span(error) == (21, 22)
+    assert main.clean(error) is False
+    inside_error = error.children[0]
+    assert ERRORFUL[inside_error.start_byte:inside_error.end_byte] == b"="
+    assert main.clean(inside_error) is False          # under an ERROR parent
+    g_call = find_node(main, ERRORFUL, b"g(a)", "call_expression")
+    assert main.clean(g_call) is True                  # same function, outside the error
+    assert main.clean(h) is True
+    assert main.clean(find_node(main, ERRORFUL, b"cudaFree(q)", "call_expression")) is True
+
+
+def test_clean_false_for_nodes_in_wrong_tree_sites():
+    src = b"void f(float *p, int n) {\n  CHECK_LAST_ERROR\n  cudaMalloc(&p, n);\n}\nvoid g() { cudaFree(0); }\n"
+    main = parse_file(src).main
+    # The hidden call's pieces overlap the site: no structural edit may touch them.
+    assert main.clean(find_node(main, src, b"cudaMalloc")) is False
+    assert main.clean(find_node(main, src, b"n", "identifier")) is True    # the parameter, before the site
+    assert main.clean(find_node(main, src, b"cudaFree(0)", "call_expression")) is True
+
+
+def test_clean_false_around_missing_node():
+    src = b"void f() {\n  int x = 1\n  int y = 2;\n}\nvoid g() { k(); }\n"
+    main = parse_file(src).main
+    f, g = [c for c in main.root.named_children if c.type == "function_definition"]
+    assert main.clean(f) is False
+    assert main.clean(g) is True
+
+
+def test_clean_in_macro_fragment_uses_its_delta():
+    src = b"#define A cudaFree(a)\n#define B x = = 1; cudaFree(b)\n"
+    a, b = parse_file(src).macros
+    assert a.clean(find_node(a, src, b"cudaFree(a)", "call_expression")) is True
+    assert b.error_sites and all(32 <= s.start < s.end <= 53 for s in b.error_sites)
+    assert b.clean(find_node(b, src, b"cudaFree(b)", "call_expression")) is True
+    assert b.clean(b.root) is False
+
+
+def test_parsed_file_type():
+    parsed = parse_file(b"int x;\n")
+    assert isinstance(parsed, ParsedFile)
+    assert parsed.data == b"int x;\n"
