@@ -23,8 +23,15 @@ sys.path.insert(0, str(ROOT))
 
 from translator.corpus import load_manifest  # noqa: E402
 
-LINK = {"cublas": ["-lcublas"], "curand": ["-lcurand"], "cusparse": ["-lcusparse"], "cufft": ["-lcufft"],
-        "nvrtc": ["-lnvrtc"], "cuda": ["-lcuda"]}
+
+
+def link_flag(library: str, dirs: list[Path]) -> str:
+    """`-lNAME`, or `-l:libNAME.so.N` where the wheels ship only versioned names."""
+    for d in dirs:
+        names = sorted((p.name for p in (d / "lib").glob(f"lib{library}.so*")), key=len)
+        if names:
+            return f"-l:{names[0]}"
+    return f"-l{library}"
 
 
 def library_dirs(explicit: str | None) -> list[Path]:
@@ -57,7 +64,7 @@ def main() -> int:
             if args.programs and program.path not in args.programs:
                 continue
             exe = Path(tmp) / program.path.replace("/", "_").removesuffix(".cu")
-            libs = [f for lib in program.libs for f in LINK[lib]]
+            libs = [link_flag(lib, dirs) for lib in program.libs]
             build = subprocess.run(["nvcc", "-std=c++17", f"-arch={args.arch}", "-o", str(exe),
                                     str(ROOT / program.path), *flags, *libs], capture_output=True, text=True)
             entry = {"path": program.path, "built": build.returncode == 0}
