@@ -132,7 +132,7 @@ def _translate(args) -> int:
                 if result.changed:
                     # Through a symbolic link the user named: rewrite the file it points to.
                     target = Path(os.path.realpath(job.source))
-                    _write_atomic(target, result.output, like=target)
+                    _write_atomic(target, result.output, like=target, durable=True)
             elif job.destination is not None:
                 if result.changed or job.source.suffix in CUDA_SUFFIXES or args.copy_all or _is_local_header(job):
                     _write_atomic(job.destination, result.output, like=job.source)
@@ -143,9 +143,9 @@ def _translate(args) -> int:
                                 "the file is unchanged", "I005").format(), file=sys.stderr)
         if print_stats:
             one = Stats()
-            one.add(result)
+            one.add(result, count_lines=True)
             stats_stream.write(one.render(job.display))
-        total.add(result)
+        total.add(result, count_lines=print_stats)
     for src, dst in copies:
         try:
             if src.is_symlink():
@@ -236,7 +236,7 @@ def _collect(args, problems: list[dg.Diagnostic]) -> tuple[list[Job], list[tuple
                     jobs.setdefault(path.resolve(), Job(path, dest, str(path)))
                 elif args.copy_all and dest is not None:
                     copies.append((path, dest))
-            _add_included(jobs, root, out_dir)
+        _add_included(jobs, root, out_dir)
     return list(jobs.values()), copies
 
 
@@ -271,16 +271,23 @@ def _add_included(jobs: dict[Path, Job], root: Path, out_dir: Path | None) -> No
             pending.append(new)
 
 
-def _write_atomic(path: Path, data: bytes, like: Path | None = None) -> None:
+_MADE_FOLDERS: set[Path] = set()
+
+
+def _write_atomic(path: Path, data: bytes, like: Path | None = None, durable: bool = False) -> None:
     """Write through a temporary file in the same folder and an atomic rename, keeping the
-    original's permission bits."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    original's permission bits. `durable` (for a user's own file, --in-place) also flushes
+    it to disk before the rename."""
+    if path.parent not in _MADE_FOLDERS:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _MADE_FOLDERS.add(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".cu2hip-tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         if like is not None:
             try:
                 os.chmod(tmp, like.stat().st_mode & 0o7777)

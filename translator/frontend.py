@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 
 import tree_sitter as ts
 import tree_sitter_cuda as tsc
@@ -33,8 +33,11 @@ def query(text: str) -> ts.Query:
     return ts.Query(language(), text)
 
 
-def parse(data: bytes) -> ts.Tree:
-    return _parser().parse(data)
+def parse(data: bytes, old_tree: ts.Tree | None = None) -> ts.Tree:
+    """Parse bytes; with `old_tree` (edited to match), incrementally."""
+    if old_tree is None:
+        return _parser().parse(data)
+    return _parser().parse(data, old_tree)
 
 
 @dataclass(frozen=True)
@@ -103,36 +106,52 @@ def error_sites(root: ts.Node, delta: int = 0) -> list[ErrorSite]:
     return sites
 
 
-_ALL_CAPS = re.compile(r"[A-Z][A-Z0-9_]+\Z")
+# Shapes that parse with no ERROR but are wrong (reference/TREE-SITTER-CUDA.md): a loop
+# macro `FOR_EACH(i, n) { ... }` read as a nested function definition, and a statement
+# macro alone on its line, with no `;`, read as the type of the next line's call. (The
+# third, `struct S {...} __align__(16);`, becomes a parse error once `preclean` reads
+# `__align__` as `alignas`.) Found from their text, then confirmed on the tree: the
+# front end runs no tree-sitter queries, whose compilation costs 10-40 ms each.
+_LOOP_MACRO_LINE = re.compile(
+    rb"^[ \t]*(?!(?:if|for|while|switch|catch|return|sizeof|else)\b)([A-Za-z_]\w*)[ \t]*\(.*\)[ \t]*\{?[ \t]*\r?$",
+    re.M)
+_STATEMENT_MACRO_LINE = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]+)[ \t]*\r?$", re.M)
 
-# Shapes that parse with no ERROR but are wrong (reference/TREE-SITTER-CUDA.md):
-# a loop macro `FOR_EACH(i, n) { ... }` read as a nested function definition; a
-# statement macro with no `;` read as the type of the next line's call. (The third,
-# `struct S {...} __align__(16);`, becomes a parse error once `preclean` reads
-# `__align__` as `alignas`.)
-_SHAPES = """
-(compound_statement (function_definition) @nested_function)
-(compound_statement (declaration type: (type_identifier) @macro_type declarator: (_) @decl) @declaration)
-"""
+
+def node_at(root: ts.Node, start: int, end: int) -> ts.Node | None:
+    """The smallest node spanning exactly [start, end), or None."""
+    node = root.descendant_for_byte_range(start, end)
+    if node is None or node.start_byte != start or node.end_byte != end:
+        return None
+    return node
 
 
 def wrong_tree_sites(root: ts.Node, data: bytes, delta: int = 0) -> list[ErrorSite]:
+    """`data` is the text `root` was parsed from; sites are shifted by `delta`."""
     sites = []
-    for _, caps in ts.QueryCursor(query(_SHAPES)).matches(root):
-        if "nested_function" in caps:
-            node = caps["nested_function"][0]
-            sites.append(ErrorSite(node.start_byte + delta, node.end_byte + delta,
+    for match in _LOOP_MACRO_LINE.finditer(data, root.start_byte, root.end_byte):
+        name = node_at(root, match.start(1), match.end(1))
+        declarator = name.parent if name is not None else None
+        function = declarator.parent if declarator is not None else None
+        if (declarator is not None and declarator.type == "function_declarator" and function is not None
+                and function.type == "function_definition" and function.parent is not None
+                and function.parent.type == "compound_statement"):
+            sites.append(ErrorSite(function.start_byte + delta, function.end_byte + delta,
                                    "a macro used as a loop or block header (parsed as a nested function)"))
-        elif "macro_type" in caps:
-            type_node, decl = caps["macro_type"][0], caps["declaration"][0]
-            name = data[type_node.start_byte:type_node.end_byte].decode("utf-8", "replace")
-            if _ALL_CAPS.match(name) and type_node.end_point[0] < caps["decl"][0].start_point[0]:
-                sites.append(ErrorSite(decl.start_byte + delta, decl.end_byte + delta,
-                                       f"statement macro '{name}' without ';' hides the next statement"))
+    for match in _STATEMENT_MACRO_LINE.finditer(data, root.start_byte, root.end_byte):
+        name = node_at(root, match.start(1), match.end(1))
+        declaration = name.parent if name is not None else None
+        if (name is not None and name.type == "type_identifier" and declaration is not None
+                and declaration.type == "declaration" and declaration.child_by_field_name("type") == name
+                and declaration.parent is not None and declaration.parent.type == "compound_statement"):
+            sites.append(ErrorSite(declaration.start_byte + delta, declaration.end_byte + delta,
+                                   f"statement macro '{match.group(1).decode()}' without ';' hides the next "
+                                   "statement"))
     return sites
 
 
-_MACRO_BODIES = "[(preproc_def value: (preproc_arg) @body) (preproc_function_def value: (preproc_arg) @body)]"
+_WORD = re.compile(rb"(?<![\w$])[A-Za-z_]\w*")
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.M)
 _WRAP_OPEN = b"void __cu2hip_macro_body__() {\n"
 _WRAP_CLOSE = b"\n;}\n"
 
@@ -203,9 +222,29 @@ def preclean(data: bytes) -> bytes:
 
 @dataclass
 class ParsedFile:
-    data: bytes
+    data: bytes               # the original bytes
     main: Fragment
     macros: list[Fragment]
+    cleaned: bytes = b""      # what was parsed (`preclean`): same length and offsets
+
+    def __post_init__(self) -> None:
+        if not self.cleaned:
+            self.cleaned = self.data
+
+    @cached_property
+    def words(self) -> frozenset[bytes]:
+        """Every identifier-like word of the file: lets a pass skip a file, or build a regex
+        of only the names that occur, before any per-match Python work."""
+        return frozenset(_WORD.findall(self.cleaned))
+
+    def word_pattern(self, names) -> re.Pattern[bytes] | None:
+        """A regex matching, as whole words, those of `names` (bytes) that occur in the
+        file; None when none does."""
+        found = self.words.intersection(names)
+        if not found:
+            return None
+        return re.compile(rb"(?<![\w$])(?:" + b"|".join(re.escape(n) for n in sorted(found, key=len, reverse=True))
+                          + rb")(?![\w$])")
 
     @property
     def fragments(self) -> list[Fragment]:
@@ -216,18 +255,24 @@ class ParsedFile:
         return self.main.error_sites
 
 
-def parse_file(data: bytes) -> ParsedFile:
+def parse_file(data: bytes, wanted_macro=None) -> ParsedFile:
     """Parse a file (through `preclean`) and its #define bodies. `ParsedFile.data` is the
-    original bytes."""
+    original bytes. `wanted_macro(body_bytes)`, when given, picks the bodies worth
+    parsing (those that mention something a pass looks for)."""
     cleaned = preclean(data)
     tree = parse(cleaned)
     main = Fragment(tree, 0, False)
-    main.error_sites = sorted(error_sites(tree.root_node) + wrong_tree_sites(tree.root_node, data),
+    main.error_sites = sorted(error_sites(tree.root_node) + wrong_tree_sites(tree.root_node, cleaned),
                               key=lambda s: (s.start, s.end))
     macros = []
-    if b"#" in data:
-        for _, caps in ts.QueryCursor(query(_MACRO_BODIES)).matches(tree.root_node):
-            body = caps["body"][0]
-            if body.end_byte > body.start_byte:
-                macros.append(_macro_fragment(cleaned, body.start_byte, body.end_byte))
-    return ParsedFile(data, main, macros)
+    for match in _DEFINE.finditer(cleaned):
+        node = node_at(tree.root_node, cleaned.index(b"#", match.start()), match.end())
+        directive = node.parent if node is not None else None
+        if directive is None or directive.type not in ("preproc_def", "preproc_function_def"):
+            continue
+        body = directive.child_by_field_name("value")
+        if body is None or body.end_byte <= body.start_byte:
+            continue
+        if wanted_macro is None or wanted_macro(cleaned[body.start_byte:body.end_byte]):
+            macros.append(_macro_fragment(cleaned, body.start_byte, body.end_byte))
+    return ParsedFile(data, main, macros, cleaned)

@@ -13,7 +13,7 @@ from functools import cached_property
 
 import tree_sitter as ts
 
-from translator.frontend import Fragment, ParsedFile, query
+from translator.frontend import Fragment, ParsedFile, node_at
 
 Span = tuple[int, int]
 
@@ -152,63 +152,100 @@ class Module:
 
 
 # ---------------------------------------------------------------- building
+#
+# Everything is found from the text and confirmed on the tree: a regex finds candidate
+# tokens (`__global__`, `<<<`, `threadIdx`, a parameter name followed by `[` ...), the
+# tree gives the node at that exact byte range, and its parents say what it is. A hit
+# in a comment or a string has no matching node and drops out. This costs a regex scan
+# and a few C calls per hit, where tree-sitter queries cost 10-40 ms each to compile.
 
-_KERNELS = """
-[(function_definition "__global__" declarator: (function_declarator declarator: (_) @name parameters: (parameter_list) @params) body: (compound_statement) @body)
- (declaration "__global__" declarator: (function_declarator declarator: (_) @name parameters: (parameter_list) @params))] @kernel
-"""
-_LAUNCHES = "(call_expression function: (_) @kernel (kernel_call_syntax) @config arguments: (argument_list) @args) @launch"
-_CALLS = "(call_expression function: [(identifier) (qualified_identifier)] @fn) @call"
-_BODY = """
-(field_expression argument: (identifier) @builtin field: (field_identifier)) @index
-(call_expression function: [(identifier) (qualified_identifier)] @fn) @call
-(call_expression function: (field_expression field: (field_identifier) @method)) @method_call
-((identifier) @warpsize (#eq? @warpsize "warpSize"))
-(declaration (type_qualifier "__shared__") declarator: (_) @declarator) @shared
-(subscript_expression argument: (identifier) @array) @subscript
-"""
+_GLOBAL = re.compile(rb"\b__global__\b")
+_LAUNCH = re.compile(rb"<<<")
+_INDEX = re.compile(rb"\b(?:threadIdx|blockIdx|blockDim|gridDim)\b")
+_WARP = re.compile(rb"\b(?:__(?:shfl|shfl_up|shfl_down|shfl_xor|ballot|any|all|activemask|syncwarp|match_any|"
+                   rb"match_all|reduce_(?:add|min|max|and|or|xor))(?:_sync)?|__lane_id|warpSize)\b")
+_GROUP_METHOD = re.compile(rb"\.\s*(shfl|shfl_up|shfl_down|shfl_xor|ballot|any|all|match_any|match_all|sync|"
+                           rb"barrier_wait|arrive_and_wait)\s*\(")
+_FREE_BARRIER = re.compile(rb"\b(?:__syncthreads(?:_count|_and|_or)?|sync|barrier_wait|arrive_and_wait)\s*\(")
+_ATOMIC = re.compile(rb"\batomic\w*(?=\s*\()")
+_SHARED = re.compile(rb"\b__shared__\b")
 _WRITE_PARENTS = {"assignment_expression", "update_expression"}
+# The CUDA names and their HIP counterparts (a second run sees HIP code).
+_SYNC_NAMES = frozenset({n.encode() for n in SYNC_POINTS} | {
+    ("hip" + n[4:] if n.startswith("cuda") else "hip" + n[2:]).encode() for n in SYNC_POINTS})
 
 
 def _text(data: bytes, node: ts.Node) -> str:
     return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
 
+def call_of(name: ts.Node) -> ts.Node | None:
+    """The call_expression whose function is `name` (through `ns::` qualifiers), or None."""
+    node = name
+    while node.parent is not None and node.parent.type == "qualified_identifier" \
+            and node.parent.child_by_field_name("name") == node:
+        node = node.parent
+    parent = node.parent
+    if parent is not None and parent.type == "call_expression" and parent.child_by_field_name("function") == node:
+        return parent
+    return None
+
+
 class _Builder:
     def __init__(self, parsed: ParsedFile):
         self.data = parsed.data
         self.parsed = parsed
+        self.cleaned = parsed.cleaned
+
+    def hits(self, frag: Fragment, pattern: re.Pattern, lo: int, hi: int, group: int = 0):
+        """(match, node) for each regex hit in file bytes [lo, hi) whose exact range is a node."""
+        for match in pattern.finditer(self.cleaned, lo, hi):
+            node = node_at(frag.root, match.start(group) - frag.delta, match.end(group) - frag.delta)
+            if node is not None:
+                yield match, node
+
+    def bounds(self, frag: Fragment) -> tuple[int, int]:
+        return frag.limit if frag.limit is not None else (0, len(self.data))
 
     def expr(self, frag: Fragment, node: ts.Node) -> Expr:
         return Expr(self.text(frag, node), frag.span(node))
 
     def text(self, frag: Fragment, node: ts.Node) -> str:
         start, end = frag.span(node)
-        if frag.delta == 0:
-            return _text(self.data, node)
         return self.data[start:end].decode("utf-8", "replace")
 
     # -- kernels
     def kernels(self, frag: Fragment) -> list[Kernel]:
         out = []
-        for _, caps in ts.QueryCursor(query(_KERNELS)).matches(frag.root):
-            node, name, params = caps["kernel"][0], caps["name"][0], caps["params"][0]
-            body = caps.get("body", [None])[0]
+        if b"__global__" not in self.parsed.words:
+            return out
+        for _, token in self.hits(frag, _GLOBAL, *self.bounds(frag)):
+            node = token.parent
+            if node is None or node.type not in ("function_definition", "declaration"):
+                continue
+            declarator = node.child_by_field_name("declarator")
+            if declarator is None or declarator.type != "function_declarator":
+                continue
+            name = declarator.child_by_field_name("declarator")
+            params = declarator.child_by_field_name("parameters")
+            body = node.child_by_field_name("body")
+            if name is None or params is None:
+                continue
             template_params: tuple[str, ...] = ()
             if node.parent is not None and node.parent.type == "template_declaration":
                 plist = node.parent.child_by_field_name("parameters")
                 template_params = tuple(self.text(frag, p) for p in plist.named_children) if plist else ()
             bounds_node = next((c for c in node.children if c.type == "launch_bounds"), None)
+            param_list = [self.param(frag, p) for p in params.named_children
+                          if p.type in ("parameter_declaration", "optional_parameter_declaration")]
             out.append(Kernel(
                 name=self.text(frag, name), span=frag.span(node), name_span=frag.span(name),
-                template_params=template_params,
-                params=tuple(self.param(frag, p) for p in params.named_children
-                             if p.type in ("parameter_declaration", "optional_parameter_declaration")),
+                template_params=template_params, params=tuple(param_list),
                 launch_bounds=tuple(self.expr(frag, c) for c in bounds_node.named_children) if bounds_node else (),
                 launch_bounds_span=frag.span(bounds_node) if bounds_node else None,
                 body_span=frag.span(body) if body else None,
                 in_macro=frag.in_macro, clean=frag.clean(node),
-                **self.body_facts(frag, body, params),
+                **self.body_facts(frag, body, param_list),
             ))
         return out
 
@@ -231,40 +268,58 @@ class _Builder:
             type_text=self.text(frag, type_node) if type_node else "",
             qualifiers=tuple(qualifiers), is_pointer=is_pointer, span=frag.span(node))
 
-    def body_facts(self, frag: Fragment, body: ts.Node | None, params: ts.Node) -> dict:
-        facts: dict[str, list] = {k: [] for k in ("shared", "index_uses", "warp_ops", "barriers", "atomics", "accesses")}
+    def body_facts(self, frag: Fragment, body: ts.Node | None, params: list[Param]) -> dict:
+        keys = ("shared", "index_uses", "warp_ops", "barriers", "atomics", "accesses")
         if body is None:
-            return {k: () for k in facts}
-        pointer_params = {p.name for p in (self.param(frag, n) for n in params.named_children
-                                           if n.type == "parameter_declaration") if p.is_pointer}
-        for _, caps in ts.QueryCursor(query(_BODY)).matches(body):
-            if "index" in caps:
-                if self.text(frag, caps["builtin"][0]) in INDEX_BUILTINS:
-                    facts["index_uses"].append(self.expr(frag, caps["index"][0]))
-            elif "fn" in caps:
-                name = self.text(frag, caps["fn"][0]).rsplit("::", 1)[-1]
-                call = self.expr(frag, caps["call"][0])
-                if WARP_FUNCTIONS.match(name):
-                    facts["warp_ops"].append(call)
-                elif name in BARRIERS or name in GROUP_BARRIERS:
-                    facts["barriers"].append(call)
-                elif name.startswith("atomic"):
-                    facts["atomics"].append(call)
-            elif "method" in caps:
-                method = self.text(frag, caps["method"][0])
-                if method in GROUP_BARRIERS:
-                    facts["barriers"].append(self.expr(frag, caps["method_call"][0]))
-                elif method in GROUP_WARP_METHODS:
-                    facts["warp_ops"].append(self.expr(frag, caps["method_call"][0]))
-            elif "warpsize" in caps:
-                facts["warp_ops"].append(self.expr(frag, caps["warpsize"][0]))
-            elif "shared" in caps:
-                facts["shared"].append(self.shared(frag, caps["shared"][0], caps["declarator"][0]))
-            elif "subscript" in caps:
-                name = self.text(frag, caps["array"][0])
-                if name in pointer_params:
-                    facts["accesses"].append(self.access(frag, name, caps["subscript"][0], body))
-        return {k: tuple(v) for k, v in facts.items()}
+            return {k: () for k in keys}
+        lo, hi = frag.span(body)
+        index_uses, warp_ops, barriers, atomics, shared, accesses = [], [], [], [], [], []
+        for _, node in self.hits(frag, _INDEX, lo, hi):
+            parent = node.parent
+            if node.type == "identifier" and parent is not None and parent.type == "field_expression" \
+                    and parent.child_by_field_name("argument") == node:
+                index_uses.append(self.expr(frag, parent))
+        for match, node in self.hits(frag, _WARP, lo, hi):
+            if node.type != "identifier":
+                continue
+            call = call_of(node)
+            if call is not None:
+                warp_ops.append(self.expr(frag, call))
+            elif match.group() == b"warpSize":
+                warp_ops.append(self.expr(frag, node))
+        for match, node in self.hits(frag, _GROUP_METHOD, lo, hi, group=1):
+            call = node.parent.parent if node.type == "field_identifier" and node.parent is not None else None
+            if call is None or call.type != "call_expression":
+                continue
+            (barriers if match.group(1) in (b"sync", b"barrier_wait", b"arrive_and_wait") else warp_ops).append(
+                self.expr(frag, call))
+        for match in _FREE_BARRIER.finditer(self.cleaned, lo, hi):
+            name_end = match.start() + len(match.group().split(b"(")[0].rstrip())
+            node = node_at(frag.root, match.start() - frag.delta, name_end - frag.delta)
+            call = call_of(node) if node is not None and node.type == "identifier" else None
+            if call is not None:
+                barriers.append(self.expr(frag, call))
+        for _, node in self.hits(frag, _ATOMIC, lo, hi):
+            call = call_of(node) if node.type == "identifier" else None
+            if call is not None:
+                atomics.append(self.expr(frag, call))
+        for _, token in self.hits(frag, _SHARED, lo, hi):
+            qualifier = token.parent
+            decl = qualifier.parent if qualifier is not None else None
+            if qualifier is not None and qualifier.type == "type_qualifier" and decl is not None \
+                    and decl.type == "declaration":
+                shared.extend(self.shared(frag, decl, d) for d in decl.children_by_field_name("declarator"))
+        pointers = [p.name for p in params if p.is_pointer and p.name]
+        if pointers:
+            pattern = re.compile(rb"\b(" + b"|".join(re.escape(n.encode()) for n in pointers) + rb")\s*\[")
+            for match, node in self.hits(frag, pattern, lo, hi, group=1):
+                sub = node.parent
+                if node.type == "identifier" and sub is not None and sub.type == "subscript_expression" \
+                        and sub.child_by_field_name("argument") == node:
+                    accesses.append(self.access(frag, match.group(1).decode(), sub, body))
+        by_span = lambda items: tuple(sorted(items, key=lambda e: e.span))  # noqa: E731
+        return {"shared": by_span(shared), "index_uses": by_span(index_uses), "warp_ops": by_span(warp_ops),
+                "barriers": by_span(barriers), "atomics": by_span(atomics), "accesses": by_span(accesses)}
 
     def shared(self, frag: Fragment, decl: ts.Node, declarator: ts.Node) -> SharedDecl:
         is_extern = any(c.type == "storage_class_specifier" and self.text(frag, c) == "extern" for c in decl.children)
@@ -310,16 +365,21 @@ class _Builder:
     # -- launches
     def launches(self, frag: Fragment) -> list[LaunchSite]:
         out = []
-        for _, caps in ts.QueryCursor(query(_LAUNCHES)).matches(frag.root):
-            node, kernel, config, args = caps["launch"][0], caps["kernel"][0], caps["config"][0], caps["args"][0]
+        if b"<<<" not in self.cleaned:
+            return out
+        for _, token in self.hits(frag, _LAUNCH, *self.bounds(frag)):
+            config = token.parent
+            node = config.parent if config is not None and config.type == "kernel_call_syntax" else None
+            if node is None or node.type != "call_expression":
+                continue
+            kernel, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
             conf = [c for c in config.named_children if c.type != "comment"]
-            if len(conf) < 2:
+            if kernel is None or args is None or len(conf) < 2:
                 continue
             name_text, targs = self.text(frag, kernel), None
             template = kernel
-            if kernel.type == "qualified_identifier":
-                while template is not None and template.type == "qualified_identifier":
-                    template = template.child_by_field_name("name")
+            while template is not None and template.type == "qualified_identifier":
+                template = template.child_by_field_name("name")
             if template is not None and template.type == "template_function":
                 arguments = template.child_by_field_name("arguments")
                 targs = self.text(frag, arguments)
@@ -352,11 +412,13 @@ class _Builder:
 
     def sync_points(self, frag: Fragment) -> list[SyncPoint]:
         out = []
-        for _, caps in ts.QueryCursor(query(_CALLS)).matches(frag.root):
-            name = self.text(frag, caps["fn"][0]).rsplit("::", 1)[-1]
-            if name in SYNC_POINTS or name.replace("hip", "cuda", 1) in SYNC_POINTS:
-                out.append(SyncPoint(name, frag.span(caps["call"][0]),
-                                     self.enclosing_function(frag, caps["call"][0])))
+        pattern = self.parsed.word_pattern(_SYNC_NAMES)
+        if pattern is None:
+            return out
+        for match, node in self.hits(frag, pattern, *self.bounds(frag)):
+            call = call_of(node) if node.type == "identifier" else None
+            if call is not None:
+                out.append(SyncPoint(match.group().decode(), frag.span(call), self.enclosing_function(frag, call)))
         return out
 
 
@@ -371,13 +433,13 @@ def _statement_of(node: ts.Node) -> tuple[ts.Node | None, int | None]:
     return child, next((i for i, c in enumerate(named) if c == child), None)
 
 
-def build_ir(path: str, parsed: ParsedFile, api_uses: tuple[ApiUse, ...] = ()) -> Module:
-    """The Module of one parsed file. `api_uses` come from the mapping scan (translator.scan)."""
+def build_ir(path: str, parsed: ParsedFile, uses: list = ()) -> Module:
+    """The Module of one parsed file. `uses` are translator.scan.Use (API uses with their nodes)."""
     b = _Builder(parsed)
     kernels, launches, syncs = [], [], []
     for frag in parsed.fragments:
         kernels += b.kernels(frag)
         launches += b.launches(frag)
         syncs += b.sync_points(frag)
-    return Module(path, tuple(kernels), tuple(sorted(launches, key=lambda s: s.span)),
-                  tuple(api_uses), tuple(sorted(syncs, key=lambda s: s.span)))
+    return Module(path, tuple(sorted(kernels, key=lambda k: k.span)), tuple(sorted(launches, key=lambda s: s.span)),
+                  tuple(u.api for u in uses), tuple(sorted(syncs, key=lambda s: s.span)))

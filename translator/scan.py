@@ -1,10 +1,10 @@
 """Find the CUDA names a file uses, the way HIPIFY's token rewriter does, with the tree
 to tell code from strings and comments.
 
-A regex finds candidate identifiers (only names that start like a table entry), the
-mapping tables keep the known ones, and the parse tree keeps only real identifiers:
-a hit inside a string, a comment, a `#include` path or a member name is not an API
-use. `#define` bodies are searched in their own parse (translator.frontend).
+A regex finds every identifier, a set keeps the names the tables know (and a few the
+passes need that the tables lack), and the parse tree keeps only real identifiers: a
+hit inside a string, a comment, a `#include` path or a member name is not an API use.
+`#define` bodies are searched in their own parse (translator.frontend).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from functools import cache
 
 import tree_sitter as ts
 
-from translator.frontend import Fragment, ParsedFile
+from translator.frontend import Fragment, ParsedFile, node_at
 from translator.ir import ApiUse
 from translator.mapping import ApiEntry, MappingTables
 
@@ -23,66 +23,97 @@ from translator.mapping import ApiEntry, MappingTables
 _NAME_NODES = frozenset({"identifier", "type_identifier", "namespace_identifier"})
 # `cub::` becomes `hipcub::` (HIPIFY's namespace map; the CUB table lists only macros).
 NAMESPACES = {"cub": "hipcub"}
+# Device builtins the passes rewrite that HIPIFY's tables do not list (or list without a
+# HIP name): the warp-level builtins of CUDA 9 and later.
+WARP_BUILTINS = frozenset({
+    "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
+    "__all_sync", "__match_any_sync", "__match_all_sync", "__activemask", "__syncwarp", "__reduce_add_sync",
+    "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
+})
+_IDENTIFIER = re.compile(rb"(?<![\w$])[A-Za-z_]\w*")
 
 
 @dataclass(frozen=True)
 class Use:
     """An API use together with its table entry and tree node, for the passes."""
     api: ApiUse
-    entry: ApiEntry | None     # None for a namespace
+    entry: ApiEntry | None     # None for a namespace or a warp builtin
     node: ts.Node
     fragment: Fragment
 
 
 @cache
-def _candidate_pattern(tables: MappingTables) -> re.Pattern[bytes]:
-    prefixes = sorted({name[:3] for name in tables.names()} | {ns[:3] for ns in NAMESPACES})
-    alternation = b"|".join(re.escape(p.encode()) for p in prefixes)
-    return re.compile(rb"(?<![\w$])(?:" + alternation + rb")\w*")
+def _known_names(tables: MappingTables) -> frozenset[bytes]:
+    return frozenset(n.encode() for n in tables.names()) | {n.encode() for n in NAMESPACES} | \
+        {n.encode() for n in WARP_BUILTINS}
+
+
+def mentions_api(tables: MappingTables):
+    """A predicate on bytes: do they contain a name the scan or the IR looks for?
+    (The front end parses only the #define bodies that do.)"""
+    names = _known_names(tables)
+
+    def wanted(body: bytes) -> bool:
+        return b"<<<" in body or b"__global__" in body or not names.isdisjoint(_IDENTIFIER.findall(body))
+    return wanted
 
 
 def scan_api_uses(parsed: ParsedFile, tables: MappingTables) -> list[Use]:
-    pattern = _candidate_pattern(tables)
-    data = parsed.data
+    pattern = parsed.word_pattern(_known_names(tables))
+    if pattern is None:
+        return []
+    text = parsed.cleaned
     uses: list[Use] = []
     for frag in parsed.fragments:
+        lo, hi = frag.limit if frag.limit is not None else (0, len(text))
         root = frag.root
-        lo = max(0, root.start_byte + frag.delta)
-        hi = min(len(data), root.end_byte + frag.delta)
-        for match in pattern.finditer(data, lo, hi):
+        for match in pattern.finditer(text, lo, hi):
             name = match.group().decode("ascii", "replace")
+            node = node_at(root, match.start() - frag.delta, match.end() - frag.delta)
+            if node is None or node.type not in _NAME_NODES and not _using_namespace(node, name):
+                continue
             entry = tables.lookup(name)
-            if entry is None and name not in NAMESPACES:
+            if entry is None and name in NAMESPACES and node.type != "namespace_identifier" \
+                    and not _using_namespace(node, name):
                 continue
-            start, end = match.start() - frag.delta, match.end() - frag.delta
-            node = root.descendant_for_byte_range(start, end)
-            if node is None or node.start_byte != start or node.end_byte != end or node.type not in _NAME_NODES:
+            if frag.error_sites and _in_broken_literal(text, node, match.start()):
                 continue
-            if entry is None and node.type != "namespace_identifier":
-                continue
-            kind = entry.kind if entry is not None else "namespace"
-            library = entry.library if entry is not None else "cub"
+            if entry is not None:
+                kind, library = entry.kind, entry.library
+            elif name in NAMESPACES:
+                kind, library = "namespace", "cub"
+            else:
+                kind, library = "device_function", "device"
             uses.append(Use(ApiUse(name, kind, library, (match.start(), match.end()), frag.in_macro,
-                                   _in_directive(node)), entry, node, frag))
+                                   not frag.in_macro and _in_directive(text, match.start())), entry, node, frag))
     uses.sort(key=lambda u: u.api.span)
     return uses
 
 
-def _in_directive(node: ts.Node) -> bool:
+def _using_namespace(node: ts.Node, name: str) -> bool:
+    """`using namespace cub;`: tree-sitter types the name as a plain identifier."""
+    return name in NAMESPACES and node.type == "identifier" and node.parent is not None \
+        and node.parent.type == "using_declaration"
+
+
+def _in_broken_literal(text: bytes, node: ts.Node, offset: int) -> bool:
+    """Inside an ERROR region tree-sitter may read a string or a comment as tokens; there,
+    trust the line's own quoting instead."""
     parent = node.parent
-    while parent is not None:
-        if parent.type.startswith("preproc_") and parent.type not in ("preproc_if", "preproc_ifdef",
-                                                                       "preproc_else", "preproc_elif",
-                                                                       "preproc_elifdef"):
-            return True
-        if parent.type in ("preproc_if", "preproc_elif") and node.start_byte < _condition_end(parent):
-            return True
-        if parent.type == "preproc_ifdef" and parent.child_by_field_name("name") == node:
-            return True
-        node, parent = parent, parent.parent
-    return False
+    while parent is not None and parent.type != "ERROR":
+        parent = parent.parent
+    if parent is None:
+        return False
+    line = text[text.rfind(b"\n", 0, offset) + 1:offset]
+    if b"//" in line.replace(b"://", b""):
+        return True
+    quotes = len(re.findall(rb'(?<!\\)"', line))
+    return quotes % 2 == 1
 
 
-def _condition_end(node: ts.Node) -> int:
-    cond = node.child_by_field_name("condition")
-    return cond.end_byte if cond is not None else node.start_byte
+def _in_directive(text: bytes, offset: int) -> bool:
+    """Is the offset on a preprocessor directive's line (a continued one included)?"""
+    start = text.rfind(b"\n", 0, offset) + 1
+    while start > 1 and (text[start - 2:start - 1] == b"\\" or text[max(start - 3, 0):start - 1] == b"\\\r"):
+        start = text.rfind(b"\n", 0, start - 1) + 1
+    return text[start:offset].lstrip(b" \t").startswith(b"#")

@@ -30,7 +30,9 @@ class Stats:
     warnings: int = 0
     seconds: float = 0.0
 
-    def add(self, result: Result) -> None:
+    def add(self, result: Result, count_lines: bool = True) -> None:
+        """Add one file's figures; `count_lines` diffs input and output for the changed-line
+        count (a diff per file: only when statistics are printed)."""
         self.files += 1
         self.changed_files += result.changed
         self.lines += result.input.count(b"\n") + (not result.input.endswith(b"\n") and bool(result.input))
@@ -59,7 +61,7 @@ class Stats:
                 self.unconverted += 1
                 name = d.message.split("'")[1] if "'" in d.message else "?"
                 self.unconverted_names[name] += 1
-        if result.changed:
+        if result.changed and count_lines:
             before = result.input.splitlines()
             after = result.output.splitlines()
             matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)

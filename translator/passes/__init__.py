@@ -41,6 +41,7 @@ class Context:
     tables: MappingTables
     fixes: list[Fix] = field(default_factory=list)
     diagnostics: list[dg.Diagnostic] = field(default_factory=list)
+    runtime_header_included: bool = False   # set by the hipify pass's header mapping
 
     def report(self, offset: int, severity: str, message: str, code: str) -> None:
         self.diagnostics.append(dg.at(self.source, offset, severity, message, code))

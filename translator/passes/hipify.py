@@ -31,10 +31,11 @@ import tree_sitter as ts
 
 from translator import diagnostics as dg
 from translator.edits import Edit, Fix, replace
-from translator.frontend import Fragment, query
+from translator.frontend import Fragment, node_at
+from translator.ir import call_of
 from translator.mapping import ApiEntry, Version, version_at_least, version_str
 from translator.passes import Context, register
-from translator.scan import NAMESPACES
+from translator.scan import NAMESPACES, WARP_BUILTINS
 
 PASS = "H001"
 
@@ -51,12 +52,40 @@ SYMBOL_ARGUMENT = {
     "cudaGraphAddMemcpyNodeToSymbol": 4, "cudaGraphAddMemcpyNodeFromSymbol": 5,
     "cudaGraphMemcpyNodeSetParamsToSymbol": 1, "cudaGraphMemcpyNodeSetParamsFromSymbol": 2,
     "cudaGraphExecMemcpyNodeSetParamsToSymbol": 2, "cudaGraphExecMemcpyNodeSetParamsFromSymbol": 3,
+    "cudaGetTextureReference": 1,
 }
-# C++ overloads CUDA offers under one name, HIP under two: (argument count -> HIP name).
+# C++ overloads CUDA offers under one name, HIP under two: (argument count -> the CUDA
+# name whose table entry, HIP name and versions included, applies).
 OVERLOADS = {
-    "cudaEventCreate": {2: "hipEventCreateWithFlags"},
-    "cudaGraphInstantiate": {3: "hipGraphInstantiateWithFlags"},
+    "cudaEventCreate": {2: "cudaEventCreateWithFlags"},
+    "cudaGraphInstantiate": {3: "cudaGraphInstantiateWithFlags"},
 }
+# Arguments HIP's counterpart does not take: (index, the values for which dropping it
+# keeps the meaning). cuOccupancyMaxPotentialBlockSize's block-size-to-shared-memory
+# callback has no HIP equivalent (hipModuleOccupancyMaxPotentialBlockSize, HIP 5.2).
+DROPPED_ARGUMENTS = {
+    "cuOccupancyMaxPotentialBlockSize": (3, {"0", "NULL", "nullptr"}),
+    "cuOccupancyMaxPotentialBlockSizeWithFlags": (3, {"0", "NULL", "nullptr"}),
+}
+# Calls whose MIOpen (--miopen) or rocSPARSE (--roc) counterpart takes different
+# arguments (the calls HIPIFY rewrites argument by argument): renaming alone would
+# compile into the wrong call, so they get a diagnostic and no edit.
+ARGUMENTS_DIFFER = {
+    "dnn": frozenset({
+        "cudnnGetConvolutionForwardWorkspaceSize", "cudnnGetConvolutionBackwardDataWorkspaceSize",
+        "cudnnFindConvolutionForwardAlgorithmEx", "cudnnSetPooling2dDescriptor", "cudnnGetPooling2dDescriptor",
+        "cudnnSetPoolingNdDescriptor", "cudnnGetPoolingNdDescriptor", "cudnnSetLRNDescriptor",
+        "cudnnGetRNNDescriptor_v6", "cudnnSetRNNDescriptor_v6", "cudnnSoftmaxForward", "cudnnSoftmaxBackward",
+        "cudnnConvolutionForward", "cudnnConvolutionBackwardData", "cudnnRNNBackwardWeights"}),
+    "sparse": frozenset({
+        "cusparseSpMM", "cusparseSpMM_bufferSize", "cusparseSpMM_preprocess", "cusparseSpMV",
+        "cusparseSpMV_bufferSize", "cusparseSpVV", "cusparseSpVV_bufferSize", "cusparseSpSM_analysis",
+        "cusparseSpSM_solve", "cusparseSpSV_bufferSize", "cusparseSparseToDense", "cusparseSparseToDense_bufferSize",
+        "cusparseDenseToSparse_bufferSize", "cusparseDenseToSparse_analysis", "cusparseCsr2cscEx2_bufferSize",
+        "cusparseXcsrgeam2Nnz"}),
+}
+# The version columns of a library's table count in that library's releases.
+CUDA_SIDE = {"dnn": "cuDNN"}
 
 # Warp-sync builtins: HIP has them from 6.2 (opt-in with HIP_ENABLE_WARP_SYNC_BUILTINS
 # until 7.0) with a 64-bit mask; below that, the mask-less builtins are the documented
@@ -74,7 +103,6 @@ FULL_MASK = re.compile(r"(0x[fF]{8}|0x[fF]{16}|4294967295|~0|-1|0xffffffff)[uUlL
 FULL_MASK_64 = "0xffffffffffffffffull"
 WARP_MASK_FUNCTIONS = set(MASKLESS) | {"__match_any_sync", "__match_all_sync"} | (WARP_SYNC_7 - {"__syncwarp"})
 
-_CALLS = "(call_expression function: [(identifier) (qualified_identifier)] @fn arguments: (argument_list) @args) @call"
 
 
 def _name(data: bytes, frag: Fragment, node: ts.Node) -> str:
@@ -88,13 +116,12 @@ def _args(node: ts.Node) -> list[ts.Node]:
 
 @register(PASS, "hipify")
 def run(ctx: Context) -> None:
-    overrides = _calls(ctx)
     for use in ctx.uses:
-        if use.api.span in overrides:
+        if _call(ctx, use):
             continue
-        if use.entry is None:
+        if use.api.name in NAMESPACES and use.entry is None:
             _namespace(ctx, use)
-        else:
+        elif use.entry is not None:
             _rename(ctx, use.api.span, use.entry)
     _headers(ctx)
     if ctx.options.hip_kernel_execution_syntax:
@@ -111,12 +138,12 @@ def _target(entry: ApiEntry, ctx: Context) -> tuple[str | None, Version | None, 
     return entry.hip, entry.hip_added, entry.hip_deprecated, entry.hip_removed, entry.hip_experimental, "HIP"
 
 
-def _rename(ctx: Context, span: tuple[int, int], entry: ApiEntry, override: str | None = None) -> None:
-    """One use of a table entry: an edit, or a diagnostic, or both; never two diagnostics."""
+def _rename(ctx: Context, span: tuple[int, int], entry: ApiEntry, written: str | None = None) -> None:
+    """One use of a table entry: an edit, or a diagnostic, or both; never two diagnostics.
+    `written` is the name in the source when `entry` is another overload's."""
     o = ctx.options
-    cuda = entry.cuda
+    cuda = written or entry.cuda
     name, added, deprecated, removed, experimental, where = _target(entry, ctx)
-    name = override or name
     start = span[0]
     if name is None:
         ctx.report(start, dg.ERROR, f"'{cuda}' has no {where} equivalent", "H010")
@@ -125,24 +152,29 @@ def _rename(ctx: Context, span: tuple[int, int], entry: ApiEntry, override: str 
         ctx.report(start, dg.WARNING, f"'{cuda}' maps to '{name}', experimental in {where} "
                    f"{version_str(experimental)}; not translated without --experimental", "H013")
         return
+    # The roc* libraries and MIOpen are released with ROCm and numbered like it.
     target = o.rocm_version
-    if where == "HIP":
-        if removed is not None and version_at_least(target, removed):
-            ctx.report(start, dg.ERROR, f"'{name}' (for '{cuda}') was removed in HIP "
-                       f"{version_str(removed)}; the target is ROCm {version_str(target)}", "H011")
-            return
-        if added is not None and not version_at_least(target, added):
-            ctx.report(start, dg.ERROR, f"'{name}' (for '{cuda}') needs HIP {version_str(added)}; the target "
-                       f"is ROCm {version_str(target)} (--rocm-version)", "H014")
-            return
+    if removed is not None and version_at_least(target, removed):
+        ctx.report(start, dg.ERROR, f"'{name}' (for '{cuda}') was removed in {where} "
+                   f"{version_str(removed)}; the target is ROCm {version_str(target)}", "H011")
+        return
+    if added is not None and not version_at_least(target, added):
+        ctx.report(start, dg.ERROR, f"'{name}' (for '{cuda}') needs {where} {version_str(added)}; the target "
+                   f"is ROCm {version_str(target)} (--rocm-version)", "H014")
+        return
+    if where != "HIP" and cuda in ARGUMENTS_DIFFER.get(entry.library, ()):
+        ctx.report(start, dg.ERROR, f"'{cuda}' -> '{name}': {where} takes different arguments; not "
+                   "translated", "H017")
+        return
     if name != cuda:
         ctx.fixes.append(replace(span[0], span[1], name, PASS, f"{cuda} -> {name} ({entry.library} API)"))
     notes = []
+    side = CUDA_SIDE.get(entry.library, "CUDA")
     if entry.cuda_removed is not None:
-        notes.append(f"removed in CUDA {version_str(entry.cuda_removed)}")
+        notes.append(f"removed in {side} {version_str(entry.cuda_removed)}")
     elif entry.cuda_deprecated is not None:
-        notes.append(f"deprecated since CUDA {version_str(entry.cuda_deprecated)}")
-    if deprecated is not None and (where != "HIP" or version_at_least(target, deprecated)):
+        notes.append(f"deprecated since {side} {version_str(entry.cuda_deprecated)}")
+    if deprecated is not None and version_at_least(target, deprecated):
         notes.append(f"its {where} counterpart '{name}' is deprecated since {where} {version_str(deprecated)}")
     if notes:
         ctx.report(start, dg.WARNING, f"'{cuda}': " + "; ".join(notes), "H012")
@@ -156,31 +188,39 @@ def _namespace(ctx: Context, use) -> None:
 # ------------------------------------------------------------------ calls
 
 
-def _calls(ctx: Context) -> set[tuple[int, int]]:
-    """Rewrites that depend on the call, not just the name. Returns the name spans they
-    took over from plain renaming."""
-    data = ctx.source.data
-    taken: set[tuple[int, int]] = set()
-    for frag in ctx.parsed.fragments:
-        for _, caps in ts.QueryCursor(query(_CALLS)).matches(frag.root):
-            fn, call, args_node = caps["fn"][0], caps["call"][0], caps["args"][0]
-            name = _name(data, frag, fn).rsplit("::", 1)[-1]
-            if fn.type == "qualified_identifier":
-                fn = fn.child_by_field_name("name") or fn
-            args = _args(args_node)
-            if name in SYMBOL_ARGUMENT:
-                _symbol_argument(ctx, frag, call, args, SYMBOL_ARGUMENT[name])
-            elif name in OVERLOADS and len(args) in OVERLOADS[name]:
-                entry = ctx.tables.lookup(name)
-                if entry is not None:
-                    span = frag.span(fn)
-                    taken.add(span)
-                    _rename(ctx, span, entry, override=OVERLOADS[name][len(args)])
-            elif name in MASKLESS or name in WARP_SYNC_7 or name == "__activemask" \
-                    or name in WARP_MASK_FUNCTIONS:
-                taken.add(frag.span(fn))
-                _warp_sync(ctx, frag, name, fn, call, args)
-    return taken
+def _call(ctx: Context, use) -> bool:
+    """Rewrites that depend on the call, not just the name. True when the use is handled."""
+    name = use.api.name
+    if not (name in SYMBOL_ARGUMENT or name in OVERLOADS or name in DROPPED_ARGUMENTS or name in WARP_BUILTINS):
+        return False
+    call = call_of(use.node)
+    if call is None:
+        return name in WARP_BUILTINS and use.entry is None
+    frag = use.fragment
+    args_node = call.child_by_field_name("arguments")
+    args = _args(args_node) if args_node is not None else []
+    if name in WARP_BUILTINS:
+        _warp_sync(ctx, frag, name, use.node, call, args)
+        return True
+    if name in SYMBOL_ARGUMENT:
+        _symbol_argument(ctx, frag, call, args, SYMBOL_ARGUMENT[name])
+        return False          # the name itself is renamed as usual
+    if name in OVERLOADS and len(args) in OVERLOADS[name]:
+        entry = ctx.tables.lookup(OVERLOADS[name][len(args)])
+        if entry is not None:
+            _rename(ctx, use.api.span, entry, written=name)
+            return True
+    if name in DROPPED_ARGUMENTS and use.entry is not None:
+        index, harmless = DROPPED_ARGUMENTS[name]
+        if index < len(args):
+            text = _name(ctx.source.data, frag, args[index]).replace(" ", "")
+            if text not in harmless or not frag.clean(call) or index + 1 >= len(args):
+                ctx.report(use.api.span[0], dg.ERROR, f"'{name}': argument {index + 1} ('{text}') has no HIP "
+                           "equivalent; not translated", "H017")
+                return True
+            ctx.fixes.append(Fix((Edit(frag.span(args[index])[0], frag.span(args[index + 1])[0], b""),), "H005",
+                                 f"{name}: HIP's counterpart takes no argument {index + 1}"))
+    return False
 
 
 def _symbol_argument(ctx: Context, frag: Fragment, call: ts.Node, args: list[ts.Node], index: int) -> None:
@@ -240,14 +280,6 @@ def _warp_sync(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.No
                          f"warp-sync builtins"))
 
 
-_DEFINES = "(preproc_def name: (identifier) @name value: (preproc_arg) @value)"
-_LOCALS = """
-(init_declarator declarator: (identifier) @name value: (_) @value)
-(assignment_expression left: (identifier) @assigned)
-(update_expression argument: (identifier) @assigned)
-"""
-
-
 def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
     """True when the mask is provably all ones: a literal, an object-like macro of this
     file defined as one, or a local variable initialised with one and never assigned."""
@@ -257,10 +289,9 @@ def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
         return True
     if mask.type != "identifier":
         return False
-    values = [data[v.start_byte:v.end_byte].decode("utf-8", "replace").strip().strip("()").replace(" ", "")
-              for _, caps in ts.QueryCursor(query(_DEFINES)).matches(ctx.parsed.main.root)
-              if data[caps["name"][0].start_byte:caps["name"][0].end_byte].decode() == text
-              for v in caps["value"]]
+    word = re.escape(text.encode())
+    values = [m.group(1).strip().strip(b"()").replace(b" ", b"").decode("utf-8", "replace") for m in
+              re.finditer(rb"^[ \t]*#[ \t]*define[ \t]+" + word + rb"[ \t]+([^\r\n]*)", data, re.M)]
     if values:
         return len(set(values)) == 1 and bool(FULL_MASK.match(values[0]))
     function = mask.parent
@@ -268,29 +299,47 @@ def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
         function = function.parent
     if function is None:
         return False
+    lo, hi = frag.span(function)
     inits, assigned = [], False
-    for _, caps in ts.QueryCursor(query(_LOCALS)).matches(function):
-        if "assigned" in caps:
-            assigned |= _name(data, frag, caps["assigned"][0]) == text
-        elif _name(data, frag, caps["name"][0]) == text:
-            inits.append(_name(data, frag, caps["value"][0]).replace(" ", ""))
+    for match in re.compile(rb"\b" + word + rb"\b").finditer(ctx.parsed.cleaned, lo, hi):
+        node = node_at(frag.root, match.start() - frag.delta, match.end() - frag.delta)
+        parent = node.parent if node is not None else None
+        if parent is None:
+            continue
+        if parent.type == "init_declarator" and parent.child_by_field_name("declarator") == node:
+            value = parent.child_by_field_name("value")
+            inits.append(_name(data, frag, value).replace(" ", "") if value is not None else "")
+        elif (parent.type == "assignment_expression" and parent.child_by_field_name("left") == node) \
+                or parent.type == "update_expression" \
+                or (parent.type == "pointer_expression" and _name(data, frag, parent).startswith("&")):
+            assigned = True
     return not assigned and len(inits) == 1 and bool(FULL_MASK.match(inits[0]))
 
 
 # ------------------------------------------------------------------ headers
 
-_INCLUDES = "(preproc_include path: (_) @path) @include"
+_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include\b", re.M)
 RUNTIME_HEADER = "hip/hip_runtime.h"
+
+
+def includes(parsed) -> list[tuple[ts.Node, ts.Node]]:
+    """(directive, path) of every #include of the file, in order."""
+    out = []
+    root = parsed.main.root
+    for match in _INCLUDE.finditer(parsed.cleaned):
+        token = node_at(root, parsed.cleaned.index(b"#", match.start()), match.end())
+        node = token.parent if token is not None else None
+        path = node.child_by_field_name("path") if node is not None and node.type == "preproc_include" else None
+        if path is not None and path.type in ("system_lib_string", "string_literal"):
+            out.append((node, path))
+    return out
 
 
 def _headers(ctx: Context) -> None:
     data = ctx.source.data
     seen: set[str] = set()
     o = ctx.options
-    for _, caps in ts.QueryCursor(query(_INCLUDES)).matches(ctx.parsed.main.root):
-        node, path = caps["include"][0], caps["path"][0]
-        if path.type not in ("system_lib_string", "string_literal"):
-            continue
+    for node, path in includes(ctx.parsed):
         header = data[path.start_byte + 1:path.end_byte - 1].decode("utf-8", "replace")
         entry = ctx.tables.header(header)
         if entry is None:
@@ -308,58 +357,34 @@ def _headers(ctx: Context) -> None:
             continue
         seen.add(new)
         ctx.fixes.append(replace(path.start_byte + 1, path.end_byte - 1, new, "H002", f"{header} -> {new}"))
+    ctx.runtime_header_included = RUNTIME_HEADER in seen
 
 
-def runtime_header_insertion(data: bytes, newline: bytes) -> Edit | None:
+_PRAGMA_ONCE = re.compile(rb"^[ \t]*#[ \t]*pragma[ \t]+once\b", re.M)
+_GUARD = re.compile(rb"\A(?:\s|//[^\n]*\n|/\*.*?\*/)*#[ \t]*ifndef[ \t]+(\w+)[ \t]*\r?\n[ \t]*#[ \t]*define[ \t]+(\w+)",
+                    re.S)
+
+
+def runtime_header_insertion(parsed, newline: bytes) -> Edit:
     """Where HIPIFY puts `#include <hip/hip_runtime.h>` when no CUDA header became it:
     after `#pragma once` or the include guard's macro, else before the first #include,
-    else at the top. None when the file already includes it."""
-    from translator.frontend import parse
-    root = parse(data).root_node
-    first_include = guard = once = None
-    for node in _directives(root):
-        if node.type == "preproc_include":
-            path = node.child_by_field_name("path")
-            if path is not None and data[path.start_byte + 1:path.end_byte - 1] == RUNTIME_HEADER.encode():
-                return None
-            if first_include is None:
-                first_include = node.start_byte
-        elif node.type == "preproc_call" and once is None:
-            directive, arg = node.child_by_field_name("directive"), node.child_by_field_name("argument")
-            if directive is not None and data[directive.start_byte:directive.end_byte] == b"#pragma" \
-                    and arg is not None and data[arg.start_byte:arg.end_byte].strip() == b"once":
-                once = arg.start_byte + data[arg.start_byte:arg.end_byte].index(b"once") + 4
-    top = [c for c in root.named_children if c.type != "comment"]
-    if len(top) == 1 and top[0].type == "preproc_ifdef" and data[top[0].start_byte:top[0].start_byte + 7] == b"#ifndef":
-        name = top[0].child_by_field_name("name")
-        body = [c for c in top[0].named_children if c != name]
-        if name is not None and body and body[0].type == "preproc_def" and \
-                body[0].child_by_field_name("name") is not None and \
-                data[body[0].child_by_field_name("name").start_byte:body[0].child_by_field_name("name").end_byte] \
-                == data[name.start_byte:name.end_byte]:
-            guard = name.end_byte
-    candidates = [p for p in (once, guard) if p is not None]
+    else at the top (after a UTF-8 byte-order mark, and without the blank line HIPIFY
+    leaves there). Offsets are the input's: the edit is applied with the others."""
+    data = parsed.data
+    candidates = []
+    once = _PRAGMA_ONCE.search(data)
+    if once is not None:
+        candidates.append(once.end())
+    guard = _GUARD.match(data)
+    if guard is not None and guard.group(1) == guard.group(2):
+        candidates.append(guard.end(1))
     include = b"#include <" + RUNTIME_HEADER.encode() + b">" + newline
-    if candidates or first_include is not None:
-        at = min(candidates) if candidates else first_include
+    found = includes(parsed)
+    if candidates or found:
+        at = min(candidates) if candidates else found[0][0].start_byte
         return Edit(at, at, newline + include)
-    # At the top of the file: after a UTF-8 byte-order mark, and without the blank line
-    # HIPIFY leaves there.
     at = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     return Edit(at, at, include)
-
-
-def _directives(root: ts.Node):
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        for child in reversed(node.children):
-            if child.type in ("preproc_include", "preproc_call"):
-                yield child
-            elif child.type.startswith("preproc_") or child.type in ("translation_unit", "ERROR"):
-                stack.append(child)
-            elif child.type in ("linkage_specification", "declaration_list", "namespace_definition"):
-                stack.append(child)
 
 
 # ------------------------------------------------------------------ launches
@@ -368,8 +393,9 @@ def _directives(root: ts.Node):
 def _launch_syntax(ctx: Context) -> None:
     """`k<<<g, b, s, st>>>(args)` -> `hipLaunchKernelGGL(k, dim3(g), dim3(b), s, st, args)`.
 
-    Only the punctuation between the kernel, the configuration expressions and the
-    arguments is replaced, so renames inside them stay separate edits."""
+    Only the tokens `<<<`, `>>>` and the argument list's `(` are replaced, and text is
+    inserted around the kernel and the dimensions, so comments stay and renames inside
+    the expressions stay separate edits."""
     data = ctx.source.data
     templates = {k.name for k in ctx.module.kernels if k.template_params}
     for site in ctx.module.launches:
@@ -379,24 +405,15 @@ def _launch_syntax(ctx: Context) -> None:
             continue
         templated = site.template_args is not None or site.kernel.rsplit("::", 1)[-1] in templates
         k0, k1 = site.kernel_expr.span
+        c0, c1 = site.config_span
         edits = [Edit(k0, k0, b"hipLaunchKernelGGL(" + (b"HIP_KERNEL_NAME(" if templated else b""))]
-        prefix = b")" if templated else b""
-        config = [site.grid, site.block, site.shared_mem, site.stream]
-        previous_end, close = k1, b""
-        for i, expr in enumerate(config):
-            if expr is None:
-                break
-            wrap = i < 2 and not expr.text.startswith("dim3")
-            edits.append(Edit(previous_end, expr.span[0], prefix + close + b", " + (b"dim3(" if wrap else b"")))
-            prefix, close = b"", (b")" if wrap else b"")
-            previous_end = expr.span[1]
-        missing = sum(1 for e in config[2:] if e is None)
-        tail = close + b", 0" * missing
-        args_open = site.span[1] - 1 if not site.args else site.args[0].span[0]
-        # The text between the last configuration expression and the arguments is `>>>(`.
-        paren = data.rindex(b"(", previous_end, site.args[0].span[0] if site.args else site.span[1])
-        if site.args:
-            edits.append(Edit(previous_end, args_open, tail + b", "))
-        else:
-            edits.append(Edit(previous_end, paren + 1, tail))
+        edits.append(Edit(c0, c0 + 3, (b")" if templated else b"") + b", "))       # <<<
+        for expr in (site.grid, site.block):
+            if not expr.text.startswith("dim3"):
+                edits += [Edit(expr.span[0], expr.span[0], b"dim3("), Edit(expr.span[1], expr.span[1], b")")]
+        defaults = b", 0" * sum(1 for e in (site.shared_mem, site.stream) if e is None)
+        edits.append(Edit(c1 - 3, c1, defaults))                                      # >>>
+        paren = data.index(b"(", c1)
+        separator = b"," if data[paren + 1:paren + 2] in (b"\n", b"\r") else b", "
+        edits.append(Edit(paren, paren + 1, separator if site.args else b""))         # (
         ctx.fixes.append(Fix(tuple(edits), "H003", f"launch of '{site.kernel}' in hipLaunchKernelGGL syntax"))

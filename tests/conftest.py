@@ -1,0 +1,19 @@
+"""Shared pytest configuration: the --update-goldens option and the repository root."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-goldens", action="store_true", default=False,
+        help="rewrite the expected .hip/.diag files of the golden fixtures from the current "
+             "translation instead of comparing (review the diff before committing)")
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return Path(__file__).resolve().parent.parent

@@ -1,0 +1,14 @@
+#include <hip/hip_runtime.h>
+
+// CRLF line endings and tab indentation are kept byte for byte.
+__global__ void fill(float* a, float v) {
+	a[threadIdx.x] = v;	// trailing tab comment
+}
+
+void run(float* a) {
+	hipStream_t s;
+	hipStreamCreate(&s);
+	fill<<<1,	64, 0, s>>>(a, 1.0f);
+	hipStreamSynchronize(s);	
+	hipStreamDestroy(s);
+}

@@ -1,0 +1,5 @@
+#include <stdio.h>
+
+void report() {
+  printf("%s\n", cudaGetErrorString(cudaGetLastError()));
+}

@@ -1,0 +1,121 @@
+"""Byte-exact golden fixtures: tests/passes/<ID>_<name>/<case>.cu -> <case>.hip + <case>.diag.
+
+- `<case>.hip` is the expected translation; a missing `.hip` means "must be unchanged".
+- `<case>.diag` lists every expected diagnostic, one `d.format()` per line, in the order
+  the translator reports them (path shown as `<case>.cu`); missing or empty means none.
+- Options come from an optional first line `// cu2hip-options: --rocm-version 6.2 --roc ...`
+  (default: --rocm-version 5.2, a fixed target so that goldens do not depend on the
+  machine's hipcc).
+
+`pytest --update-goldens` rewrites .hip/.diag from the current translation; review the
+diff.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import shlex
+from pathlib import Path
+
+import pytest
+
+from translator.mapping import Version, parse_version
+from translator.passes import Options
+from translator.pipeline import translate
+
+GOLDEN_ROOT = Path(__file__).resolve().parent / "passes"
+OPTIONS_PREFIX = b"// cu2hip-options:"
+DEFAULT_ROCM_VERSION: Version = (5, 2)
+
+
+
+def _version(text: str) -> Version:
+    version = parse_version(text)
+    if version is None:
+        raise argparse.ArgumentTypeError("empty version")
+    return version
+
+
+def case_options(source: bytes) -> Options:
+    """The Options a case asks for on its first line, else the defaults."""
+    first_line = source.split(b"\n", 1)[0].rstrip(b"\r")
+    words: list[str] = []
+    if first_line.startswith(OPTIONS_PREFIX):
+        words = shlex.split(first_line[len(OPTIONS_PREFIX):].decode("utf-8"))
+    parser = argparse.ArgumentParser(prog="cu2hip-options", add_help=False)
+    parser.add_argument("--rocm-version", type=_version, default=DEFAULT_ROCM_VERSION)
+    for flag in ("--roc", "--miopen", "--experimental", "--hip-kernel-execution-syntax"):
+        parser.add_argument(flag, action="store_true")
+    args, unknown = parser.parse_known_args(words)
+    if unknown:
+        raise ValueError(f"unknown cu2hip-options: {unknown}")
+    return Options(rocm_version=args.rocm_version, roc=args.roc, miopen=args.miopen,
+                   experimental=args.experimental,
+                   hip_kernel_execution_syntax=args.hip_kernel_execution_syntax)
+
+
+def golden_cases() -> list[Path]:
+    """Every `<case>.cu` under tests/passes/<pass>/, sorted."""
+    return sorted(GOLDEN_ROOT.glob("*/*.cu"))
+
+
+def _params() -> list:
+    cases = golden_cases()
+    names = [c.stem for c in cases]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"golden case names must be unique across passes: {duplicates}")
+    return [pytest.param(case, id=case.stem) for case in cases]
+
+
+def _diff(expected: bytes, actual: bytes) -> str:
+    lines = difflib.unified_diff(expected.decode("utf-8", "replace").splitlines(True),
+                                 actual.decode("utf-8", "replace").splitlines(True),
+                                 "expected", "actual")
+    # repr() shows CR, tabs and other invisible bytes; each line's own LF is the separator.
+    return "".join(repr(line[:-1] if line.endswith("\n") else line)[1:-1] + "\n" for line in lines)
+
+
+def _update(case: Path, source: bytes, output: bytes, diagnostics: list[str]) -> None:
+    hip, diag = case.with_suffix(".hip"), case.with_suffix(".diag")
+    if output != source:
+        hip.write_bytes(output)
+    elif hip.exists():
+        hip.unlink()
+    if diagnostics:
+        diag.write_bytes("".join(d + "\n" for d in diagnostics).encode("utf-8"))
+    elif diag.exists():
+        diag.unlink()
+
+
+@pytest.mark.parametrize("case", _params())
+def test_golden(case: Path, request: pytest.FixtureRequest) -> None:
+    source = case.read_bytes()
+    result = translate(case.name, source, case_options(source))
+    diagnostics = [d.format() for d in result.diagnostics]
+    if request.config.getoption("--update-goldens"):
+        _update(case, source, result.output, diagnostics)
+        return
+    hip, diag = case.with_suffix(".hip"), case.with_suffix(".diag")
+    expected = hip.read_bytes() if hip.exists() else source
+    assert result.output == expected, "translation differs from " + \
+        (hip.name if hip.exists() else "the input (expected unchanged)") + ":\n" + _diff(expected, result.output)
+    expected_diagnostics = diag.read_text(encoding="utf-8").splitlines() if diag.exists() else []
+    assert diagnostics == expected_diagnostics
+
+
+def test_every_expectation_has_a_case() -> None:
+    """A .hip or .diag with no .cu beside it is a leftover from a renamed case."""
+    orphans = [p.name for p in sorted(GOLDEN_ROOT.glob("*/*"))
+               if p.suffix in (".hip", ".diag") and not p.with_suffix(".cu").exists()]
+    assert orphans == []
+
+
+def test_case_options_parsing() -> None:
+    assert case_options(b"int x;\n") == Options(rocm_version=(5, 2))
+    assert case_options(b"// cu2hip-options: --rocm-version 6.2 --roc --miopen --experimental "
+                        b"--hip-kernel-execution-syntax\r\nint x;\r\n") == Options(
+        rocm_version=(6, 2), roc=True, miopen=True, experimental=True, hip_kernel_execution_syntax=True)
+    with pytest.raises(ValueError, match="--bogus"):
+        case_options(b"// cu2hip-options: --bogus\n")
