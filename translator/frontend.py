@@ -28,11 +28,6 @@ def _parser() -> ts.Parser:
     return ts.Parser(language())
 
 
-@cache
-def query(text: str) -> ts.Query:
-    return ts.Query(language(), text)
-
-
 def parse(data: bytes, old_tree: ts.Tree | None = None) -> ts.Tree:
     """Parse bytes; with `old_tree` (edited to match), incrementally."""
     if old_tree is None:
