@@ -337,3 +337,58 @@ def test_parsed_file_type():
     parsed = parse_file(b"int x;\n")
     assert isinstance(parsed, ParsedFile)
     assert parsed.data == b"int x;\n"
+
+
+# ---------------------------------------------------------------- #if configurations
+
+from translator.frontend import conditionals  # noqa: E402
+
+SPLIT_BRACES = (b"void f(int s) {\n"
+                b"#ifdef FAST\n"
+                b"  if (s) {\n"
+                b"    a();\n"
+                b"#else\n"
+                b"  {\n"
+                b"    b();\n"
+                b"#endif\n"
+                b"  }\n"
+                b"}\n")
+
+
+def test_conditionals_nested_with_elif_and_else():
+    src = b"#if A\nx\n#if B\ny\n#endif\n#elif C\nz\n#else\nw\n#endif\n"
+    groups = conditionals(src)
+    inner, outer = groups
+    assert src[inner.start:inner.end] == b"#if B\ny\n#endif"
+    assert [src[lo:hi] for lo, hi in inner.branches] == [b"y\n"]
+    assert not inner.has_else and inner.choices == 2
+    assert [src[lo:hi] for lo, hi in outer.branches] == [b"x\n#if B\ny\n#endif\n", b"z\n", b"w\n"]
+    assert outer.has_else and outer.choices == 3
+
+
+def test_split_braces_parse_per_configuration():
+    parsed = parse_file(SPLIT_BRACES)
+    assert parsed.error_sites == []
+    assert len(parsed.configurations) == 2
+    first, second = parsed.configurations
+    # Each configuration answers for its own branch; the rest stays with the main parse
+    # or the first configuration, and together they cover every byte exactly once.
+    assert [SPLIT_BRACES[lo:hi] for lo, hi in second.owns] == [b"  {\n    b();\n"]
+    assert b"  if (s) {\n    a();\n" in [SPLIT_BRACES[lo:hi] for lo, hi in first.owns]
+    covered = sorted(r for f in (parsed.main, first, second) for r in f.owns)
+    assert covered[0][0] == 0 and covered[-1][1] == len(SPLIT_BRACES)
+    assert all(a[1] == b[0] for a, b in zip(covered, covered[1:]))
+
+
+def test_configurations_not_used_when_a_branch_is_broken_on_its_own():
+    src = SPLIT_BRACES.replace(b"    b();\n", b"    b(;\n")
+    parsed = parse_file(src)
+    assert parsed.configurations == []
+    assert parsed.main.owns is None
+    assert [(s.start, s.end) for s in parsed.error_sites] == [(s.start, s.end) for s in error_sites(parsed.main.root)]
+    assert parsed.error_sites
+
+
+def test_clean_file_has_no_configurations():
+    parsed = parse_file(b"#ifdef X\nint a;\n#else\nint b;\n#endif\n")
+    assert parsed.configurations == [] and parsed.main.owns is None

@@ -44,13 +44,21 @@ class ErrorSite:
 
 @dataclass
 class Fragment:
-    """A parse of the whole file (delta 0) or of one macro body (delta = where its text starts)."""
+    """A parse of the whole file (delta 0), of one `#if` configuration of it, or of one
+    macro body (delta = where its text starts in the file)."""
     tree: ts.Tree
     delta: int
     in_macro: bool
     error_sites: list[ErrorSite] = field(default_factory=list)
     limit: tuple[int, int] | None = None   # a macro body's bytes in the file
+    # The byte ranges of the file whose tokens this parse answers for, when it shares the
+    # file with configuration parses (see `configurations`); None: all of its text.
+    owns: list[tuple[int, int]] | None = None
 
+    def ranges(self, size: int) -> list[tuple[int, int]]:
+        if self.owns is not None:
+            return self.owns
+        return [self.limit] if self.limit is not None else [(0, size)]
 
     @property
     def root(self) -> ts.Node:
@@ -74,6 +82,9 @@ class Fragment:
                 return False
             parent = parent.parent
         start, end = node.start_byte, node.end_byte
+        if self.owns is not None and not any(lo <= start + self.delta and end + self.delta <= hi
+                                             for lo, hi in self.owns):
+            return False   # part of it belongs to another configuration's parse
         return not any(s.start - self.delta < end and start < s.end - self.delta
                        for s in self.error_sites)
 
@@ -215,12 +226,121 @@ def preclean(data: bytes) -> bytes:
     return bytes(out)
 
 
+# ---------------------------------------------------------------- #if configurations
+#
+# Branches that each open a brace or split a statement make the whole-file parse fail.
+# Where that happens, the file is parsed once per configuration: configuration k keeps
+# branch k of every conditional (or its last one; a conditional without #else has an
+# empty one) and blanks the others, length-preserving. Each configuration then answers
+# for the bytes it keeps that no earlier configuration kept, inside the failed region;
+# a region is handed over only when every configuration parses its share cleanly.
+
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b[^\n]*", re.M)
+MAX_CONFIGURATIONS = 4
+
+
+@dataclass
+class Conditional:
+    start: int
+    end: int
+    branches: list[tuple[int, int]]     # the text between the directive lines
+    has_else: bool
+
+    @property
+    def choices(self) -> int:
+        return len(self.branches) + (0 if self.has_else else 1)
+
+
+def conditionals(text: bytes) -> list[Conditional]:
+    out, stack = [], []
+    for match in _CONDITIONAL.finditer(text):
+        kind, line_end = match.group(1), match.end()
+        content = line_end + 1 if line_end < len(text) else line_end
+        if kind.startswith(b"if"):
+            stack.append([match.start(), [], False, content])
+        elif not stack:
+            continue
+        elif kind in (b"elif", b"else"):
+            top = stack[-1]
+            top[1].append((top[3], match.start()))
+            top[2] = top[2] or kind == b"else"
+            top[3] = content
+        else:
+            start, branches, has_else, current = stack.pop()
+            branches.append((current, match.start()))
+            out.append(Conditional(start, line_end, branches, has_else))
+    return out
+
+
+def _subtract(ranges: list[tuple[int, int]], cut: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out = []
+    for lo, hi in ranges:
+        pieces = [(lo, hi)]
+        for c_lo, c_hi in cut:
+            pieces = [p for a, b in pieces for p in ((a, min(b, c_lo)), (max(a, c_hi), b)) if p[0] < p[1]]
+        out += pieces
+    return sorted(out)
+
+
+def _configurations(cleaned: bytes, main: Fragment, groups: list[Conditional]) -> list[Fragment]:
+    failed = [s for s in error_sites(main.root)
+              if any(g.start < s.end and s.start < g.end for g in groups)]
+    if not failed:
+        return []
+    count = min(MAX_CONFIGURATIONS, max(g.choices for g in groups
+                                        if any(g.start < s.end and s.start < g.end for s in failed)))
+    parses = []
+    for k in range(count):
+        text, blanked = bytearray(cleaned), []
+        for g in groups:
+            keep = min(k, g.choices - 1)
+            # Blank the directive lines too: a configuration is plain code, so a brace
+            # opened in a branch can close after #endif.
+            edges = [g.start, *(p for branch in g.branches for p in branch), g.end]
+            blanked += [(edges[i], edges[i + 1]) for i in range(0, len(edges), 2)]
+            blanked += [branch for i, branch in enumerate(g.branches) if i != keep]
+        blanked = sorted(blanked)
+        for lo, hi in blanked:
+            for j in range(lo, hi):
+                if text[j] not in (0x0A, 0x0D):
+                    text[j] = 0x20
+        tree = parse(bytes(text))
+        sites = error_sites(tree.root_node) + wrong_tree_sites(tree.root_node, bytes(text))
+        parses.append((Fragment(tree, 0, False, sites), sorted(blanked)))
+    owned: list[list[tuple[int, int]]] = [[] for _ in parses]
+    handed = []
+    for site in failed:
+        shares, taken = [], []
+        for fragment, blanked in parses:
+            share = _subtract(_subtract([(site.start, site.end)], blanked), taken)
+            shares.append(share)
+            taken = sorted(taken + share)
+        clean = all(not any(e.start < hi and lo < e.end for e in fragment.error_sites for lo, hi in share)
+                    for (fragment, _), share in zip(parses, shares))
+        if clean:
+            handed.append((site.start, site.end))
+            for k, share in enumerate(shares):
+                owned[k] += share
+    if not handed:
+        return []
+    main.owns = _subtract([(0, len(cleaned))], sorted(r for share in owned for r in share))
+    main.error_sites = [s for s in main.error_sites
+                        if not any(lo <= s.start and s.end <= hi for lo, hi in handed)]
+    out = []
+    for (fragment, _), share in zip(parses, owned):
+        if share:
+            fragment.owns = share
+            out.append(fragment)
+    return out
+
+
 @dataclass
 class ParsedFile:
     data: bytes               # the original bytes
     main: Fragment
     macros: list[Fragment]
     cleaned: bytes = b""      # what was parsed (`preclean`): same length and offsets
+    configurations: list[Fragment] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.cleaned:
@@ -243,7 +363,7 @@ class ParsedFile:
 
     @property
     def fragments(self) -> list[Fragment]:
-        return [self.main, *self.macros]
+        return [self.main, *self.configurations, *self.macros]
 
     @property
     def error_sites(self) -> list[ErrorSite]:
@@ -259,6 +379,11 @@ def parse_file(data: bytes, wanted_macro=None) -> ParsedFile:
     main = Fragment(tree, 0, False)
     main.error_sites = sorted(error_sites(tree.root_node) + wrong_tree_sites(tree.root_node, cleaned),
                               key=lambda s: (s.start, s.end))
+    configurations = []
+    if tree.root_node.has_error and b"#" in cleaned:
+        groups = conditionals(cleaned)
+        if groups:
+            configurations = _configurations(cleaned, main, groups)
     macros = []
     for match in _DEFINE.finditer(cleaned):
         node = node_at(tree.root_node, cleaned.index(b"#", match.start()), match.end())
@@ -270,4 +395,4 @@ def parse_file(data: bytes, wanted_macro=None) -> ParsedFile:
             continue
         if wanted_macro is None or wanted_macro(cleaned[body.start_byte:body.end_byte]):
             macros.append(_macro_fragment(cleaned, body.start_byte, body.end_byte))
-    return ParsedFile(data, main, macros, cleaned)
+    return ParsedFile(data, main, macros, cleaned, configurations)

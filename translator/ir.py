@@ -204,8 +204,10 @@ class _Builder:
             if node is not None:
                 yield match, node
 
-    def bounds(self, frag: Fragment) -> tuple[int, int]:
-        return frag.limit if frag.limit is not None else (0, len(self.data))
+    def owned_hits(self, frag: Fragment, pattern: re.Pattern):
+        """hits() over the byte ranges the fragment answers for."""
+        for lo, hi in frag.ranges(len(self.data)):
+            yield from self.hits(frag, pattern, lo, hi)
 
     def expr(self, frag: Fragment, node: ts.Node) -> Expr:
         return Expr(self.text(frag, node), frag.span(node))
@@ -219,7 +221,7 @@ class _Builder:
         out = []
         if b"__global__" not in self.parsed.words:
             return out
-        for _, token in self.hits(frag, _GLOBAL, *self.bounds(frag)):
+        for _, token in self.owned_hits(frag, _GLOBAL):
             node = token.parent
             if node is None or node.type not in ("function_definition", "declaration"):
                 continue
@@ -367,7 +369,7 @@ class _Builder:
         out = []
         if b"<<<" not in self.cleaned:
             return out
-        for _, token in self.hits(frag, _LAUNCH, *self.bounds(frag)):
+        for _, token in self.owned_hits(frag, _LAUNCH):
             config = token.parent
             node = config.parent if config is not None and config.type == "kernel_call_syntax" else None
             if node is None or node.type != "call_expression":
@@ -415,7 +417,7 @@ class _Builder:
         pattern = self.parsed.word_pattern(_SYNC_NAMES)
         if pattern is None:
             return out
-        for match, node in self.hits(frag, pattern, *self.bounds(frag)):
+        for match, node in self.owned_hits(frag, pattern):
             call = call_of(node) if node.type == "identifier" else None
             if call is not None:
                 out.append(SyncPoint(match.group().decode(), frag.span(call), self.enclosing_function(frag, call)))

@@ -64,8 +64,7 @@ def scan_api_uses(parsed: ParsedFile, tables: MappingTables) -> list[Use]:
         return []
     text = parsed.cleaned
     uses: list[Use] = []
-    for frag in parsed.fragments:
-        lo, hi = frag.limit if frag.limit is not None else (0, len(text))
+    for frag, lo, hi in ((f, lo, hi) for f in parsed.fragments for lo, hi in f.ranges(len(text))):
         root = frag.root
         for match in pattern.finditer(text, lo, hi):
             name = match.group().decode("ascii", "replace")
