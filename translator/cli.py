@@ -124,7 +124,7 @@ def _translate(args) -> int:
         errors += result.errors
         try:
             if result.skipped and result.errors:
-                pass
+                pass   # not translated (binary, unreadable, too large): nothing is written
             elif args.stdout:
                 sys.stdout.buffer.write(result.output)
                 sys.stdout.flush()
@@ -207,9 +207,6 @@ def _collect(args, problems: list[dg.Diagnostic]) -> tuple[list[Job], list[tuple
             dest = out_dir / root.name if out_dir else None
             jobs.setdefault(root.resolve(), Job(root, dest, str(root)))
             continue
-        if out_dir is not None and (out_dir == root.resolve() or root.resolve() in out_dir.parents) \
-                and not args.examine:
-            pass  # writing under the input tree: skip the output folder while walking
         for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: problems.append(
                 dg.Diagnostic(e.filename or raw, 1, 1, dg.ERROR, f"cannot read: {e.strerror}", "I001"))):
             here = Path(dirpath)
