@@ -321,3 +321,17 @@ def test_translating_output_again_changes_nothing(tree: Path, tmp_path: Path):
     assert proc.stderr.decode().splitlines()[-1] == \
         "cu2hip: 4 files, 0 changed, 0 edits (none), 0 errors, 0 warnings"
     assert snapshot(out) == first
+
+
+def test_progress_line_is_cleared_before_other_output():
+    import io
+
+    from translator.cli import Progress
+    stream = io.StringIO()
+    progress = Progress(stream, 3)
+    progress.show(1, "a/long/path.cu")
+    progress.show(2, "b.cu")
+    progress.clear()
+    assert stream.getvalue() == ("\r[1/3] a/long/path.cu"
+                                 "\r[2/3] b.cu" + " " * (len("[1/3] a/long/path.cu") - len("[2/3] b.cu"))
+                                 + "\r" + " " * len("[2/3] b.cu") + "\r")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import sys
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
@@ -118,7 +119,10 @@ def _translate(args) -> int:
     print_stats = args.print_stats or args.examine
     errors = len(problems)
     write_failed = False
-    for job, result in _run(jobs, options, args.jobs):
+    progress = Progress(sys.stderr, len(jobs)) if sys.stderr.isatty() and not args.quiet and len(jobs) > 1 else None
+    for done, (job, result) in enumerate(_run(jobs, options, args.jobs), 1):
+        if progress is not None:
+            progress.clear()
         for d in result.diagnostics:
             print(d.format(), file=sys.stderr)
         errors += result.errors
@@ -146,6 +150,10 @@ def _translate(args) -> int:
             one.add(result, count_lines=True)
             stats_stream.write(one.render(job.display))
         total.add(result, count_lines=print_stats)
+        if progress is not None:
+            progress.show(done, job.display)
+    if progress is not None:
+        progress.clear()
     for src, dst in copies:
         try:
             if src.is_symlink():
@@ -167,6 +175,26 @@ def _translate(args) -> int:
               f"{total.errors + len(problems)} errors, {total.warnings} warnings", file=sys.stderr)
     # A failed write breaks the command's contract whatever --strict says.
     return 1 if write_failed or (args.strict and errors) else 0
+
+
+class Progress:
+    """`[done/total] path` on one terminal line, cleared before anything else is printed."""
+
+    def __init__(self, stream, total: int):
+        self.stream, self.total, self.width = stream, total, 0
+
+    def show(self, done: int, path: str) -> None:
+        columns = shutil.get_terminal_size((80, 20)).columns
+        line = f"[{done}/{self.total}] {path}"[:max(columns - 1, 10)]
+        self.stream.write("\r" + line + " " * max(self.width - len(line), 0))
+        self.stream.flush()
+        self.width = len(line)
+
+    def clear(self) -> None:
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0
 
 
 def _is_local_header(job: Job) -> bool:

@@ -6,17 +6,22 @@ What it does:
     `#if` branches and `#define` bodies alike; leaves strings and comments alone.
     Structural rewrites where HIP differs: `cudaMemcpyToSymbol(sym, ...)` and the other
     symbol APIs get `HIP_SYMBOL(sym)`; `cudaEventCreate(&e, flags)` and the 3-argument
-    `cudaGraphInstantiate` become their `WithFlags` forms; `cub::` becomes `hipcub::`;
-    with --hip-kernel-execution-syntax, `k<<<g, b, s, st>>>(args)` becomes
+    `cudaGraphInstantiate` become their `WithFlags` forms (gated on those forms'
+    versions); `cub::` and `using namespace cub;` become `hipcub`;
+    `cuOccupancyMaxPotentialBlockSize`'s null callback argument is dropped; with
+    --hip-kernel-execution-syntax, `k<<<g, b, s, st>>>(args)` becomes
     `hipLaunchKernelGGL(k, dim3(g), dim3(b), s, st, args)` (`HIP_KERNEL_NAME(k<T>)`
     for template kernels). Warp-sync builtins are emitted only where the target ROCm
     version has them; below HIP 6.2 a full-mask call becomes the mask-less builtin.
+    Header includes are mapped; the one HIP runtime include is scheduled for the
+    pipeline's finalizer (`runtime_header_insertion`).
 Legal when:
-    Always for renames (a table fact). Structural rewrites only on subtrees with no
-    parse error around them (Fragment.clean).
+    Always for renames (a table fact), the name's version permitting. Structural
+    rewrites only on subtrees with no parse error around them (Fragment.clean).
 Not handled:
     APIs with no HIP equivalent, or none in the target version: one diagnostic per
-    use, no edit. Partial warp masks below HIP 6.2. `__syncwarp` below HIP 7.0.
+    use, no edit. Calls whose MIOpen/rocSPARSE counterpart takes other arguments
+    (H017, no edit). Partial warp masks below HIP 6.2. `__syncwarp` below HIP 7.0.
 Example:
     cudaMemcpyToSymbol(c, h, n)  ->  hipMemcpyToSymbol(HIP_SYMBOL(c), h, n)
 Safety:
