@@ -175,7 +175,9 @@ def _rename(ctx: Context, span: tuple[int, int], entry: ApiEntry, written: str |
         ctx.fixes.append(replace(span[0], span[1], name, PASS, f"{cuda} -> {name} ({entry.library} API)"))
     notes = []
     side = CUDA_SIDE.get(entry.library, "CUDA")
-    if entry.cuda_removed is not None:
+    if name == cuda:
+        pass  # HIP keeps the name and supports it: CUDA's deprecation says nothing about the output
+    elif entry.cuda_removed is not None:
         notes.append(f"removed in {side} {version_str(entry.cuda_removed)}")
     elif entry.cuda_deprecated is not None:
         notes.append(f"deprecated since {side} {version_str(entry.cuda_deprecated)}")
