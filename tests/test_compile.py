@@ -5,6 +5,7 @@ them so CI never skips."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -55,13 +56,15 @@ def test_manifest_is_complete():
 
 
 @pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc is not installed (apt-get install hipcc)")
+@pytest.mark.parametrize("launch_syntax", ["cuda", "hip"], ids=["<<<>>>", "hipLaunchKernelGGL"])
 @pytest.mark.parametrize("program", [p for p in PROGRAMS if p.amd_compile], ids=lambda p: p.path)
-def test_translation_compiles_for_gfx90a(program, tmp_path):
+def test_translation_compiles_for_gfx90a(program, launch_syntax, tmp_path):
     source = ROOT / program.path
+    options = dataclasses.replace(HIP_TARGET, hip_kernel_execution_syntax=launch_syntax == "hip")
     # Translate the program and the local headers next to it, keeping names, as `-o` does.
     for path in source.parent.iterdir():
         if path == source or path.suffix == ".cuh":
-            result = translate(str(path), path.read_bytes(), HIP_TARGET)
+            result = translate(str(path), path.read_bytes(), options)
             assert not [d for d in result.diagnostics if d.severity == "error"], \
                 "\n".join(d.format() for d in result.diagnostics)
             (tmp_path / path.name).write_bytes(result.output)
