@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 
 from translator import diagnostics as dg
@@ -42,14 +41,11 @@ class Result:
     def errors(self) -> int:
         return sum(d.severity == dg.ERROR for d in self.diagnostics)
 
-    def edits_per_pass(self) -> Counter:
-        return Counter(f.pass_id for f in self.applied)
 
-
-def check_input(path: str, data: bytes) -> list[dg.Diagnostic]:
+def check_input(source: SourceFile) -> list[dg.Diagnostic]:
     """Problems that stop a file from being translated at all (reported as errors), or
     that are worth knowing (invalid UTF-8: the bytes are kept as they are)."""
-    source = SourceFile(path, data)
+    path, data = source.path, source.data
     if len(data) > MAX_FILE_BYTES:
         return [dg.Diagnostic(path, 1, 1, dg.ERROR, f"file is {len(data)} bytes, over the "
                               f"{MAX_FILE_BYTES}-byte limit; not translated", "I004")]
@@ -66,11 +62,11 @@ def check_input(path: str, data: bytes) -> list[dg.Diagnostic]:
 def translate(path: str, data: bytes, options: Options = Options()) -> Result:
     started = time.perf_counter()
     result = Result(path, data, data)
-    result.diagnostics = check_input(path, data)
+    source = SourceFile(path, data)
+    result.diagnostics = check_input(source)
     if any(d.severity == dg.ERROR for d in result.diagnostics):
         result.skipped = True
         return result
-    source = SourceFile(path, data)
     tables = load_tables()
     parsed = parse_file(data, mentions_api(tables))
     uses = scan_api_uses(parsed, tables)
