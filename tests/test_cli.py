@@ -335,3 +335,20 @@ def test_progress_line_is_cleared_before_other_output():
     assert stream.getvalue() == ("\r[1/3] a/long/path.cu"
                                  "\r[2/3] b.cu" + " " * (len("[1/3] a/long/path.cu") - len("[2/3] b.cu"))
                                  + "\r" + " " * len("[2/3] b.cu") + "\r")
+
+
+def test_qualifier_macros_defined_in_another_file_of_the_tree(tmp_path):
+    # `HD` is defined in defs.h and used in k.cu: translated alone, k.cu does not parse
+    # at `HD inline void up(...)`; translated with the tree, the definition is known and
+    # the file parses.
+    tree = tmp_path / "src"
+    tree.mkdir()
+    (tree / "defs.h").write_bytes(b"#pragma once\n#ifdef __CUDACC__\n#define HD __host__ __device__\n"
+                                  b"#else\n#define HD\n#endif\n")
+    (tree / "k.cu").write_bytes(b'#include "defs.h"\n__constant__ int c;\n'
+                                b"HD inline void up(const int *h) { cudaMemcpyToSymbol(c, h, sizeof(int)); }\n")
+    alone = run("translate", str(tree / "k.cu"), "--stdout")
+    assert b"k.cu:3:11: warning: cannot parse this code" in alone.stderr
+    together = run("translate", str(tree), "-o", str(tmp_path / "out"))
+    assert b"[P001]" not in together.stderr, together.stderr
+    assert b"hipMemcpyToSymbol(HIP_SYMBOL(c), h, sizeof(int))" in (tmp_path / "out" / "k.cu").read_bytes()

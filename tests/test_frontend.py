@@ -392,3 +392,18 @@ def test_configurations_not_used_when_a_branch_is_broken_on_its_own():
 def test_clean_file_has_no_configurations():
     parsed = parse_file(b"#ifdef X\nint a;\n#else\nint b;\n#endif\n")
     assert parsed.configurations == [] and parsed.main.owns is None
+
+
+def test_qualifier_macros_need_every_definition_to_be_qualifiers_or_empty():
+    from translator.frontend import qualifier_macros
+    texts = [b"#define HD __host__ __device__\n#define EMPTY\n#define FN(x) __device__ x\n"
+             b"#define TYPE float\n#define TWICE __device__\n#define LONG __device__ \\\n  inline\n",
+             b"#ifdef A\n#define TWICE inline\n#else\n#define MIXED __host__\n#endif\n#define MIXED int\n"]
+    assert qualifier_macros(texts) == {b"HD", b"EMPTY", b"TWICE"}
+
+
+def test_preclean_blanks_uses_of_qualifier_macros_but_not_directives():
+    from translator.frontend import preclean
+    src = b"#define HD __host__ __device__\n#ifdef HD\n#endif\nHD inline int f();\nint HDX;\n"
+    assert preclean(src) == src.replace(b"HD inline", b"   inline")
+    assert preclean(b"OTHER int g;\n", frozenset({b"OTHER"})) == b"      int g;\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import re
 import shutil
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from translator import __version__
 from translator import diagnostics as dg
+from translator.frontend import qualifier_macros
 from translator.mapping import parse_version, version_str
 from translator.passes import DEFAULT_ROCM_VERSION, Options
 from translator.pipeline import Result, translate
@@ -112,6 +114,9 @@ def _translate(args) -> int:
     jobs, copies = _collect(args, problems)
     if args.stdout and len(jobs) != 1:
         raise UsageError(f"--stdout takes exactly one file ({len(jobs)} given)")
+    if len(jobs) > 1:
+        # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
+        options = dataclasses.replace(options, qualifier_macros=qualifier_macros(_contents(jobs)))
     for d in problems:
         print(d.format(), file=sys.stderr)
     total = Stats()
@@ -195,6 +200,14 @@ class Progress:
             self.stream.write("\r" + " " * self.width + "\r")
             self.stream.flush()
             self.width = 0
+
+
+def _contents(jobs: list[Job]):
+    for job in jobs:
+        try:
+            yield job.source.read_bytes()
+        except OSError:
+            continue   # reported when the file itself is translated
 
 
 def _is_local_header(job: Job) -> bool:

@@ -182,28 +182,45 @@ _ALIGN = re.compile(rb"\b__align__(?=\s*\()")
 _ATTRIBUTE = re.compile(rb"\b__attribute__\s*\(\(")
 
 
-_QUALIFIER_DEFINE = re.compile(
-    rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+((?:(?:__host__|__device__|__global__|__forceinline__|"
-    rb"__noinline__|__inline__|inline|static|extern|constexpr)[ \t]*)+)$", re.M)
+_OBJECT_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])([^\r\n]*)", re.M)
+_QUALIFIERS = frozenset({b"__host__", b"__device__", b"__global__", b"__forceinline__", b"__noinline__",
+                         b"__inline__", b"inline", b"static", b"extern", b"constexpr"})
 
 
-def preclean(data: bytes) -> bytes:
+def qualifier_macros(texts) -> frozenset[bytes]:
+    """Object-like macros that every definition in `texts` makes empty or a run of
+    qualifiers (`#define HOST_DEVICE __host__ __device__`): blanking their uses gives
+    the parse the preprocessor would, whatever the configuration."""
+    verdict: dict[bytes, bool] = {}
+    for text in texts:
+        if b"define" not in text:
+            continue
+        for match in _OBJECT_DEFINE.finditer(text):
+            body = match.group(2).split(b"//")[0].strip()
+            ok = not body.endswith(b"\\") and all(word in _QUALIFIERS for word in body.split())
+            name = match.group(1)
+            verdict[name] = verdict.get(name, True) and ok
+    return frozenset(name for name, ok in verdict.items() if ok)
+
+
+def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset()) -> bytes:
     """Length-preserving rewrites that tree-sitter-cuda parses better (measured in
     reference/TREE-SITTER-CUDA.md): `__align__(n)` read as `alignas(n)`,
-    `__attribute__((...))` blanked, and uses of a qualifier-only macro of the file
-    (`#define HOST_DEVICE __host__ __device__`) blanked. Offsets do not move, so a tree
-    of the cleaned bytes addresses the original bytes; edits and messages always use
-    the original."""
-    qualifier_macros = [m.group(1) for m in _QUALIFIER_DEFINE.finditer(data)] if b"define" in data else []
-    if b"__align__" not in data and b"__attribute__" not in data and not qualifier_macros:
+    `__attribute__((...))` blanked, and uses of qualifier-only macros blanked: those of
+    the file and `qualifier_names` (collected over the tree being translated). Offsets do
+    not move, so a tree of the cleaned bytes addresses the original bytes; edits and
+    messages always use the original."""
+    names = qualifier_macros([data]) | qualifier_names
+    if names:
+        names = names.intersection(_WORD.findall(data))
+    if b"__align__" not in data and b"__attribute__" not in data and not names:
         return data
     out = bytearray(_ALIGN.sub(b"alignas  ", data))
-    if qualifier_macros:
-        uses = re.compile(rb"(?<![\w#])(?:" + b"|".join(re.escape(m) for m in qualifier_macros) + rb")(?!\w)")
-        defined_at = {m.start(1) for m in _QUALIFIER_DEFINE.finditer(data)}
+    if names:
+        uses = re.compile(rb"(?<![\w#])(?:" + b"|".join(re.escape(m) for m in sorted(names)) + rb")(?![\w$])")
         for match in uses.finditer(data):
             line_start = data.rfind(b"\n", 0, match.start()) + 1
-            if match.start() not in defined_at and not data[line_start:match.start()].lstrip().startswith(b"#"):
+            if not data[line_start:match.start()].lstrip().startswith(b"#"):
                 out[match.start():match.end()] = b" " * (match.end() - match.start())
     for match in _ATTRIBUTE.finditer(data):
         line_start = data.rfind(b"\n", 0, match.start()) + 1
@@ -370,11 +387,11 @@ class ParsedFile:
         return self.main.error_sites
 
 
-def parse_file(data: bytes, wanted_macro=None) -> ParsedFile:
+def parse_file(data: bytes, wanted_macro=None, qualifier_names: frozenset[bytes] = frozenset()) -> ParsedFile:
     """Parse a file (through `preclean`) and its #define bodies. `ParsedFile.data` is the
     original bytes. `wanted_macro(body_bytes)`, when given, picks the bodies worth
     parsing (those that mention something a pass looks for)."""
-    cleaned = preclean(data)
+    cleaned = preclean(data, qualifier_names)
     tree = parse(cleaned)
     main = Fragment(tree, 0, False)
     main.error_sites = sorted(error_sites(tree.root_node) + wrong_tree_sites(tree.root_node, cleaned),

@@ -68,7 +68,7 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
         result.skipped = True
         return result
     tables = load_tables()
-    parsed = parse_file(data, mentions_api(tables))
+    parsed = parse_file(data, mentions_api(tables), options.qualifier_macros)
     uses = scan_api_uses(parsed, tables)
     module = build_ir(path, parsed, uses)
     ctx = Context(source, parsed, module, uses, options, tables)

@@ -19,8 +19,10 @@ from translator.frontend import Fragment, ParsedFile, node_at
 from translator.ir import ApiUse
 from translator.mapping import ApiEntry, MappingTables
 
-# Node types whose text is an identifier that may name an API.
-_NAME_NODES = frozenset({"identifier", "type_identifier", "namespace_identifier"})
+# Node types whose text is an identifier that may name an API. Member names count too,
+# as in HIPIFY's token rewriter: a misparsed declaration can make a type a member name,
+# and a class's member named like an API is renamed at its definition and its uses alike.
+_NAME_NODES = frozenset({"identifier", "type_identifier", "namespace_identifier", "field_identifier"})
 # `cub::` becomes `hipcub::` (HIPIFY's namespace map; the CUB table lists only macros).
 NAMESPACES = {"cub": "hipcub"}
 # Device builtins the passes rewrite that HIPIFY's tables do not list (or list without a

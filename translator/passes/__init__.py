@@ -29,6 +29,9 @@ class Options:
     experimental: bool = False              # translate APIs HIP marks experimental
     use_hip_data_types: bool = False
     hip_kernel_execution_syntax: bool = False
+    # Object-like macros that the whole tree defines only as qualifiers or as nothing
+    # (collected by the command over every file it translates; see frontend.preclean).
+    qualifier_macros: frozenset[bytes] = frozenset()
 
 
 @dataclass
