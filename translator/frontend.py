@@ -210,9 +210,12 @@ def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset()) -> by
     the file and `qualifier_names` (collected over the tree being translated). Offsets do
     not move, so a tree of the cleaned bytes addresses the original bytes; edits and
     messages always use the original."""
-    names = qualifier_macros([data]) | qualifier_names
-    if names:
-        names = names.intersection(_WORD.findall(data))
+    own = qualifier_macros([data])
+    # Only the names used in the file besides their own definitions (an include guard's
+    # macro is defined empty and used in directives only).
+    names = {n for n in own if data.count(n) > 1}
+    if qualifier_names:
+        names |= qualifier_names.intersection(_WORD.findall(data))
     if b"__align__" not in data and b"__attribute__" not in data and not names:
         return data
     out = bytearray(_ALIGN.sub(b"alignas  ", data))
