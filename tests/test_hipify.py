@@ -341,9 +341,6 @@ def test_string_inside_a_parse_error_region_is_kept() -> None:
     assert b"hipMemcpyHostToDevice" in result.output
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: in a file with a parse error, the inserted runtime-header line "
-                   "changes tree-sitter's error recovery: a warp rewrite skipped as 'parse error around it' "
-                   "happens on the second run (not idempotent), and the first run reports P003")
 def test_header_insertion_keeps_a_broken_file_idempotent() -> None:
     source = b'}\nv = __shfl_down_sync(0xffffffff, v, 16);\ncudaMalloc(&p, n); "x"\n'
     first = run(source)

@@ -3,12 +3,13 @@ the re-parse check, for one file."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from dataclasses import dataclass, field
 
 from translator import diagnostics as dg
-from translator.edits import Fix, apply_fixes
+from translator.edits import Edit, Fix, apply_fixes
 from translator.frontend import ParsedFile, error_sites, parse, parse_file
 from translator.ir import Module, build_ir
 from translator.mapping import load_tables
@@ -68,28 +69,70 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
         result.skipped = True
         return result
     tables = load_tables()
-    parsed = parse_file(data, mentions_api(tables), options.qualifier_macros)
-    uses = scan_api_uses(parsed, tables)
-    module = build_ir(path, parsed, uses)
-    ctx = Context(source, parsed, module, uses, options, tables)
-    for site in parsed.error_sites:
-        ctx.report(site.start, dg.WARNING, f"{site.message}; only renames are made here", "P001")
-    for info in passes_for(options.target):
-        info.run(ctx)
+    ctx = _analyse(source, options, tables)
+    parsed, module = ctx.parsed, ctx.module
+    baseline = None     # the parse the output is checked against, when not the input's
     # The one finalizer: HIP code includes hip/hip_runtime.h (scheduled, applied with the rest).
     if options.target == "hip" and ctx.fixes and not ctx.runtime_header_included:
-        ctx.fixes.append(Fix((runtime_header_insertion(parsed, source.newline),), "H002",
-                             "HIP code needs hip/hip_runtime.h (HIPIFY inserts it)"))
+        insertion = runtime_header_insertion(parsed, source.newline)
+        if parsed.main.root.has_error:
+            # The new line can change how tree-sitter recovers from the file's parse errors,
+            # and so what a second run would rewrite: decide on the text with the line in it.
+            ctx = _analyse(ShiftedSource(source, insertion), options, tables)
+            ctx.fixes = [_unshift(fix, insertion) for fix in ctx.fixes]
+            baseline = ctx.parsed
+        ctx.fixes.append(Fix((insertion,), "H002", "HIP code needs hip/hip_runtime.h (HIPIFY inserts it)"))
     output, applied, rejected = apply_fixes(data, ctx.fixes)
     for fix in rejected:
-        ctx.report(fix.start, dg.WARNING, f"edit not applied, it overlaps another: {fix.reason}", "P004")
-    if applied and not all(_token_preserving(data, e) for f in applied for e in f.edits):
-        _check_reparse(ctx, parsed, applied, output)
+        ctx.diagnostics.append(dg.at(source, fix.start, dg.WARNING,
+                                     f"edit not applied, it overlaps another: {fix.reason}", "P004"))
+    if baseline is not None:
+        _report_worse_parse(source, len(error_sites(baseline.main.root)),
+                            error_sites(parse_file(output, None, options.qualifier_macros).main.root),
+                            output, ctx.diagnostics)
+    elif applied and not all(_token_preserving(data, e) for f in applied for e in f.edits):
+        _check_reparse(source, parsed, applied, output, ctx.diagnostics)
     result.output, result.applied, result.rejected = output, applied, rejected
     result.diagnostics += sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
     result.module, result.uses = module, module.api_uses
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _analyse(source: SourceFile, options: Options, tables) -> Context:
+    """Front end, IR and passes over one text: the context holds the fixes and diagnostics."""
+    parsed = parse_file(source.data, mentions_api(tables), options.qualifier_macros)
+    uses = scan_api_uses(parsed, tables)
+    ctx = Context(source, parsed, build_ir(source.path, parsed, uses), uses, options, tables)
+    for site in parsed.error_sites:
+        ctx.report(site.start, dg.WARNING, f"{site.message}; only renames are made here", "P001")
+    for info in passes_for(options.target):
+        info.run(ctx)
+    return ctx
+
+
+class ShiftedSource(SourceFile):
+    """The text with an insertion made, reporting positions of the original text (the
+    inserted bytes themselves map to the insertion point)."""
+
+    def __init__(self, original: SourceFile, insertion: Edit):
+        at, text = insertion.start, insertion.text
+        super().__init__(original.path, original.data[:at] + text + original.data[at:])
+        self.original, self.at, self.length = original, at, len(text)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        if offset >= self.at:
+            offset = max(self.at, offset - self.length)
+        return self.original.position(offset)
+
+
+def _unshift(fix: Fix, insertion: Edit) -> Fix:
+    """A fix on the text with the insertion made, in the original text's offsets."""
+    at, length = insertion.start, len(insertion.text)
+
+    def back(offset: int) -> int:
+        return offset if offset <= at else max(at, offset - length)
+    return dataclasses.replace(fix, edits=tuple(Edit(back(e.start), back(e.end), e.text) for e in fix.edits))
 
 
 _NAME = re.compile(rb"[A-Za-z_]\w*\Z")
@@ -108,13 +151,13 @@ def _token_preserving(data: bytes, edit) -> bool:
         data[edit.start - 1:edit.start] in (b"<", b'"') and data[edit.end:edit.end + 1] in (b">", b'"')
 
 
-def _check_reparse(ctx: Context, parsed: ParsedFile, applied: list[Fix], output: bytes) -> None:
+def _check_reparse(source: SourceFile, parsed: ParsedFile, applied: list[Fix], output: bytes,
+                   diagnostics: list[dg.Diagnostic]) -> None:
     """Re-parse the output, incrementally from the input's tree; more error sites (ERROR
     and MISSING nodes) than the input had is a bug of ours."""
     before = len(error_sites(parsed.main.root))
     edits = sorted((e for f in applied for e in f.edits), key=lambda e: (e.start, e.end))
     tree = parsed.main.tree.copy()
-    source = ctx.source
     cleaned = bytearray(parsed.cleaned)
     # From the last edit to the first, so that each edit's offsets and points are still
     # those of the original text.
@@ -128,12 +171,15 @@ def _check_reparse(ctx: Context, parsed: ParsedFile, applied: list[Fix], output:
         tree.edit(start_byte=e.start, old_end_byte=e.end, new_end_byte=e.start + len(e.text),
                   start_point=start_point, old_end_point=_point(source, e.end), new_end_point=new_end)
         cleaned[e.start:e.end] = e.text
-    new = parse(bytes(cleaned), tree)
-    after_sites = error_sites(new.root_node)
+    _report_worse_parse(source, before, error_sites(parse(bytes(cleaned), tree).root_node), output, diagnostics)
+
+
+def _report_worse_parse(source: SourceFile, before: int, after_sites: list, output: bytes,
+                        diagnostics: list[dg.Diagnostic]) -> None:
     if len(after_sites) > before:
         first = min(s.start for s in after_sites)
         line, col = SourceFile(source.path, output).position(first)
-        ctx.diagnostics.append(dg.Diagnostic(
+        diagnostics.append(dg.Diagnostic(
             source.path, line, col, dg.ERROR,
             f"internal error: the translation has {len(after_sites)} parse error sites, the input "
             f"{before} (first at output {line}:{col}); please report this", "P003"))
