@@ -15,7 +15,7 @@ from pathlib import Path
 
 from translator import __version__
 from translator import diagnostics as dg
-from translator.frontend import qualifier_macros
+from translator.frontend import QualifierMacros
 from translator.mapping import parse_version, version_str
 from translator.passes import DEFAULT_ROCM_VERSION, Options
 from translator.pipeline import Result, translate
@@ -111,12 +111,11 @@ def _translate(args) -> int:
     if not (args.output or args.in_place or args.stdout or args.examine):
         raise UsageError("say where the output goes: -o DIR, --in-place, --stdout or --examine")
     problems: list[dg.Diagnostic] = []
-    jobs, copies = _collect(args, problems)
+    jobs, copies, macros = _collect(args, problems)
     if args.stdout and len(jobs) != 1:
         raise UsageError(f"--stdout takes exactly one file ({len(jobs)} given)")
-    if len(jobs) > 1:
-        # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
-        options = dataclasses.replace(options, qualifier_macros=qualifier_macros(_contents(jobs)))
+    # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
+    options = dataclasses.replace(options, qualifier_macros=macros)
     for d in problems:
         print(d.format(), file=sys.stderr)
     total = Stats()
@@ -202,14 +201,6 @@ class Progress:
             self.width = 0
 
 
-def _contents(jobs: list[Job]):
-    for job in jobs:
-        try:
-            yield job.source.read_bytes()
-        except OSError:
-            continue   # reported when the file itself is translated
-
-
 def _is_local_header(job: Job) -> bool:
     return job.display.endswith(" (included)")
 
@@ -234,11 +225,13 @@ def _translate_one(job: Job, options: Options) -> Result:
     return translate(path, data, options)
 
 
-def _collect(args, problems: list[dg.Diagnostic]) -> tuple[list[Job], list[tuple[Path, Path]]]:
-    """The files to translate (and, with --copy-all, the others to copy), each with its destination."""
+def _collect(args, problems: list[dg.Diagnostic]) -> tuple[list[Job], list[tuple[Path, Path]], frozenset[bytes]]:
+    """The files to translate (and, with --copy-all, the others to copy), each with its
+    destination, and the qualifier macros their definitions establish."""
     out_dir = Path(args.output).resolve() if args.output else None
     jobs: dict[Path, Job] = {}
     copies: list[tuple[Path, Path]] = []
+    trees: list[Path] = []
     for raw in args.paths:
         root = Path(raw)
         if not root.exists():
@@ -274,8 +267,9 @@ def _collect(args, problems: list[dg.Diagnostic]) -> tuple[list[Job], list[tuple
                     jobs.setdefault(path.resolve(), Job(path, dest, str(path)))
                 elif args.copy_all and dest is not None:
                     copies.append((path, dest))
-        _add_included(jobs, root, out_dir)
-    return list(jobs.values()), copies
+        trees.append(root)
+    macros = _read_jobs(jobs, trees, out_dir)
+    return list(jobs.values()), copies, macros
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -286,27 +280,31 @@ def _inside(path: Path, root: Path) -> bool:
     return path.exists()
 
 
-def _add_included(jobs: dict[Path, Job], root: Path, out_dir: Path | None) -> None:
-    """Local headers that translated files include (`#include "x.inc"`), whatever their suffix."""
+def _read_jobs(jobs: dict[Path, Job], trees: list[Path], out_dir: Path | None) -> frozenset[bytes]:
+    """Read every file once: add the local headers the files of a tree include
+    (`#include "x.inc"`, whatever the suffix), and collect the qualifier macros."""
+    macros = QualifierMacros()
+    tree_roots = [(root, root.resolve()) for root in trees]
     pending = list(jobs.values())
     while pending:
         job = pending.pop()
         try:
             data = job.source.read_bytes()
         except OSError:
-            continue
+            continue   # reported when the file itself is translated
+        macros.add(data)
         for match in _LOCAL_INCLUDE.finditer(data):
-            target = (job.source.parent / match.group(1).decode("utf-8", "replace"))
+            target = job.source.parent / match.group(1).decode("utf-8", "replace")
             resolved = target.resolve()
             if resolved in jobs or not target.is_file():
                 continue
-            try:
-                rel = resolved.relative_to(root.resolve())
-            except ValueError:
-                continue   # outside the tree being translated: left alone
-            new = Job(target, out_dir / rel if out_dir else None, f"{target} (included)")
+            inside = next((resolved.relative_to(r) for _, r in tree_roots if resolved.is_relative_to(r)), None)
+            if inside is None:
+                continue   # outside the trees being translated: left alone
+            new = Job(target, out_dir / inside if out_dir else None, f"{target} (included)")
             jobs[resolved] = new
             pending.append(new)
+    return macros.names()
 
 
 _MADE_FOLDERS: set[Path] = set()

@@ -187,20 +187,32 @@ _QUALIFIERS = frozenset({b"__host__", b"__device__", b"__global__", b"__forceinl
                          b"__inline__", b"inline", b"static", b"extern", b"constexpr"})
 
 
-def qualifier_macros(texts) -> frozenset[bytes]:
-    """Object-like macros that every definition in `texts` makes empty or a run of
-    qualifiers (`#define HOST_DEVICE __host__ __device__`): blanking their uses gives
-    the parse the preprocessor would, whatever the configuration."""
-    verdict: dict[bytes, bool] = {}
-    for text in texts:
+class QualifierMacros:
+    """Object-like macros that every definition seen makes empty or a run of qualifiers
+    (`#define HOST_DEVICE __host__ __device__`): blanking their uses gives the parse the
+    preprocessor would, whatever the configuration. Feed it texts with `add`."""
+
+    def __init__(self) -> None:
+        self._verdict: dict[bytes, bool] = {}
+
+    def add(self, text: bytes) -> None:
         if b"define" not in text:
-            continue
+            return
         for match in _OBJECT_DEFINE.finditer(text):
             body = match.group(2).split(b"//")[0].strip()
             ok = not body.endswith(b"\\") and all(word in _QUALIFIERS for word in body.split())
             name = match.group(1)
-            verdict[name] = verdict.get(name, True) and ok
-    return frozenset(name for name, ok in verdict.items() if ok)
+            self._verdict[name] = self._verdict.get(name, True) and ok
+
+    def names(self) -> frozenset[bytes]:
+        return frozenset(name for name, ok in self._verdict.items() if ok)
+
+
+def qualifier_macros(texts) -> frozenset[bytes]:
+    collector = QualifierMacros()
+    for text in texts:
+        collector.add(text)
+    return collector.names()
 
 
 def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset()) -> bytes:
