@@ -159,16 +159,18 @@ class Module:
 # in a comment or a string has no matching node and drops out. This costs a regex scan
 # and a few C calls per hit, where tree-sitter queries cost 10-40 ms each to compile.
 
-_GLOBAL = re.compile(rb"\b__global__\b")
+# No leading \b: the node at the match's exact range confirms the token's boundaries, and
+# a pattern that starts with a literal is scanned many times faster by `re`.
+_GLOBAL = re.compile(rb"__global__")
 _LAUNCH = re.compile(rb"<<<")
-_INDEX = re.compile(rb"\b(?:threadIdx|blockIdx|blockDim|gridDim)\b")
-_WARP = re.compile(rb"\b(?:__(?:shfl|shfl_up|shfl_down|shfl_xor|ballot|any|all|activemask|syncwarp|match_any|"
+_INDEX = re.compile(rb"(?:threadIdx|blockIdx|blockDim|gridDim)\b")
+_WARP = re.compile(rb"(?:__(?:shfl|shfl_up|shfl_down|shfl_xor|ballot|any|all|activemask|syncwarp|match_any|"
                    rb"match_all|reduce_(?:add|min|max|and|or|xor))(?:_sync)?|__lane_id|warpSize)\b")
 _GROUP_METHOD = re.compile(rb"\.\s*(shfl|shfl_up|shfl_down|shfl_xor|ballot|any|all|match_any|match_all|sync|"
                            rb"barrier_wait|arrive_and_wait)\s*\(")
-_FREE_BARRIER = re.compile(rb"\b(?:__syncthreads(?:_count|_and|_or)?|sync|barrier_wait|arrive_and_wait)\s*\(")
-_ATOMIC = re.compile(rb"\batomic\w*(?=\s*\()")
-_SHARED = re.compile(rb"\b__shared__\b")
+_FREE_BARRIER = re.compile(rb"(?:__syncthreads(?:_count|_and|_or)?|sync|barrier_wait|arrive_and_wait)\s*\(")
+_ATOMIC = re.compile(rb"atomic\w*(?=\s*\()")
+_SHARED = re.compile(rb"__shared__\b")
 _WRITE_PARENTS = {"assignment_expression", "update_expression"}
 # The CUDA names and their HIP counterparts (a second run sees HIP code).
 _SYNC_NAMES = frozenset({n.encode() for n in SYNC_POINTS} | {
@@ -313,7 +315,7 @@ class _Builder:
                 shared.extend(self.shared(frag, decl, d) for d in decl.children_by_field_name("declarator"))
         pointers = [p.name for p in params if p.is_pointer and p.name]
         if pointers:
-            pattern = re.compile(rb"\b(" + b"|".join(re.escape(n.encode()) for n in pointers) + rb")\s*\[")
+            pattern = re.compile(rb"(" + b"|".join(re.escape(n.encode()) for n in pointers) + rb")\s*\[")
             for match, node in self.hits(frag, pattern, lo, hi, group=1):
                 sub = node.parent
                 if node.type == "identifier" and sub is not None and sub.type == "subscript_expression" \

@@ -36,7 +36,7 @@ import tree_sitter as ts
 
 from translator import diagnostics as dg
 from translator.edits import Edit, Fix, replace
-from translator.frontend import Fragment, node_at
+from translator.frontend import Fragment, directives, node_at
 from translator.ir import call_of
 from translator.mapping import ApiEntry, Version, version_at_least, version_str
 from translator.passes import Context, register
@@ -308,7 +308,7 @@ def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
         return False
     lo, hi = frag.span(function)
     inits, assigned = [], False
-    for match in re.compile(rb"\b" + word + rb"\b").finditer(ctx.parsed.cleaned, lo, hi):
+    for match in re.compile(word + rb"\b").finditer(ctx.parsed.cleaned, lo, hi):
         node = node_at(frag.root, match.start() - frag.delta, match.end() - frag.delta)
         parent = node.parent if node is not None else None
         if parent is None:
@@ -325,7 +325,6 @@ def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
 
 # ------------------------------------------------------------------ headers
 
-_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*include\b", re.M)
 RUNTIME_HEADER = "hip/hip_runtime.h"
 
 
@@ -333,8 +332,8 @@ def includes(parsed) -> list[tuple[ts.Node, ts.Node]]:
     """(directive, path) of every #include of the file, in order."""
     out = []
     root = parsed.main.root
-    for match in _INCLUDE.finditer(parsed.cleaned):
-        token = node_at(root, parsed.cleaned.index(b"#", match.start()), match.end())
+    for hash_at, end in directives(parsed.cleaned, b"include"):
+        token = node_at(root, hash_at, end)
         node = token.parent if token is not None else None
         path = node.child_by_field_name("path") if node is not None and node.type == "preproc_include" else None
         if path is not None and path.type in ("system_lib_string", "string_literal"):
@@ -367,7 +366,7 @@ def _headers(ctx: Context) -> None:
     ctx.runtime_header_included = RUNTIME_HEADER in seen
 
 
-_PRAGMA_ONCE = re.compile(rb"^[ \t]*#[ \t]*pragma[ \t]+once\b", re.M)
+_ONCE = re.compile(rb"[ \t]+once\b")
 _GUARD = re.compile(rb"\A(?:\s|//[^\n]*\n|/\*.*?\*/)*#[ \t]*ifndef[ \t]+(\w+)[ \t]*\r?\n[ \t]*#[ \t]*define[ \t]+(\w+)",
                     re.S)
 
@@ -379,7 +378,7 @@ def runtime_header_insertion(parsed, newline: bytes) -> Edit:
     leaves there). Offsets are the input's: the edit is applied with the others."""
     data = parsed.data
     candidates = []
-    once = _PRAGMA_ONCE.search(data)
+    once = next((m for m in (_ONCE.match(data, end) for _, end in directives(data, b"pragma")) if m), None)
     if once is not None:
         candidates.append(once.end())
     guard = _GUARD.match(data)
