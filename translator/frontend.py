@@ -232,7 +232,8 @@ def qualifier_macros(texts) -> frozenset[bytes]:
     return collector.names()
 
 
-def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset()) -> bytes:
+def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset(),
+             words: frozenset[bytes] | None = None) -> bytes:
     """Length-preserving rewrites that tree-sitter-cuda parses better (measured in
     reference/TREE-SITTER-CUDA.md): `__align__(n)` read as `alignas(n)`,
     `__attribute__((...))` blanked, and uses of qualifier-only macros blanked: those of
@@ -244,7 +245,7 @@ def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset()) -> by
     # macro is defined empty and used in directives only).
     names = {n for n in own if data.count(n) > 1}
     if qualifier_names:
-        names |= qualifier_names.intersection(data.translate(_WORD_BYTES).split())
+        names |= qualifier_names.intersection(words if words is not None else data.translate(_WORD_BYTES).split())
     if b"__align__" not in data and b"__attribute__" not in data and not names:
         return data
     out = bytearray(_ALIGN.sub(b"alignas  ", data))
@@ -426,7 +427,9 @@ def parse_file(data: bytes, wanted_macro=None, qualifier_names: frozenset[bytes]
     """Parse a file (through `preclean`) and its #define bodies. `ParsedFile.data` is the
     original bytes. `wanted_macro(body_bytes)`, when given, picks the bodies worth
     parsing (those that mention something a pass looks for)."""
-    cleaned = preclean(data, qualifier_names)
+    # The words of the original are a superset of the cleaned text's: fine for ParsedFile.words.
+    words = frozenset(data.translate(_WORD_BYTES).split())
+    cleaned = preclean(data, qualifier_names, words)
     tree = parse(cleaned)
     main = Fragment(tree, 0, False)
     main.error_sites = sorted(error_sites(tree.root_node) + wrong_tree_sites(tree.root_node, cleaned),
@@ -447,4 +450,6 @@ def parse_file(data: bytes, wanted_macro=None, qualifier_names: frozenset[bytes]
             continue
         if wanted_macro is None or wanted_macro(cleaned[body.start_byte:body.end_byte]):
             macros.append(_macro_fragment(cleaned, body.start_byte, body.end_byte))
-    return ParsedFile(data, main, macros, cleaned, configurations)
+    parsed = ParsedFile(data, main, macros, cleaned, configurations)
+    parsed.__dict__["words"] = words
+    return parsed
