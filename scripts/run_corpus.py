@@ -57,7 +57,7 @@ def main() -> int:
     parser.add_argument("programs", nargs="*", help="corpus paths (default: all)")
     args = parser.parse_args()
     dirs = library_dirs(args.cuda_libs)
-    flags = [f for d in dirs for f in (f"-I{d / 'include'}", f"-L{d / 'lib'}", f"-Xlinker", f"-rpath={d / 'lib'}")]
+    flags = [f for d in dirs for f in (f"-I{d / 'include'}", f"-L{d / 'lib'}", "-Xlinker", f"-rpath={d / 'lib'}")]
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for program in load_manifest(ROOT):
