@@ -355,3 +355,14 @@ def test_identity_names_deprecated_in_cuda_get_no_warning() -> None:
     assert b"__shfl_down(p[0], 1)" in first.output and codes(first) == []
     second = run(first.output.decode())
     assert second.output == first.output and codes(second) == []
+
+
+def test_include_guard_found_after_comments_and_many_comments_without_guard() -> None:
+    # The guard search skips leading blanks and comments; a file that opens with many
+    # comments and has no guard must not send it into exponential backtracking (it did:
+    # CUDA's cuda_fp6.hpp never finished).
+    guarded = "/* a */\n// b\n/* c\n * d */\n#ifndef K_CUH\n#define K_CUH\nvoid f() { cudaDeviceReset(); }\n#endif\n"
+    assert run(guarded).output.startswith(
+        b"/* a */\n// b\n/* c\n * d */\n#ifndef K_CUH\n#include <hip/hip_runtime.h>\n\n#define K_CUH\n")
+    many = "".join(f"/* note {i} */\n" for i in range(60)) + "void f() { cudaDeviceReset(); }\n"
+    assert run(many).output.startswith(b"#include <hip/hip_runtime.h>\n/* note 0 */")

@@ -10,6 +10,7 @@ of its text in the file, so passes treat file and macro bodies alike.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -121,6 +122,7 @@ def error_sites(root: ts.Node, delta: int = 0) -> list[ErrorSite]:
 _LOOP_MACRO_LINE = re.compile(
     rb"^[ \t]*(?!(?:if|for|while|switch|catch|return|sizeof|else)\b)([A-Za-z_]\w*)[ \t]*\(.*\)[ \t]*\{?[ \t]*\r?$",
     re.M)
+_LINE_ENDS_WITH_PAREN = re.compile(rb"\)[ \t]*\{?[ \t]*\r?$", re.M)
 _STATEMENT_MACRO_LINE = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]+)[ \t]*\r?$", re.M)
 
 
@@ -135,7 +137,12 @@ def node_at(root: ts.Node, start: int, end: int) -> ts.Node | None:
 def wrong_tree_sites(root: ts.Node, data: bytes, delta: int = 0) -> list[ErrorSite]:
     """`data` is the text `root` was parsed from; sites are shifted by `delta`."""
     sites = []
-    for match in _LOOP_MACRO_LINE.finditer(data, root.start_byte, root.end_byte):
+    for close in _LINE_ENDS_WITH_PAREN.finditer(data, root.start_byte, root.end_byte):
+        # A `)` (and maybe `{`) ending a line: is the line `NAME(...)`? (Literal first:
+        # a regex anchored at every line start is scanned many times slower.)
+        match = _LOOP_MACRO_LINE.match(data, data.rfind(b"\n", 0, close.start()) + 1)
+        if match is None:
+            continue
         name = node_at(root, match.start(1), match.end(1))
         declarator = name.parent if name is not None else None
         function = declarator.parent if declarator is not None else None
@@ -156,6 +163,7 @@ def wrong_tree_sites(root: ts.Node, data: bytes, delta: int = 0) -> list[ErrorSi
     return sites
 
 
+_IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")
 # Bytes of words kept, every other byte made a space: `text.translate(_WORD_BYTES).split()`.
 _WORD_BYTES = bytes(c if chr(c).isalnum() or c == 0x5F else 0x20 for c in range(256))
 
@@ -270,9 +278,7 @@ def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset(),
                     break
             i += 1
         if depth == 0 and i < limit and b"*/" not in data[match.start():i]:
-            for j in range(match.start(), i + 1):
-                if out[j] not in (0x0A, 0x0D):
-                    out[j] = 0x20
+            out[match.start():i + 1] = data[match.start():i + 1].translate(_BLANK)
     return bytes(out)
 
 
@@ -322,14 +328,48 @@ def conditionals(text: bytes) -> list[Conditional]:
     return out
 
 
-def _subtract(ranges: list[tuple[int, int]], cut: list[tuple[int, int]]) -> list[tuple[int, int]]:
+# Every byte but CR and LF made a space: blanks a range and keeps line numbers.
+_BLANK = bytes(c if c in (0x0A, 0x0D) else 0x20 for c in range(256))
+
+
+def _merge(ranges) -> list[tuple[int, int]]:
+    """Sorted, disjoint, non-empty ranges covering the same bytes."""
+    out: list[tuple[int, int]] = []
+    for lo, hi in sorted(ranges):
+        if lo >= hi:
+            continue
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _subtract(ranges, cut: list[tuple[int, int]], ends: list[int] | None = None) -> list[tuple[int, int]]:
+    """The bytes of `ranges` outside `cut` (a `_merge`d list; `ends`: its ends, if at hand)."""
+    if ends is None:
+        ends = [hi for _, hi in cut]
     out = []
+    for lo, hi in _merge(ranges):
+        j, at = bisect.bisect_right(ends, lo), lo
+        while j < len(cut) and cut[j][0] < hi:
+            if cut[j][0] > at:
+                out.append((at, cut[j][0]))
+            at = max(at, cut[j][1])
+            j += 1
+        if at < hi:
+            out.append((at, hi))
+    return out
+
+
+def _touches(merged: list[tuple[int, int]], ranges: list[tuple[int, int]]) -> bool:
+    """Does any of `ranges` overlap a range of `merged`?"""
+    ends = [hi for _, hi in merged]
     for lo, hi in ranges:
-        pieces = [(lo, hi)]
-        for c_lo, c_hi in cut:
-            pieces = [p for a, b in pieces for p in ((a, min(b, c_lo)), (max(a, c_hi), b)) if p[0] < p[1]]
-        out += pieces
-    return sorted(out)
+        j = bisect.bisect_right(ends, lo)
+        if j < len(merged) and merged[j][0] < hi:
+            return True
+    return False
 
 
 def _configurations(cleaned: bytes, main: Fragment, groups: list[Conditional]) -> list[Fragment]:
@@ -341,7 +381,7 @@ def _configurations(cleaned: bytes, main: Fragment, groups: list[Conditional]) -
                                         if any(g.start < s.end and s.start < g.end for s in failed)))
     parses = []
     for k in range(count):
-        text, blanked = bytearray(cleaned), []
+        blanked = []
         for g in groups:
             keep = min(k, g.choices - 1)
             # Blank the directive lines too: a configuration is plain code, so a brace
@@ -349,37 +389,37 @@ def _configurations(cleaned: bytes, main: Fragment, groups: list[Conditional]) -
             edges = [g.start, *(p for branch in g.branches for p in branch), g.end]
             blanked += [(edges[i], edges[i + 1]) for i in range(0, len(edges), 2)]
             blanked += [branch for i, branch in enumerate(g.branches) if i != keep]
-        blanked = sorted(blanked)
+        blanked = _merge(blanked)
+        blanked_ends = [hi for _, hi in blanked]
+        text = bytearray(cleaned)
         for lo, hi in blanked:
-            for j in range(lo, hi):
-                if text[j] not in (0x0A, 0x0D):
-                    text[j] = 0x20
+            text[lo:hi] = cleaned[lo:hi].translate(_BLANK)
         tree = parse(bytes(text))
         sites = error_sites(tree.root_node) + wrong_tree_sites(tree.root_node, bytes(text))
-        parses.append((Fragment(tree, 0, False, sites), sorted(blanked)))
+        # A MISSING node is an empty range: give it a byte so that it still counts.
+        errors = _merge((e.start, max(e.end, e.start + 1)) for e in sites)
+        parses.append((Fragment(tree, 0, False, sites), (blanked, blanked_ends), errors))
     owned: list[list[tuple[int, int]]] = [[] for _ in parses]
     handed = []
     for site in failed:
         shares, taken = [], []
-        for fragment, blanked in parses:
-            share = _subtract(_subtract([(site.start, site.end)], blanked), taken)
+        for _, (blanked, blanked_ends), _ in parses:
+            share = _subtract(_subtract([(site.start, site.end)], blanked, blanked_ends), taken)
             shares.append(share)
-            taken = sorted(taken + share)
-        clean = all(not any(e.start < hi and lo < e.end for e in fragment.error_sites for lo, hi in share)
-                    for (fragment, _), share in zip(parses, shares))
-        if clean:
+            taken = _merge(taken + share)
+        if not any(_touches(errors, share) for (_, _, errors), share in zip(parses, shares)):
             handed.append((site.start, site.end))
             for k, share in enumerate(shares):
                 owned[k] += share
     if not handed:
         return []
-    main.owns = _subtract([(0, len(cleaned))], sorted(r for share in owned for r in share))
+    main.owns = _subtract([(0, len(cleaned))], _merge(r for share in owned for r in share))
     main.error_sites = [s for s in main.error_sites
                         if not any(lo <= s.start and s.end <= hi for lo, hi in handed)]
     out = []
-    for (fragment, _), share in zip(parses, owned):
+    for (fragment, _, _), share in zip(parses, owned):
         if share:
-            fragment.owns = share
+            fragment.owns = sorted(share)
             out.append(fragment)
     return out
 
@@ -404,11 +444,15 @@ class ParsedFile:
         return frozenset(self.cleaned.translate(_WORD_BYTES).split())
 
     def word_pattern(self, names) -> re.Pattern[bytes] | None:
-        """A regex matching, as whole words, those of `names` (bytes) that occur in the
-        file; None when none does."""
+        """A regex matching those of `names` (bytes) that occur in the file, or more: the
+        caller confirms each match on the tree; None when none occurs."""
         found = self.words.intersection(names)
         if not found:
             return None
+        if len(found) > 48:
+            # `re` tries an alternation's branches one by one: past a few dozen names, every
+            # identifier is cheaper (a header that uses hundreds of APIs).
+            return _IDENTIFIER
         # Longest first and no leading boundary (a literal start scans fast): the node at
         # each match's exact range confirms the token.
         return re.compile(rb"(?:" + b"|".join(re.escape(n) for n in sorted(found, key=len, reverse=True))

@@ -198,6 +198,7 @@ class _Builder:
         self.data = parsed.data
         self.parsed = parsed
         self.cleaned = parsed.cleaned
+        self.has_launch = b"<<<" in parsed.cleaned
 
     def hits(self, frag: Fragment, pattern: re.Pattern, lo: int, hi: int, group: int = 0):
         """(match, node) for each regex hit in file bytes [lo, hi) whose exact range is a node."""
@@ -369,7 +370,7 @@ class _Builder:
     # -- launches
     def launches(self, frag: Fragment) -> list[LaunchSite]:
         out = []
-        if b"<<<" not in self.cleaned:
+        if not self.has_launch:
             return out
         for _, token in self.owned_hits(frag, _LAUNCH):
             config = token.parent
@@ -420,6 +421,8 @@ class _Builder:
         if pattern is None:
             return out
         for match, node in self.owned_hits(frag, pattern):
+            if match.group() not in _SYNC_NAMES:
+                continue
             call = call_of(node) if node.type == "identifier" else None
             if call is not None:
                 out.append(SyncPoint(match.group().decode(), frag.span(call), self.enclosing_function(frag, call)))

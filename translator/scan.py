@@ -61,7 +61,8 @@ def mentions_api(tables: MappingTables):
 
 
 def scan_api_uses(parsed: ParsedFile, tables: MappingTables) -> list[Use]:
-    pattern = parsed.word_pattern(_known_names(tables))
+    names = _known_names(tables)
+    pattern = parsed.word_pattern(names)
     if pattern is None:
         return []
     text = parsed.cleaned
@@ -69,7 +70,10 @@ def scan_api_uses(parsed: ParsedFile, tables: MappingTables) -> list[Use]:
     for frag, lo, hi in ((f, lo, hi) for f in parsed.fragments for lo, hi in f.ranges(len(text))):
         root = frag.root
         for match in pattern.finditer(text, lo, hi):
-            name = match.group().decode("ascii", "replace")
+            raw = match.group()
+            if raw not in names:
+                continue
+            name = raw.decode("ascii", "replace")
             node = node_at(root, match.start() - frag.delta, match.end() - frag.delta)
             if node is None or node.type not in _NAME_NODES and not _using_namespace(node, name):
                 continue

@@ -367,8 +367,11 @@ def _headers(ctx: Context) -> None:
 
 
 _ONCE = re.compile(rb"[ \t]+once\b")
-_GUARD = re.compile(rb"\A(?:\s|//[^\n]*\n|/\*.*?\*/)*#[ \t]*ifndef[ \t]+(\w+)[ \t]*\r?\n[ \t]*#[ \t]*define[ \t]+(\w+)",
-                    re.S)
+# Leading blanks and comments, then `#ifndef X` / `#define X`. Possessive (`*+`) and a
+# comment body that cannot run past its `*/`: a lazy `.*?` here backtracked exponentially
+# on files that open with many comments and no guard.
+_GUARD = re.compile(rb"\A(?:\s|//[^\n]*+\n|/\*(?:[^*]|\*(?!/))*+\*/)*+"
+                    rb"#[ \t]*ifndef[ \t]+(\w+)[ \t]*\r?\n[ \t]*#[ \t]*define[ \t]+(\w+)")
 
 
 def runtime_header_insertion(parsed, newline: bytes) -> Edit:
