@@ -7,6 +7,8 @@ entries), so a failure names the same entry on every run. Tests marked
 
 from __future__ import annotations
 
+import dataclasses
+
 import re
 
 import pytest
@@ -366,3 +368,38 @@ def test_include_guard_found_after_comments_and_many_comments_without_guard() ->
         b"/* a */\n// b\n/* c\n * d */\n#ifndef K_CUH\n#include <hip/hip_runtime.h>\n\n#define K_CUH\n")
     many = "".join(f"/* note {i} */\n" for i in range(60)) + "void f() { cudaDeviceReset(); }\n"
     assert run(many).output.startswith(b"#include <hip/hip_runtime.h>\n/* note 0 */")
+
+
+def test_an_edit_that_breaks_the_parse_is_an_internal_error(monkeypatch) -> None:
+    # A pass that wrote `{` into clean code: the re-parse check names the place.
+    from translator import passes
+    from translator.edits import replace
+    original = passes.PASSES["H001"]
+
+    def broken(ctx):
+        original.run(ctx)
+        at = ctx.source.data.index(b"int y")
+        ctx.fixes.append(replace(at, at, "{ ", "H999", "a bad edit"))
+    monkeypatch.setitem(passes.PASSES, "H001", dataclasses.replace(original, run=broken))
+    result = run("void f() { cudaDeviceReset(); }\nint y;\n")
+    [p003] = [d for d in result.diagnostics if d.code == "P003"]
+    assert (p003.line, p003.severity) == (3, "error") and "internal error" in p003.message
+
+
+def test_renames_inside_a_broken_region_are_not_internal_errors() -> None:
+    # tree-sitter's recovery weighs token lengths: a longer name inside a region that does
+    # not parse may change how it recovers, which is no error of the translation.
+    source = ("#ifdef _WIN32\n#define CB __stdcall\n#else\n#define CB\n#endif\n"
+              "typedef void (CB *CUhostFn)(void *userData);\nvoid g(CUhostFn fn);\n")
+    result = run(source)
+    assert b"hipHostFn_t" in result.output
+    assert "P003" not in codes(result)
+
+
+def test_a_declared_name_is_not_replaced_by_a_type_expression() -> None:
+    # HIP has no name for CUoccupancyB2DSize: the tables give `void*`, fine where it is
+    # used as a type, not where a declaration introduces it.
+    source = "typedef size_t (*CUoccupancyB2DSize)(int blockSize);\nvoid g(CUoccupancyB2DSize cb);\n"
+    result = run(source)
+    assert result.output.endswith(b"typedef size_t (*CUoccupancyB2DSize)(int blockSize);\nvoid g(void* cb);\n")
+    assert codes(result) == ["H018"]

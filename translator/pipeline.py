@@ -3,6 +3,7 @@ the re-parse check, for one file."""
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import re
 import time
@@ -87,11 +88,15 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
         ctx.diagnostics.append(dg.at(source, fix.start, dg.WARNING,
                                      f"edit not applied, it overlaps another: {fix.reason}", "P004"))
     if baseline is not None:
-        _report_worse_parse(source, len(error_sites(baseline.main.root)),
-                            error_sites(parse_file(output, None, options.qualifier_macros).main.root),
-                            output, ctx.diagnostics)
-    elif applied and not all(_token_preserving(data, e) for f in applied for e in f.edits):
-        _check_reparse(source, parsed, applied, output, ctx.diagnostics)
+        # Input error regions, from the parse with the inserted line, in input offsets.
+        before = [(_unshift_offset(s.start, insertion), _unshift_offset(s.end, insertion))
+                  for s in error_sites(baseline.main.root)]
+        after = error_sites(parse_file(output, None, options.qualifier_macros).main.root)
+        _report_new_errors(source, before, after, applied, output, ctx.diagnostics)
+    elif applied and (parsed.main.root.has_error
+                      or not all(_token_preserving(data, e) for f in applied for e in f.edits)):
+        before = [(s.start, s.end) for s in error_sites(parsed.main.root)]
+        _report_new_errors(source, before, _reparse(source, parsed, applied), applied, output, ctx.diagnostics)
     result.output, result.applied, result.rejected = output, applied, rejected
     result.diagnostics += sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
     result.module, result.uses = module, module.api_uses
@@ -126,13 +131,16 @@ class ShiftedSource(SourceFile):
         return self.original.position(offset)
 
 
+def _unshift_offset(offset: int, insertion: Edit) -> int:
+    """An offset of the text with the insertion made, in the original text."""
+    at = insertion.start
+    return offset if offset <= at else max(at, offset - len(insertion.text))
+
+
 def _unshift(fix: Fix, insertion: Edit) -> Fix:
     """A fix on the text with the insertion made, in the original text's offsets."""
-    at, length = insertion.start, len(insertion.text)
-
-    def back(offset: int) -> int:
-        return offset if offset <= at else max(at, offset - length)
-    return dataclasses.replace(fix, edits=tuple(Edit(back(e.start), back(e.end), e.text) for e in fix.edits))
+    return dataclasses.replace(fix, edits=tuple(
+        Edit(_unshift_offset(e.start, insertion), _unshift_offset(e.end, insertion), e.text) for e in fix.edits))
 
 
 _NAME = re.compile(rb"[A-Za-z_]\w*\Z")
@@ -140,9 +148,10 @@ _HEADER_NAME = re.compile(rb"[\w./+-]+\Z")
 
 
 def _token_preserving(data: bytes, edit) -> bool:
-    """True for an edit that cannot change the parse: one identifier replaced by another
-    (no HIP name is a keyword), or one header name by another inside an #include's
-    delimiters. The re-parse check skips files whose edits are all of this kind."""
+    """True for an edit that cannot change the parse of a file that parses: one identifier
+    replaced by another (no HIP name is a keyword), or one header name by another inside an
+    #include's delimiters. (Where the file has parse errors, tree-sitter's recovery weighs
+    token lengths, so there the output is always re-parsed.)"""
     old = data[edit.start:edit.end]
     if _NAME.match(old) and _NAME.match(edit.text):
         return (edit.start == 0 or not (data[edit.start - 1:edit.start].isalnum() or data[edit.start - 1] == 95)) \
@@ -151,11 +160,8 @@ def _token_preserving(data: bytes, edit) -> bool:
         data[edit.start - 1:edit.start] in (b"<", b'"') and data[edit.end:edit.end + 1] in (b">", b'"')
 
 
-def _check_reparse(source: SourceFile, parsed: ParsedFile, applied: list[Fix], output: bytes,
-                   diagnostics: list[dg.Diagnostic]) -> None:
-    """Re-parse the output, incrementally from the input's tree; more error sites (ERROR
-    and MISSING nodes) than the input had is a bug of ours."""
-    before = len(error_sites(parsed.main.root))
+def _reparse(source: SourceFile, parsed: ParsedFile, applied: list[Fix]) -> list:
+    """The output's error sites, parsed incrementally from the input's tree."""
     edits = sorted((e for f in applied for e in f.edits), key=lambda e: (e.start, e.end))
     tree = parsed.main.tree.copy()
     cleaned = bytearray(parsed.cleaned)
@@ -171,18 +177,39 @@ def _check_reparse(source: SourceFile, parsed: ParsedFile, applied: list[Fix], o
         tree.edit(start_byte=e.start, old_end_byte=e.end, new_end_byte=e.start + len(e.text),
                   start_point=start_point, old_end_point=_point(source, e.end), new_end_point=new_end)
         cleaned[e.start:e.end] = e.text
-    _report_worse_parse(source, before, error_sites(parse(bytes(cleaned), tree).root_node), output, diagnostics)
+    return error_sites(parse(bytes(cleaned), tree).root_node)
 
 
-def _report_worse_parse(source: SourceFile, before: int, after_sites: list, output: bytes,
-                        diagnostics: list[dg.Diagnostic]) -> None:
-    if len(after_sites) > before:
-        first = min(s.start for s in after_sites)
+def _report_new_errors(source: SourceFile, before: list[tuple[int, int]], after: list, applied: list[Fix],
+                       output: bytes, diagnostics: list[dg.Diagnostic]) -> None:
+    """P003 for an error site of the output where the input parsed: a bug of ours. Inside a
+    region the input already failed to parse, tree-sitter may recover differently from a
+    renamed token, which says nothing about the translation."""
+    edits = sorted((e for f in applied for e in f.edits), key=lambda e: (e.start, e.end))
+    starts, shifts, ends, shift = [], [], [], 0
+    for e in edits:
+        starts.append(e.start + shift)
+        ends.append(e.start + shift + len(e.text))
+        shift += len(e.text) - (e.end - e.start)
+        shifts.append(shift)
+
+    def to_input(offset: int) -> int:
+        i = bisect.bisect_right(starts, offset) - 1
+        if i < 0:
+            return offset
+        if offset < ends[i]:          # inside an edit's new text
+            return edits[i].start
+        return offset - shifts[i]
+    regions = sorted(before)
+    new = [site for site in after
+           if not any(lo <= to_input(site.end) and to_input(site.start) <= hi for lo, hi in regions)]
+    if new:
+        first = new[0].start
         line, col = SourceFile(source.path, output).position(first)
         diagnostics.append(dg.Diagnostic(
             source.path, line, col, dg.ERROR,
-            f"internal error: the translation has {len(after_sites)} parse error sites, the input "
-            f"{before} (first at output {line}:{col}); please report this", "P003"))
+            f"internal error: the translation does not parse at output {line}:{col}, where the input "
+            f"did ({len(new)} new error sites); please report this", "P003"))
 
 
 def _point(source: SourceFile, offset: int) -> tuple[int, int]:

@@ -127,7 +127,7 @@ def run(ctx: Context) -> None:
         if use.api.name in NAMESPACES and use.entry is None:
             _namespace(ctx, use)
         elif use.entry is not None:
-            _rename(ctx, use.api.span, use.entry)
+            _rename(ctx, use.api.span, use.entry, node=use.node)
     _headers(ctx)
     if ctx.options.hip_kernel_execution_syntax:
         _launch_syntax(ctx)
@@ -143,7 +143,21 @@ def _target(entry: ApiEntry, ctx: Context) -> tuple[str | None, Version | None, 
     return entry.hip, entry.hip_added, entry.hip_deprecated, entry.hip_removed, entry.hip_experimental, "HIP"
 
 
-def _rename(ctx: Context, span: tuple[int, int], entry: ApiEntry, written: str | None = None) -> None:
+def _declared_here(node: ts.Node) -> bool:
+    """Is the node the name a declaration introduces (not its type)?"""
+    parent = node.parent
+    if parent is None or parent.child_by_field_name("type") == node:
+        return False
+    return parent.type.endswith("declarator") or (
+        parent.type in ("type_definition", "declaration", "field_declaration")
+        and parent.child_by_field_name("declarator") == node)
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*\Z")
+
+
+def _rename(ctx: Context, span: tuple[int, int], entry: ApiEntry, written: str | None = None,
+            node: ts.Node | None = None) -> None:
     """One use of a table entry: an edit, or a diagnostic, or both; never two diagnostics.
     `written` is the name in the source when `entry` is another overload's."""
     o = ctx.options
@@ -170,6 +184,10 @@ def _rename(ctx: Context, span: tuple[int, int], entry: ApiEntry, written: str |
     if where != "HIP" and cuda in ARGUMENTS_DIFFER.get(entry.library, ()):
         ctx.report(start, dg.ERROR, f"'{cuda}' -> '{name}': {where} takes different arguments; not "
                    "translated", "H017")
+        return
+    if name != cuda and node is not None and not _IDENTIFIER.match(name) and _declared_here(node):
+        ctx.report(start, dg.WARNING, f"'{cuda}' is declared here; its {where} counterpart '{name}' is not a "
+                   "name, so it is left as is", "H018")
         return
     if name != cuda:
         ctx.fixes.append(replace(span[0], span[1], name, PASS, f"{cuda} -> {name} ({entry.library} API)"))
