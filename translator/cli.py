@@ -36,6 +36,7 @@ class Job:
     source: Path          # the file to read
     destination: Path | None   # where its translation goes (-o), None otherwise
     display: str          # the path as diagnostics show it
+    included: bool = False  # a local header that a translated file includes, whatever its suffix
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,7 +143,7 @@ def _translate(args) -> int:
                     target = Path(os.path.realpath(job.source))
                     _write_atomic(target, result.output, like=target, durable=True)
             elif job.destination is not None:
-                if result.changed or job.source.suffix in CUDA_SUFFIXES or args.copy_all or _is_local_header(job):
+                if result.changed or job.source.suffix in CUDA_SUFFIXES or args.copy_all or job.included:
                     _write_atomic(job.destination, result.output, like=job.source)
         except OSError as exc:
             write_failed = True
@@ -201,10 +202,6 @@ class Progress:
             self.width = 0
 
 
-def _is_local_header(job: Job) -> bool:
-    return job.display.endswith(" (included)")
-
-
 def _run(jobs: list[Job], options: Options, workers: int):
     if workers == 1 or len(jobs) < 2:
         for job in jobs:
@@ -215,14 +212,13 @@ def _run(jobs: list[Job], options: Options, workers: int):
 
 
 def _translate_one(job: Job, options: Options) -> Result:
-    path = job.display.removesuffix(" (included)")
     try:
         data = job.source.read_bytes()
     except OSError as exc:
-        result = Result(path, b"", b"", skipped=True)
-        result.diagnostics = [dg.Diagnostic(path, 1, 1, dg.ERROR, f"cannot read: {exc.strerror}", "I001")]
+        result = Result(job.display, b"", b"", skipped=True)
+        result.diagnostics = [dg.Diagnostic(job.display, 1, 1, dg.ERROR, f"cannot read: {exc.strerror}", "I001")]
         return result
-    return translate(path, data, options)
+    return translate(job.display, data, options)
 
 
 def _collect(args, problems: list[dg.Diagnostic]) -> tuple[list[Job], list[tuple[Path, Path]], frozenset[bytes]]:
@@ -301,7 +297,7 @@ def _read_jobs(jobs: dict[Path, Job], trees: list[Path], out_dir: Path | None) -
             inside = next((resolved.relative_to(r) for _, r in tree_roots if resolved.is_relative_to(r)), None)
             if inside is None:
                 continue   # outside the trees being translated: left alone
-            new = Job(target, out_dir / inside if out_dir else None, f"{target} (included)")
+            new = Job(target, out_dir / inside if out_dir else None, str(target), included=True)
             jobs[resolved] = new
             pending.append(new)
     return macros.names()

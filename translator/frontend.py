@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 
 import tree_sitter as ts
 import tree_sitter_cuda as tsc
@@ -64,6 +64,11 @@ class Fragment:
     @property
     def root(self) -> ts.Node:
         return self.tree.root_node
+
+    def text(self, data: bytes, node: ts.Node) -> str:
+        """The node's text in the file `data`, decoded for messages and IR fields."""
+        start, end = self.span(node)
+        return data[start:end].decode("utf-8", "replace")
 
     def span(self, node: ts.Node) -> tuple[int, int]:
         start, end = node.start_byte + self.delta, node.end_byte + self.delta
@@ -164,8 +169,15 @@ def wrong_tree_sites(root: ts.Node, data: bytes, delta: int = 0) -> list[ErrorSi
 
 
 _IDENTIFIER = re.compile(rb"[A-Za-z_]\w*")
-# Bytes of words kept, every other byte made a space: `text.translate(_WORD_BYTES).split()`.
+# Bytes of words kept, every other byte made a space.
 _WORD_BYTES = bytes(c if chr(c).isalnum() or c == 0x5F else 0x20 for c in range(256))
+
+
+def words_of(text: bytes) -> frozenset[bytes]:
+    """Every identifier-like word of `text`, numbers too (a superset does no harm to its
+    uses: filters before any per-match Python work). bytes.translate and split, several
+    times faster than an identifier regex."""
+    return frozenset(text.translate(_WORD_BYTES).split())
 
 
 def directives(text: bytes, name: bytes):
@@ -209,6 +221,17 @@ _QUALIFIERS = frozenset({b"__host__", b"__device__", b"__global__", b"__forceinl
                          b"__inline__", b"inline", b"static", b"extern", b"constexpr"})
 
 
+def object_macros(text: bytes):
+    """(name, body) of every object-like `#define` of the text, the body without a
+    trailing `//` comment, stripped."""
+    if b"define" not in text:
+        return
+    for _, end in directives(text, b"define"):
+        match = _OBJECT_DEFINE.match(text, end)
+        if match is not None:
+            yield match.group(1), match.group(2).split(b"//")[0].strip()
+
+
 class QualifierMacros:
     """Object-like macros that every definition seen makes empty or a run of qualifiers
     (`#define HOST_DEVICE __host__ __device__`): blanking their uses gives the parse the
@@ -218,15 +241,8 @@ class QualifierMacros:
         self._verdict: dict[bytes, bool] = {}
 
     def add(self, text: bytes) -> None:
-        if b"define" not in text:
-            return
-        for _, end in directives(text, b"define"):
-            match = _OBJECT_DEFINE.match(text, end)
-            if match is None:
-                continue
-            body = match.group(2).split(b"//")[0].strip()
+        for name, body in object_macros(text):
             ok = not body.endswith(b"\\") and all(word in _QUALIFIERS for word in body.split())
-            name = match.group(1)
             self._verdict[name] = self._verdict.get(name, True) and ok
 
     def names(self) -> frozenset[bytes]:
@@ -253,7 +269,7 @@ def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset(),
     # macro is defined empty and used in directives only).
     names = {n for n in own if data.count(n) > 1}
     if qualifier_names:
-        names |= qualifier_names.intersection(words if words is not None else data.translate(_WORD_BYTES).split())
+        names |= qualifier_names.intersection(words if words is not None else words_of(data))
     if b"__align__" not in data and b"__attribute__" not in data and not names:
         return data
     out = bytearray(_ALIGN.sub(b"alignas  ", data))
@@ -431,17 +447,13 @@ class ParsedFile:
     macros: list[Fragment]
     cleaned: bytes = b""      # what was parsed (`preclean`): same length and offsets
     configurations: list[Fragment] = field(default_factory=list)
+    words: frozenset[bytes] = frozenset()   # words_of(data): a superset of the cleaned text's
 
     def __post_init__(self) -> None:
         if not self.cleaned:
             self.cleaned = self.data
-
-    @cached_property
-    def words(self) -> frozenset[bytes]:
-        """Every identifier-like word of the file (numbers too: a superset does no harm):
-        lets a pass skip a file, or build a regex of only the names that occur, before any
-        per-match Python work."""
-        return frozenset(self.cleaned.translate(_WORD_BYTES).split())
+        if not self.words:
+            self.words = words_of(self.data)
 
     def word_pattern(self, names) -> re.Pattern[bytes] | None:
         """A regex matching those of `names` (bytes) that occur in the file, or more: the
@@ -471,8 +483,7 @@ def parse_file(data: bytes, wanted_macro=None, qualifier_names: frozenset[bytes]
     """Parse a file (through `preclean`) and its #define bodies. `ParsedFile.data` is the
     original bytes. `wanted_macro(body_bytes)`, when given, picks the bodies worth
     parsing (those that mention something a pass looks for)."""
-    # The words of the original are a superset of the cleaned text's: fine for ParsedFile.words.
-    words = frozenset(data.translate(_WORD_BYTES).split())
+    words = words_of(data)
     cleaned = preclean(data, qualifier_names, words)
     tree = parse(cleaned)
     main = Fragment(tree, 0, False)
@@ -494,6 +505,4 @@ def parse_file(data: bytes, wanted_macro=None, qualifier_names: frozenset[bytes]
             continue
         if wanted_macro is None or wanted_macro(cleaned[body.start_byte:body.end_byte]):
             macros.append(_macro_fragment(cleaned, body.start_byte, body.end_byte))
-    parsed = ParsedFile(data, main, macros, cleaned, configurations)
-    parsed.__dict__["words"] = words
-    return parsed
+    return ParsedFile(data, main, macros, cleaned, configurations, words)

@@ -216,8 +216,7 @@ class _Builder:
         return Expr(self.text(frag, node), frag.span(node))
 
     def text(self, frag: Fragment, node: ts.Node) -> str:
-        start, end = frag.span(node)
-        return self.data[start:end].decode("utf-8", "replace")
+        return frag.text(self.data, node)
 
     # -- kernels
     def kernels(self, frag: Fragment) -> list[Kernel]:

@@ -31,13 +31,17 @@ class Result:
     rejected: list[Fix] = field(default_factory=list)
     diagnostics: list[dg.Diagnostic] = field(default_factory=list)
     module: Module | None = None
-    uses: tuple = ()           # ApiUse, in source order (plain data: results cross processes)
     seconds: float = 0.0
     skipped: bool = False      # not translated (binary, too large...): output == input
 
     @property
     def changed(self) -> bool:
         return self.output != self.input
+
+    @property
+    def uses(self) -> tuple:
+        """ApiUse, in source order (plain data: results cross processes)."""
+        return self.module.api_uses if self.module is not None else ()
 
     @property
     def errors(self) -> int:
@@ -99,7 +103,7 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
         _report_new_errors(source, before, _reparse(source, parsed, applied), applied, output, ctx.diagnostics)
     result.output, result.applied, result.rejected = output, applied, rejected
     result.diagnostics += sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
-    result.module, result.uses = module, module.api_uses
+    result.module = module
     result.seconds = time.perf_counter() - started
     return result
 

@@ -15,7 +15,7 @@ from functools import cache
 
 import tree_sitter as ts
 
-from translator.frontend import Fragment, ParsedFile, node_at
+from translator.frontend import Fragment, ParsedFile, node_at, words_of
 from translator.ir import ApiUse
 from translator.mapping import ApiEntry, MappingTables
 
@@ -32,7 +32,6 @@ WARP_BUILTINS = frozenset({
     "__all_sync", "__match_any_sync", "__match_all_sync", "__activemask", "__syncwarp", "__reduce_add_sync",
     "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
 })
-_IDENTIFIER = re.compile(rb"(?<![\w$])[A-Za-z_]\w*")
 
 
 @dataclass(frozen=True)
@@ -56,7 +55,7 @@ def mentions_api(tables: MappingTables):
     names = _known_names(tables)
 
     def wanted(body: bytes) -> bool:
-        return b"<<<" in body or b"__global__" in body or not names.isdisjoint(_IDENTIFIER.findall(body))
+        return b"<<<" in body or b"__global__" in body or not names.isdisjoint(words_of(body))
     return wanted
 
 

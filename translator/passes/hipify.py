@@ -36,7 +36,7 @@ import tree_sitter as ts
 
 from translator import diagnostics as dg
 from translator.edits import Edit, Fix, replace
-from translator.frontend import Fragment, directives, node_at
+from translator.frontend import Fragment, directives, node_at, object_macros
 from translator.ir import call_of
 from translator.mapping import ApiEntry, Version, version_at_least, version_str
 from translator.passes import Context, register
@@ -108,11 +108,6 @@ FULL_MASK = re.compile(r"(0x[fF]{8}|0x[fF]{16}|4294967295|~0|-1|0xffffffff)[uUlL
 FULL_MASK_64 = "0xffffffffffffffffull"
 WARP_MASK_FUNCTIONS = set(MASKLESS) | {"__match_any_sync", "__match_all_sync"} | (WARP_SYNC_7 - {"__syncwarp"})
 
-
-
-def _name(data: bytes, frag: Fragment, node: ts.Node) -> str:
-    s, e = frag.span(node)
-    return data[s:e].decode("utf-8", "replace")
 
 
 def _args(node: ts.Node) -> list[ts.Node]:
@@ -238,7 +233,7 @@ def _call(ctx: Context, use) -> bool:
     if name in DROPPED_ARGUMENTS and use.entry is not None:
         index, harmless = DROPPED_ARGUMENTS[name]
         if index < len(args):
-            text = _name(ctx.source.data, frag, args[index]).replace(" ", "")
+            text = frag.text(ctx.source.data, args[index]).replace(" ", "")
             if text not in harmless or not frag.clean(call) or index + 1 >= len(args):
                 ctx.report(use.api.span[0], dg.ERROR, f"'{name}': argument {index + 1} ('{text}') has no HIP "
                            "equivalent; not translated", "H017")
@@ -252,7 +247,7 @@ def _symbol_argument(ctx: Context, frag: Fragment, call: ts.Node, args: list[ts.
     if index >= len(args) or not frag.clean(call):
         return
     arg = args[index]
-    text = _name(ctx.source.data, frag, arg)
+    text = frag.text(ctx.source.data, arg)
     if text.startswith("HIP_SYMBOL(") or text.startswith("HIP_SYMBOL ("):
         return
     start, end = frag.span(arg)
@@ -278,7 +273,7 @@ def _warp_sync(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.No
     if not args:
         return
     mask = args[0]
-    mask_text = _name(data, frag, mask).replace(" ", "")
+    mask_text = frag.text(data, mask).replace(" ", "")
     full = _full_mask(ctx, frag, mask)
     if version_at_least(target, WARP_SYNC_SINCE):
         if full and not mask_text.lower().startswith("0xffffffffffffffff") and frag.clean(mask):
@@ -292,7 +287,7 @@ def _warp_sync(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.No
         ctx.report(fn_start, dg.ERROR, f"'{name}' needs HIP 6.2; the target is ROCm {version}", "H014")
         return
     if not full:
-        ctx.report(fn_start, dg.ERROR, f"'{name}' with mask '{_name(data, frag, mask)}' needs HIP 6.2 "
+        ctx.report(fn_start, dg.ERROR, f"'{name}' with mask '{frag.text(data, mask)}' needs HIP 6.2 "
                    f"(target ROCm {version}); only a full mask has a mask-less equivalent", "H014")
         return
     if not frag.clean(call) or len(args) < 2:
@@ -309,14 +304,14 @@ def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
     """True when the mask is provably all ones: a literal, an object-like macro of this
     file defined as one, or a local variable initialised with one and never assigned."""
     data = ctx.source.data
-    text = _name(data, frag, mask).replace(" ", "")
+    text = frag.text(data, mask).replace(" ", "")
     if FULL_MASK.match(text):
         return True
     if mask.type != "identifier":
         return False
-    word = re.escape(text.encode())
-    values = [m.group(1).strip().strip(b"()").replace(b" ", b"").decode("utf-8", "replace") for m in
-              re.finditer(rb"^[ \t]*#[ \t]*define[ \t]+" + word + rb"[ \t]+([^\r\n]*)", data, re.M)]
+    word = text.encode()
+    values = [body.strip(b"()").replace(b" ", b"").decode("utf-8", "replace")
+              for name, body in object_macros(data) if name == word]
     if values:
         return len(set(values)) == 1 and bool(FULL_MASK.match(values[0]))
     function = mask.parent
@@ -326,17 +321,17 @@ def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
         return False
     lo, hi = frag.span(function)
     inits, assigned = [], False
-    for match in re.compile(word + rb"\b").finditer(ctx.parsed.cleaned, lo, hi):
+    for match in re.compile(re.escape(word) + rb"\b").finditer(ctx.parsed.cleaned, lo, hi):
         node = node_at(frag.root, match.start() - frag.delta, match.end() - frag.delta)
         parent = node.parent if node is not None else None
         if parent is None:
             continue
         if parent.type == "init_declarator" and parent.child_by_field_name("declarator") == node:
             value = parent.child_by_field_name("value")
-            inits.append(_name(data, frag, value).replace(" ", "") if value is not None else "")
+            inits.append(frag.text(data, value).replace(" ", "") if value is not None else "")
         elif (parent.type == "assignment_expression" and parent.child_by_field_name("left") == node) \
                 or parent.type == "update_expression" \
-                or (parent.type == "pointer_expression" and _name(data, frag, parent).startswith("&")):
+                or (parent.type == "pointer_expression" and frag.text(data, parent).startswith("&")):
             assigned = True
     return not assigned and len(inits) == 1 and bool(FULL_MASK.match(inits[0]))
 
