@@ -21,7 +21,8 @@ Legal when:
 Not handled:
     APIs with no HIP equivalent, or none in the target version: one diagnostic per
     use, no edit. Calls whose MIOpen/rocSPARSE counterpart takes other arguments
-    (H017, no edit). Partial warp masks below HIP 6.2. `__syncwarp` below HIP 7.0.
+    (H017, no edit). A declaration of a CUDA name whose counterpart is not a name
+    (H018, no edit). Partial warp masks below HIP 6.2. `__syncwarp` below HIP 7.0.
 Example:
     cudaMemcpyToSymbol(c, h, n)  ->  hipMemcpyToSymbol(HIP_SYMBOL(c), h, n)
 Safety:
