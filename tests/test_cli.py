@@ -65,9 +65,15 @@ def test_output_mirrors_tree(tree: Path, tmp_path: Path):
     proc = run("translate", str(tree), "-o", str(out), *ROCM)
     assert proc.returncode == 0, proc.stderr
     got = snapshot(out)
-    assert sorted(got) == ["a.cu", "helper.inl2", "sub/b.cuh", "sub/deep/c.cpp"]
-    for rel, data in got.items():
-        assert data == expected(tree / rel), rel
+    # The whole tree: translations, and the files with no CUDA copied byte for byte, so
+    # that the project's plain headers and data are where its sources expect them.
+    assert sorted(got) == ["README.txt", "a.cu", "helper.inl2", "sub/b.cuh", "sub/deep/c.cpp",
+                           "sub/plain.cpp", "unused.inl2"]
+    for rel in ("a.cu", "helper.inl2", "sub/b.cuh", "sub/deep/c.cpp"):
+        assert got[rel] == expected(tree / rel), rel
+    assert got["README.txt"] == README
+    assert got["sub/plain.cpp"] == PLAIN
+    assert got["unused.inl2"] == HELPER      # copied, not translated: nothing includes it
     assert b"hipMalloc(&p, 4)" in got["a.cu"] and b"cudaMalloc" not in got["a.cu"]
     assert b"hipDeviceSynchronize()" in got["helper.inl2"]
     assert b"hipStream_t s;" in got["sub/b.cuh"]
@@ -75,18 +81,45 @@ def test_output_mirrors_tree(tree: Path, tmp_path: Path):
     assert snapshot(tree) == before          # the input is never touched with -o
     assert proc.stdout == b""
     assert proc.stderr.decode().splitlines()[-1] == \
-        "cu2hip: 5 files, 4 changed, 8 edits (H001: 4, H002: 4), 0 errors, 0 warnings"
+        "cu2hip: 5 files, 4 changed, 2 copied, 8 edits (H001: 4, H002: 4), 0 errors, 0 warnings"
 
 
-def test_copy_all_copies_everything_else(tree: Path, tmp_path: Path):
+def test_only_translated_writes_cuda_files_and_what_changes(tree: Path, tmp_path: Path):
     out = tmp_path / "out"
-    assert main(["translate", str(tree), "-o", str(out), "--copy-all", "-q", *ROCM]) == 0
+    assert main(["translate", str(tree), "-o", str(out), "--only-translated", "-q", *ROCM]) == 0
     got = snapshot(out)
-    assert sorted(got) == ["README.txt", "a.cu", "helper.inl2", "sub/b.cuh", "sub/deep/c.cpp",
-                           "sub/plain.cpp", "unused.inl2"]
-    assert got["README.txt"] == README
-    assert got["sub/plain.cpp"] == PLAIN
-    assert got["unused.inl2"] == HELPER      # copied, not translated: nothing includes it
+    assert sorted(got) == ["a.cu", "helper.inl2", "sub/b.cuh", "sub/deep/c.cpp"]
+    for rel, data in got.items():
+        assert data == expected(tree / rel), rel
+
+
+def test_only_translated_keeps_plain_headers_that_translated_files_include(tmp_path: Path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "k.cu").write_bytes(b'#include "params.h"\n__global__ void k(P p) {}\n')
+    (src / "params.h").write_bytes(b"struct P { int n; };\n")
+    (src / "unrelated.h").write_bytes(b"struct Q { int n; };\n")
+    assert main(["translate", str(src), "-o", str(tmp_path / "out"), "--only-translated", "-q", *ROCM]) == 0
+    assert sorted(snapshot(tmp_path / "out")) == ["k.cu", "params.h"]
+
+
+def test_copy_all_is_the_default_and_contradicts_only_translated(tree: Path, tmp_path: Path, capsys):
+    assert main(["translate", str(tree), "-o", str(tmp_path / "a"), "--copy-all", "-q", *ROCM]) == 0
+    assert main(["translate", str(tree), "-o", str(tmp_path / "b"), "-q", *ROCM]) == 0
+    assert snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
+    assert main(["translate", str(tree), "-o", str(tmp_path / "c"), "--copy-all", "--only-translated"]) == 2
+    assert "contradict" in capsys.readouterr().err
+
+
+def test_output_tree_skips_fifos_with_a_warning(tree: Path, tmp_path: Path):
+    os.mkfifo(tree / "pipe.cu")
+    os.mkfifo(tree / "data.fifo")
+    proc = run("translate", str(tree), "-o", str(tmp_path / "out"), *ROCM)
+    assert proc.returncode == 0, proc.stderr
+    err = proc.stderr.decode()
+    assert f"{tree / 'pipe.cu'}:1:1: warning: not a regular file; skipped [I007]" in err
+    assert f"{tree / 'data.fifo'}:1:1: warning: not a regular file; skipped [I007]" in err
+    assert "pipe.cu" not in snapshot(tmp_path / "out") and "README.txt" in snapshot(tmp_path / "out")
 
 
 def test_single_file_argument_goes_to_top_of_output(tree: Path, tmp_path: Path):
@@ -99,7 +132,8 @@ def test_output_folder_inside_input_tree_is_skipped(tree: Path):
     out = tree / "hip"
     for _ in range(2):
         assert main(["translate", str(tree), "-o", str(out), "-q", *ROCM]) == 0
-    assert sorted(snapshot(out)) == ["a.cu", "helper.inl2", "sub/b.cuh", "sub/deep/c.cpp"]
+    assert sorted(snapshot(out)) == ["README.txt", "a.cu", "helper.inl2", "sub/b.cuh", "sub/deep/c.cpp",
+                                     "sub/plain.cpp", "unused.inl2"]
 
 
 def test_jobs_give_the_same_output(tree: Path, tmp_path: Path):
@@ -311,15 +345,11 @@ def test_translating_output_again_changes_nothing(tree: Path, tmp_path: Path):
     assert main(["translate", str(tree), "-o", str(out), "-q", *ROCM]) == 0
     first = snapshot(out)
     assert main(["translate", str(out), "-o", str(out2), "-q", *ROCM]) == 0
-    second = snapshot(out2)
-    # c.cpp holds no CUDA any more: a .cpp without CUDA is not written.
-    assert sorted(second) == ["a.cu", "helper.inl2", "sub/b.cuh"]
-    for rel, data in second.items():
-        assert data == first[rel], rel
+    assert snapshot(out2) == first
     proc = run("translate", str(out), "--in-place", *ROCM)
     assert proc.returncode == 0
     assert proc.stderr.decode().splitlines()[-1] == \
-        "cu2hip: 4 files, 0 changed, 0 edits (none), 0 errors, 0 warnings"
+        "cu2hip: 5 files, 0 changed, 0 edits (none), 0 errors, 0 warnings"
     assert snapshot(out) == first
 
 

@@ -81,3 +81,20 @@ def test_original_compiles_with_nvcc(program):
         pytest.skip(f"CUDA library headers for {sorted(needs_headers)} not found: set CU2HIP_CUDA_INCLUDE")
     check = toolchain.nvcc_compile_check(ROOT / program.path, include_dirs=includes)
     assert check.ok, check.output
+
+
+@pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc is not installed (apt-get install hipcc)")
+def test_translated_project_tree_compiles_for_gfx90a(tmp_path):
+    """`-o DIR` writes the whole tree: the plain headers a project includes through its own
+    include path (`-I include`, not next to the includer) are there, so it compiles."""
+    from translator.cli import main
+
+    project = ROOT / "tests" / "projects" / "multidir"
+    out = tmp_path / "hip"
+    version = ".".join(map(str, HIP_TARGET.rocm_version))
+    assert main(["translate", str(project), "-o", str(out), "-q", "--rocm-version", version]) == 0
+    assert (out / "include" / "util" / "check.h").read_bytes() == \
+        (project / "include" / "util" / "check.h").read_bytes()
+    assert (out / "CMakeLists.txt").exists()
+    check = toolchain.hip_syntax_check(out / "src" / "main.cu", include_dirs=(str(out / "include"),))
+    assert check.ok, check.output

@@ -82,7 +82,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="rewrite k<<<...>>>(...) as hipLaunchKernelGGL(...)")
     syntax.add_argument("--cuda-kernel-execution-syntax", action="store_true",
                         help="keep k<<<...>>>(...) (the default)")
-    t.add_argument("--copy-all", action="store_true", help="with -o, also copy files that are not CUDA")
+    t.add_argument("--only-translated", action="store_true",
+                   help="with -o, write only CUDA files, the headers they include and files that change "
+                        "(by default every file of the tree is written, translated or copied)")
+    t.add_argument("--copy-all", action="store_true",
+                   help="with -o, copy every other file too (the default; accepted for HIPIFY scripts)")
     t.add_argument("--print-stats", action="store_true", help="statistics per file and in total")
     t.add_argument("--strict", action="store_true", help="exit 1 when any error diagnostic is reported")
     t.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="translate N files at a time")
@@ -113,6 +117,8 @@ def _translate(args) -> int:
         raise UsageError("say where the output goes: -o DIR, --in-place, --stdout or --examine")
     problems: list[dg.Diagnostic] = []
     jobs, copies, macros = _collect(args, problems)
+    if args.only_translated and args.copy_all:
+        raise UsageError("--only-translated and --copy-all contradict each other")
     if args.stdout and len(jobs) != 1:
         raise UsageError(f"--stdout takes exactly one file ({len(jobs)} given)")
     # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
@@ -124,6 +130,7 @@ def _translate(args) -> int:
     print_stats = args.print_stats or args.examine
     errors = len(problems)
     write_failed = False
+    only_translated = args.only_translated
     progress = Progress(sys.stderr, len(jobs)) if sys.stderr.isatty() and not args.quiet and len(jobs) > 1 else None
     for done, (job, result) in enumerate(_run(jobs, options, args.jobs), 1):
         if progress is not None:
@@ -143,7 +150,7 @@ def _translate(args) -> int:
                     target = Path(os.path.realpath(job.source))
                     _write_atomic(target, result.output, like=target, durable=True)
             elif job.destination is not None:
-                if result.changed or job.source.suffix in CUDA_SUFFIXES or args.copy_all or job.included:
+                if result.changed or job.source.suffix in CUDA_SUFFIXES or job.included or not only_translated:
                     _write_atomic(job.destination, result.output, like=job.source)
         except OSError as exc:
             write_failed = True
@@ -167,7 +174,7 @@ def _translate(args) -> int:
                     dst.unlink()
                 os.symlink(os.readlink(src), dst)
             else:
-                _write_atomic(dst, src.read_bytes(), like=src)
+                _copy_atomic(src, dst)
         except OSError as exc:
             write_failed = True
             print(dg.Diagnostic(str(dst), 1, 1, dg.ERROR, f"cannot write: {exc.strerror or exc}", "I005").format(),
@@ -176,7 +183,8 @@ def _translate(args) -> int:
         stats_stream.write(total.render("total"))
     if not args.quiet:
         passes = ", ".join(f"{k}: {v}" for k, v in sorted(total.by_pass.items())) or "none"
-        print(f"cu2hip: {total.files} files, {total.changed_files} changed, {total.converted} edits ({passes}), "
+        copied = f"{len(copies)} copied, " if copies else ""
+        print(f"cu2hip: {total.files} files, {total.changed_files} changed, {copied}{total.converted} edits ({passes}), "
               f"{total.errors + len(problems)} errors, {total.warnings} warnings", file=sys.stderr)
     # A failed write breaks the command's contract whatever --strict says.
     return 1 if write_failed or (args.strict and errors) else 0
@@ -225,6 +233,7 @@ def _collect(args, problems: list[dg.Diagnostic]) -> tuple[list[Job], list[tuple
     """The files to translate (and, with --copy-all, the others to copy), each with its
     destination, and the qualifier macros their definitions establish."""
     out_dir = Path(args.output).resolve() if args.output else None
+    complete = out_dir is not None and not args.only_translated   # -o mirrors the whole tree
     jobs: dict[Path, Job] = {}
     copies: list[tuple[Path, Path]] = []
     trees: list[Path] = []
@@ -247,24 +256,33 @@ def _collect(args, problems: list[dg.Diagnostic]) -> tuple[list[Job], list[tuple
                 rel = path.relative_to(root)
                 dest = out_dir / rel if out_dir else None
                 wanted = path.suffix in CUDA_SUFFIXES or path.suffix.lower() in CXX_SUFFIXES
+                mirrored = dest is not None and (wanted or complete)
                 if path.is_symlink():
                     # A link to a file of the tree stays a link (its target is translated
                     # in its own right); a link out of the tree is translated as a file
                     # with -o and left alone in place.
                     inside = _inside(Path(os.path.realpath(path)), root)
                     if inside or args.in_place or args.examine or args.stdout:
-                        if inside and dest is not None and (wanted or args.copy_all):
+                        if inside and mirrored:
                             copies.append((path, dest))
                         elif not inside and args.in_place and wanted:
                             problems.append(dg.Diagnostic(str(path), 1, 1, dg.WARNING, "symbolic link to a "
                                                           "file outside the tree; not rewritten", "I006"))
                         continue
+                if path.exists() and not path.is_file():
+                    # A FIFO, socket or device (or a link to one) is never read: it could block or never end.
+                    if wanted or mirrored:
+                        problems.append(dg.Diagnostic(str(path), 1, 1, dg.WARNING,
+                                                      "not a regular file; skipped", "I007"))
+                    continue
                 if wanted:
                     jobs.setdefault(path.resolve(), Job(path, dest, str(path)))
-                elif args.copy_all and dest is not None:
+                elif mirrored:
                     copies.append((path, dest))
         trees.append(root)
     macros = _read_jobs(jobs, trees, out_dir)
+    # A file found to be an included local header is translated, not copied.
+    copies = [(src, dst) for src, dst in copies if src.is_symlink() or src.resolve() not in jobs]
     return list(jobs.values()), copies, macros
 
 
@@ -292,7 +310,11 @@ def _read_jobs(jobs: dict[Path, Job], trees: list[Path], out_dir: Path | None) -
         for match in _LOCAL_INCLUDE.finditer(data):
             target = job.source.parent / match.group(1).decode("utf-8", "replace")
             resolved = target.resolve()
-            if resolved in jobs or not target.is_file():
+            if resolved in jobs:
+                # A header a translated file includes is written with it, even unchanged.
+                jobs[resolved] = dataclasses.replace(jobs[resolved], included=True)
+                continue
+            if not target.is_file():
                 continue
             inside = next((resolved.relative_to(r) for _, r in tree_roots if resolved.is_relative_to(r)), None)
             if inside is None:
@@ -306,17 +328,27 @@ def _read_jobs(jobs: dict[Path, Job], trees: list[Path], out_dir: Path | None) -
 _MADE_FOLDERS: set[Path] = set()
 
 
-def _write_atomic(path: Path, data: bytes, like: Path | None = None, durable: bool = False) -> None:
-    """Write through a temporary file in the same folder and an atomic rename, keeping the
-    original's permission bits. `durable` (for a user's own file, --in-place) also flushes
-    it to disk before the rename."""
+def _copy_atomic(src: Path, dst: Path) -> None:
+    """Copy a file the translator does not change (a plain header, data, a build file) the
+    way translations are written, streaming rather than reading it whole."""
+    with open(src, "rb") as handle:
+        _write_atomic(dst, handle, like=src)
+
+
+def _write_atomic(path: Path, data, like: Path | None = None, durable: bool = False) -> None:
+    """Write `data` (bytes, or a binary file to stream) through a temporary file in the same
+    folder and an atomic rename, keeping the original's permission bits. `durable` (for a
+    user's own file, --in-place) also flushes it to disk before the rename."""
     if path.parent not in _MADE_FOLDERS:
         path.parent.mkdir(parents=True, exist_ok=True)
         _MADE_FOLDERS.add(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".cu2hip-tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                shutil.copyfileobj(data, handle)
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())

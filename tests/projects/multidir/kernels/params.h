@@ -1,0 +1,5 @@
+#pragma once
+struct ScaleParams {
+    float factor;
+    int n;
+};
