@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import translator.pipeline
+import translator.inputs
 from translator.cli import main
 from translator.passes import Options
 from translator.pipeline import translate
@@ -233,7 +233,7 @@ def test_dangling_symlink_in_tree_cannot_be_read(tmp_path: Path, capsys):
 # --- huge files -----------------------------------------------------------------------------------
 
 def test_file_over_the_limit(tmp_path: Path, capsys, monkeypatch):
-    monkeypatch.setattr(translator.pipeline, "MAX_FILE_BYTES", 16)
+    monkeypatch.setattr(translator.inputs, "MAX_FILE_BYTES", 16)
     big = tmp_path / "big.cu"
     big.write_bytes(GOOD)           # 26 bytes
     small = tmp_path / "small.cu"
@@ -247,7 +247,7 @@ def test_file_over_the_limit(tmp_path: Path, capsys, monkeypatch):
 
 
 def test_file_exactly_at_the_limit_is_translated(monkeypatch):
-    monkeypatch.setattr(translator.pipeline, "MAX_FILE_BYTES", len(GOOD))
+    monkeypatch.setattr(translator.inputs, "MAX_FILE_BYTES", len(GOOD))
     result = translate("edge.cu", GOOD, OPTIONS)
     assert not result.skipped
     assert b"hipFree(0)" in result.output

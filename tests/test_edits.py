@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from translator.edits import SAFE, SEMANTIC, Edit, Fix, apply_fixes, replace
+from translator.edits import SAFE, SEMANTIC, Edit, Fix, apply_fixes, compose, replace
 
 
-def fix(*edits: tuple[int, int, bytes], pass_id: str = "T000", reason: str = "test") -> Fix:
-    return Fix(tuple(Edit(s, e, t) for s, e, t in edits), pass_id, reason)
+def fix(*edits: tuple[int, int, bytes], rule: str = "T000", reason: str = "test") -> Fix:
+    return Fix(tuple(Edit(s, e, t) for s, e, t in edits), rule, reason)
 
 
 # --- Edit and Fix -------------------------------------------------------------
@@ -32,7 +32,7 @@ def test_edit_allows_empty_range_at_zero():
 def test_replace_encodes_str_and_keeps_bytes():
     a = replace(2, 4, "hé", "H001", "why")
     assert a.edits == (Edit(2, 4, "hé".encode()),)
-    assert (a.pass_id, a.reason, a.safety) == ("H001", "why", SAFE)
+    assert (a.rule, a.reason, a.safety) == ("H001", "why", SAFE)
     b = replace(1, 1, b"\xff", "W201", "r", SEMANTIC)
     assert b.edits == (Edit(1, 1, b"\xff"),)
     assert b.safety == SEMANTIC
@@ -371,3 +371,39 @@ def test_property_greedy_acceptance(data, draw):
     assert applied == expected_applied
     assert rejected == [f for f in fixes if f not in expected_applied]
     assert out == reference_splice(data, accepted_edits)
+
+
+# --- compose: several rounds of fixes, reported in the input's offsets ---------------------
+
+@st.composite
+def _fixes_on(draw, text: bytes) -> list[Fix]:
+    out = []
+    for _ in range(draw(st.integers(0, 4))):
+        a = draw(st.integers(0, len(text)))
+        b = draw(st.integers(a, min(len(text), a + 4)))
+        out.append(fix((a, b, draw(st.binary(max_size=4)))))
+    return out
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.data())
+def test_composed_fixes_apply_like_the_rounds(data) -> None:
+    old = data.draw(st.binary(max_size=12))
+    mid, first, _ = apply_fixes(old, data.draw(_fixes_on(old)))
+    new, second, _ = apply_fixes(mid, data.draw(_fixes_on(mid)))
+    composed = compose(old, first, second)
+    got, _, refused = apply_fixes(old, composed)
+    assert refused == [] and got == new
+
+
+def test_compose_merges_an_edit_of_new_text_into_the_fix_that_made_it() -> None:
+    old = b"a cudaX b"
+    mid, first, _ = apply_fixes(old, [fix((2, 7, b"k<<<1>>>()"), rule="F001", reason="fused")])
+    assert mid == b"a k<<<1>>>() b"
+    _, second, _ = apply_fixes(mid, [fix((3, 6, b"(, "), rule="H003", reason="launch syntax")])
+    [merged] = compose(old, first, second)
+    assert merged.edits == (Edit(2, 7, b"k(, 1>>>()"),)
+    assert (merged.rule, merged.reason) == ("F001", "fused; then launch syntax")
+    # An edit of untouched text maps to the input's offsets as it is.
+    _, third, _ = apply_fixes(mid, [fix((13, 14, b"c"))])
+    assert compose(old, first, third)[1].edits == (Edit(8, 9, b"c"),)

@@ -182,7 +182,7 @@ def _translate(args) -> int:
     if print_stats and total.files > 1:
         stats_stream.write(total.render("total"))
     if not args.quiet:
-        passes = ", ".join(f"{k}: {v}" for k, v in sorted(total.by_pass.items())) or "none"
+        passes = ", ".join(f"{k}: {v}" for k, v in sorted(total.by_rule.items())) or "none"
         copied = f"{len(copies)} copied, " if copies else ""
         print(f"cu2hip: {total.files} files, {total.changed_files} changed, {copied}{total.converted} edits ({passes}), "
               f"{total.errors + len(problems)} errors, {total.warnings} warnings", file=sys.stderr)

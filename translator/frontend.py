@@ -506,3 +506,16 @@ def parse_file(data: bytes, wanted_macro=None, qualifier_names: frozenset[bytes]
         if wanted_macro is None or wanted_macro(cleaned[body.start_byte:body.end_byte]):
             macros.append(_macro_fragment(cleaned, body.start_byte, body.end_byte))
     return ParsedFile(data, main, macros, cleaned, configurations, words)
+
+
+def include_directives(parsed: ParsedFile) -> list[tuple[ts.Node, ts.Node]]:
+    """(directive, path) of every `#include <...>` or `#include "..."` of the file, in order."""
+    out = []
+    root = parsed.main.root
+    for hash_at, end in directives(parsed.cleaned, b"include"):
+        token = node_at(root, hash_at, end)
+        node = token.parent if token is not None else None
+        path = node.child_by_field_name("path") if node is not None and node.type == "preproc_include" else None
+        if path is not None and path.type in ("system_lib_string", "string_literal"):
+            out.append((node, path))
+    return out

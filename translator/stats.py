@@ -6,9 +6,8 @@ import difflib
 from collections import Counter
 from dataclasses import dataclass, field
 
+from translator.catalog import catalog
 from translator.pipeline import Result
-
-UNCONVERTED_CODES = frozenset({"H010", "H011", "H013", "H014"})
 
 
 @dataclass
@@ -20,7 +19,7 @@ class Stats:
     by_kind: Counter = field(default_factory=Counter)
     by_api: Counter = field(default_factory=Counter)
     by_name: Counter = field(default_factory=Counter)
-    by_pass: Counter = field(default_factory=Counter)
+    by_rule: Counter = field(default_factory=Counter)
     unconverted_names: Counter = field(default_factory=Counter)
     lines: int = 0
     changed_lines: int = 0
@@ -41,26 +40,22 @@ class Stats:
         self.errors += sum(d.severity == "error" for d in result.diagnostics)
         self.warnings += sum(d.severity == "warning" for d in result.diagnostics)
         uses = {u.span: u for u in result.uses}
+        rules = catalog()
         for fix in result.applied:
             self.converted += 1
-            self.by_pass[fix.pass_id] += 1
+            self.by_rule[fix.rule] += 1
             self.changed_bytes += sum(e.end - e.start for e in fix.edits)
             api = uses.get((fix.edits[0].start, fix.edits[0].end))
             if api is not None:
                 self.by_kind[api.kind] += 1
                 self.by_api[api.library] += 1
                 self.by_name[api.name] += 1
-            elif fix.pass_id == "H002":
-                self.by_kind["include"] += 1
-            elif fix.pass_id == "H003":
-                self.by_kind["kernel_launch"] += 1
             else:
-                self.by_kind["rewrite"] += 1
+                self.by_kind[rules[fix.rule].name] += 1
         for d in result.diagnostics:
-            if d.code in UNCONVERTED_CODES:
+            if rules[d.code].unconverted:
                 self.unconverted += 1
-                name = d.message.split("'")[1] if "'" in d.message else "?"
-                self.unconverted_names[name] += 1
+                self.unconverted_names[d.subject or "?"] += 1
         if result.changed and count_lines:
             before = result.input.splitlines()
             after = result.output.splitlines()
@@ -85,7 +80,7 @@ class Stats:
             f"  diagnostics: {self.errors} errors, {self.warnings} warnings",
             f"  TIME ELAPSED s: {self.seconds:.3f}",
         ]
-        for heading, counter in (("CONVERTED refs by pass", self.by_pass), ("CONVERTED refs by type", self.by_kind),
+        for heading, counter in (("CONVERTED refs by rule", self.by_rule), ("CONVERTED refs by type", self.by_kind),
                                  ("CONVERTED refs by API", self.by_api), ("CONVERTED refs by names", self.by_name),
                                  ("UNCONVERTED refs by names", self.unconverted_names)):
             if counter:

@@ -1,8 +1,13 @@
-"""Pass registry and the context every pass reads.
+"""The pass framework: what a pass declares, the context it reads and writes, and how
+passes are found and ordered.
 
-A pass is a function `run(ctx) -> None` that appends Fixes and Diagnostics to the
-context; it never edits text. Passes register with a stable id (the id appears in
-diagnostics, diffs and suppression comments) and the targets they run for.
+A pass is a function `run(ctx) -> None` registered with `register_pass`: a stable id,
+the rule codes it emits (declared in translator.catalog), the IR facts it reads, the
+passes it runs after and the targets it runs for. It never edits text: it adds Fixes
+and Diagnostics to the context, and asks for headers through `ctx.request_header`, which
+the pipeline satisfies once, at the end of the round. Every module under this package is
+imported by `passes_for` (that is how passes are discovered); nothing outside this
+package names a pass or one of its codes.
 """
 
 from __future__ import annotations
@@ -11,13 +16,18 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from translator import diagnostics as dg
-from translator.edits import Fix
+from translator.catalog import Rule, discover
+from translator.edits import SAFE, SEMANTIC, Edit, Fix
 from translator.frontend import ParsedFile
 from translator.ir import Module
 from translator.mapping import MappingTables, Version
 from translator.source import SourceFile
+from translator.suppress import Policy
 
 DEFAULT_ROCM_VERSION: Version = (5, 2, 3)   # Debian 12's hipcc, when none is installed
+# What a pass may declare that it reads: the IR's facts (translator.ir.Module) and the
+# scan's API uses with their tree nodes.
+IR_FACTS = frozenset({"kernels", "launches", "api_uses", "sync_points", "uses", "tree"})
 
 
 @dataclass(frozen=True)
@@ -32,6 +42,16 @@ class Options:
     # Object-like macros that the whole tree defines only as qualifiers or as nothing
     # (collected by the command over every file it translates; see frontend.preclean).
     qualifier_macros: frozenset[bytes] = frozenset()
+    select: tuple[str, ...] = ()            # rule ids or prefixes to report and apply (default: all)
+    ignore: tuple[str, ...] = ()            # ... and to drop
+    only: str | None = None                 # run this pass alone (for debugging and goldens)
+
+
+@dataclass(frozen=True)
+class HeaderRequest:
+    header: str          # as it goes between <>
+    rule: str
+    reason: str
 
 
 @dataclass
@@ -42,34 +62,84 @@ class Context:
     uses: list                              # translator.scan.Use, in source order
     options: Options
     tables: MappingTables
+    policy: Policy = field(default_factory=Policy)
     fixes: list[Fix] = field(default_factory=list)
     diagnostics: list[dg.Diagnostic] = field(default_factory=list)
-    runtime_header_included: bool = False   # set by the hipify pass's header mapping
+    header_requests: list[HeaderRequest] = field(default_factory=list)
 
-    def report(self, offset: int, severity: str, message: str, code: str) -> None:
-        self.diagnostics.append(dg.at(self.source, offset, severity, message, code))
+    def fix(self, rule: Rule, edits: tuple[Edit, ...] | Edit, reason: str) -> Fix | None:
+        """Add a fix of `rule` (its safety is the rule's), unless --select/--ignore or a
+        suppression comment turns it off there (then None)."""
+        edits = edits if isinstance(edits, tuple) else (edits,)
+        if not self.policy.allows(rule.id, self.source.position(min(e.start for e in edits))[0]):
+            return None
+        made = Fix(edits, rule.id, reason, SAFE if rule.safe else SEMANTIC)
+        self.fixes.append(made)
+        return made
+
+    def report(self, rule: Rule, start: int, message: str, *, severity: str | None = None,
+               end: int | None = None, fix: Fix | None = None, subject: str | None = None) -> None:
+        """A diagnostic of `rule` over bytes [start, end), at the rule's severity unless
+        said, unless the policy turns it off there."""
+        made = dg.at(self.source, start, severity or rule.severity, message, rule.id, end, fix, subject)
+        if self.policy.allows(rule.id, made.line):
+            self.diagnostics.append(made)
+
+    def request_header(self, header: str, rule: Rule, reason: str) -> None:
+        """Ask for `#include <header>`: added once, where HIPIFY puts it, unless the output
+        includes it already."""
+        if all(r.header != header for r in self.header_requests):
+            self.header_requests.append(HeaderRequest(header, rule.id, reason))
 
 
 @dataclass(frozen=True)
-class PassInfo:
+class Pass:
     id: str
-    name: str
     run: Callable[[Context], None]
+    rules: tuple[str, ...]          # the codes it emits
+    requires: tuple[str, ...]       # IR_FACTS it reads
+    after: tuple[str, ...]          # passes that must run before it
     targets: tuple[str, ...]
 
 
-PASSES: dict[str, PassInfo] = {}
+PASSES: dict[str, Pass] = {}
 
 
-def register(pass_id: str, name: str, targets: tuple[str, ...] = ("hip",)):
+def register_pass(pass_id: str, *, rules: tuple[Rule, ...], requires: tuple[str, ...] = (),
+                  after: tuple[str, ...] = (), targets: tuple[str, ...] = ("hip",)):
     def decorate(run: Callable[[Context], None]) -> Callable[[Context], None]:
         if pass_id in PASSES:
-            raise ValueError(f"pass id {pass_id} registered twice")
-        PASSES[pass_id] = PassInfo(pass_id, name, run, targets)
+            raise ValueError(f"pass {pass_id!r} registered twice")
+        unknown = set(requires) - IR_FACTS
+        if unknown:
+            raise ValueError(f"pass {pass_id!r} requires unknown facts {sorted(unknown)}")
+        PASSES[pass_id] = Pass(pass_id, run, tuple(r.id for r in rules), tuple(requires), tuple(after),
+                               tuple(targets))
         return run
     return decorate
 
 
-def passes_for(target: str) -> list[PassInfo]:
-    from translator.passes import hipify  # noqa: F401  (registers itself)
-    return [p for p in PASSES.values() if target in p.targets]
+def all_passes() -> dict[str, Pass]:
+    import translator.passes as package
+    discover(package)
+    return PASSES
+
+
+def passes_for(target: str, only: str | None = None) -> list[Pass]:
+    """The passes for a target in an order that respects every `after`, ties broken by id;
+    with `only`, that pass alone."""
+    passes = all_passes()
+    if only is not None:
+        if only not in passes:
+            raise ValueError(f"no pass {only!r} (passes: {', '.join(sorted(passes))})")
+        return [passes[only]] if target in passes[only].targets else []
+    chosen = {k: p for k, p in passes.items() if target in p.targets}
+    ordered: list[Pass] = []
+    done: set[str] = set()
+    while len(ordered) < len(chosen):
+        ready = sorted(k for k, p in chosen.items() if k not in done and set(p.after) & set(chosen) <= done)
+        if not ready:
+            raise ValueError(f"passes {sorted(set(chosen) - done)} wait on each other")
+        ordered.append(chosen[ready[0]])
+        done.add(ready[0])
+    return ordered

@@ -1,0 +1,113 @@
+"""The rule catalog: every diagnostic and edit code, declared once, next to its emitter.
+
+A `Rule` says what a code means (name, default severity, whether it edits and whether
+that edit is always safe, a summary, an explanation and an example with its
+translation). Modules declare their rules with `rule(...)` at import: the passes under
+`translator/passes/`, the front end's and the pipeline's own (P0xx), the input and
+output checks (I0xx), suppressions (S0xx). `catalog()` imports every declaring module
+and returns all of them; help (`cu2hip rules`), the generated docs, `--select` and
+`--ignore`, suppression comments and SARIF's rule metadata are all derived from it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from dataclasses import dataclass
+
+ERROR = "error"
+WARNING = "warning"
+NOTE = "note"
+SEVERITIES = (ERROR, WARNING, NOTE)
+
+_ID = re.compile(r"[A-Z]\d{3}\Z")
+_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str                 # "H001": stable, used in diagnostics, diffs, config, suppressions
+    name: str               # "rename-api": kebab-case
+    severity: str           # the default severity of its diagnostics ("note" for an edit-only rule)
+    edits: bool             # does it change the text?
+    safe: bool | None       # is its edit meaning-preserving by construction? None when it does not edit
+    summary: str            # one line
+    explanation: str        # why, when, what to do: paragraphs
+    example: str = ""       # a CUDA snippet that produces it...
+    translation: str = ""   # ...and its translation (== example when the rule does not edit)
+    options: tuple[str, ...] = ()   # the translate options the example needs
+    # A diagnostic that counts as an unconverted reference in the statistics (HIPIFY's
+    # UNCONVERTED count), its subject the CUDA name left as it was.
+    unconverted: bool = False
+
+    def __post_init__(self) -> None:
+        if not _ID.match(self.id):
+            raise ValueError(f"rule id {self.id!r}: want a capital letter and three digits")
+        if not _NAME.match(self.name):
+            raise ValueError(f"rule name {self.name!r}: want kebab-case")
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"rule {self.id}: severity {self.severity!r}")
+        if self.edits != (self.safe is not None):
+            raise ValueError(f"rule {self.id}: `safe` is said for editing rules, and only for them")
+
+
+RULES: dict[str, Rule] = {}
+
+
+def rule(id: str, name: str, severity: str, summary: str, explanation: str, *, edits: bool = False,
+         safe: bool | None = None, example: str = "", translation: str | None = None,
+         options: tuple[str, ...] = (), unconverted: bool = False) -> Rule:
+    """Declare a rule (once, at import of the module that emits it)."""
+    declared = Rule(id, name, severity, edits, safe, summary, explanation.strip(), example,
+                    example if translation is None else translation, options, unconverted)
+    if id in RULES and RULES[id] != declared:
+        raise ValueError(f"rule {id} declared twice")
+    RULES[id] = declared
+    return declared
+
+
+# The modules outside translator/passes/ that declare rules; every module under
+# translator/passes/ is imported as well (that is how passes are found).
+_DECLARING = ("translator.pipeline", "translator.suppress", "translator.inputs")
+
+
+def catalog() -> dict[str, Rule]:
+    """Every rule, by id, sorted."""
+    import translator.passes as passes
+    for name in _DECLARING:
+        importlib.import_module(name)
+    discover(passes)
+    return dict(sorted(RULES.items()))
+
+
+def discover(package) -> None:
+    """Import every module of a package, recursively (registration happens at import)."""
+    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        importlib.import_module(info.name)
+
+
+def matches(code: str, selectors) -> bool:
+    """Does a code match any selector: `ALL`, a whole id, or a prefix (`H`, `H01`)?"""
+    return any(s == "ALL" or code.startswith(s) for s in selectors)
+
+
+def check_selectors(selectors, option: str) -> None:
+    """ValueError naming the first selector that matches no rule."""
+    codes = catalog()
+    for s in selectors:
+        if s != "ALL" and not any(code.startswith(s) for code in codes):
+            raise ValueError(f"{option}: {s!r} matches no rule (see `cu2hip rules`)")
+
+
+def _specificity(code: str, selectors) -> int:
+    """-1: no selector matches; 0: `ALL`; else the length of the longest matching prefix."""
+    return max((0 if s == "ALL" else len(s) for s in selectors if s == "ALL" or code.startswith(s)), default=-1)
+
+
+def enabled(code: str, select=(), ignore=()) -> bool:
+    """A code is on when `select` (default: all) matches it and `ignore` does not; the
+    more specific selector wins where both match (`--select H --ignore H01` turns H01x
+    off, `--ignore H --select H012` keeps H012 on); on a tie, `ignore` wins."""
+    chosen = _specificity(code, select) if select else 0
+    return chosen >= 0 and chosen > _specificity(code, ignore)

@@ -1,0 +1,43 @@
+"""The hipify pass: what HIPIFY does, from the mapping tables (H0xx).
+
+One pass, one rule family per module: `renames` (H001 and the diagnostics of a name,
+H010-H014, H017, H018), `calls` (H004, H005: rewrites that depend on the arguments),
+`warp_sync` (H006, H016), `headers` (H002, H015) and `launch_syntax` (H003). Each
+module's docstring says what it does, when it is legal, what it leaves, an example and
+its safety.
+"""
+
+from __future__ import annotations
+
+from translator.ir import call_of
+from translator.passes import Context, register_pass
+from translator.passes.hipify import calls, headers, launch_syntax, renames, warp_sync
+from translator.scan import NAMESPACES, WARP_BUILTINS
+
+RULES = (renames.RENAME, headers.HEADER, launch_syntax.LAUNCH, calls.HIP_SYMBOL, calls.DROPPED_ARGUMENT,
+         warp_sync.WARP_SYNC, renames.NO_EQUIVALENT, renames.REMOVED, renames.DEPRECATED, renames.EXPERIMENTAL,
+         renames.NOT_IN_TARGET, headers.UNSUPPORTED_HEADER, warp_sync.NEEDS_OPT_IN, renames.ARGUMENTS_DIFFER,
+         renames.DECLARED_NAME)
+
+
+@register_pass("hipify", rules=RULES, requires=("uses", "kernels", "launches", "tree"))
+def run(ctx: Context) -> None:
+    for use in ctx.uses:
+        name = use.api.name
+        if name in WARP_BUILTINS:
+            call = call_of(use.node)
+            if call is not None:
+                warp_sync.rewrite(ctx, use.fragment, name, use.node, call, calls.arguments(call))
+                continue
+            if use.entry is None:
+                continue
+        elif name in calls.NAMES and calls.rewrite(ctx, use):
+            continue
+        if name in NAMESPACES and use.entry is None:
+            renames.rename_namespace(ctx, use)
+        elif use.entry is not None:
+            renames.rename(ctx, use.api.span, use.entry, node=use.node)
+    headers.map_headers(ctx)
+    if ctx.options.hip_kernel_execution_syntax:
+        launch_syntax.rewrite_launches(ctx)
+    headers.request_runtime(ctx)

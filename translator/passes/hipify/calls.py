@@ -1,0 +1,120 @@
+"""H004, H005: rewrites that depend on a call's arguments, not only on its name.
+
+What it does:
+    `cudaMemcpyToSymbol(sym, ...)` and the other symbol APIs take the symbol through
+    `HIP_SYMBOL(sym)` (H004). C++ overloads CUDA offers under one name and HIP under two
+    (`cudaEventCreate(&e, flags)`, the 3-argument `cudaGraphInstantiate`) become their
+    `WithFlags` forms, gated on those forms' versions (H001). An argument HIP's
+    counterpart does not take is dropped when its value makes that meaning-preserving
+    (`cuOccupancyMaxPotentialBlockSize`'s null callback, H005).
+Legal when:
+    The call has no parse error in or around it (Fragment.clean).
+Not handled:
+    A dropped argument whose value matters (a non-null callback): H017, no edit.
+Example:
+    cudaMemcpyToSymbol(c, h, n)  ->  hipMemcpyToSymbol(HIP_SYMBOL(c), h, n)
+Safety:
+    safe.
+"""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from translator.catalog import NOTE, rule
+from translator.edits import Edit
+from translator.frontend import Fragment
+from translator.ir import call_of
+from translator.passes import Context
+from translator.passes.hipify.renames import ARGUMENTS_DIFFER, rename
+
+HIP_SYMBOL = rule(
+    "H004", "hip-symbol", NOTE, "a symbol argument is wrapped in HIP_SYMBOL()", """
+HIP's symbol APIs (`hipMemcpyToSymbol`, `hipGetSymbolAddress`, ...) take the address of a
+`__device__` or `__constant__` variable through the `HIP_SYMBOL()` macro, where CUDA takes
+the variable itself.""",
+    edits=True, safe=True, example="__constant__ float c[4];\nvoid f(float *h) { cudaMemcpyToSymbol(c, h, 16); }\n",
+    translation="#include <hip/hip_runtime.h>\n__constant__ float c[4];\n"
+                "void f(float *h) { hipMemcpyToSymbol(HIP_SYMBOL(c), h, 16); }\n")
+DROPPED_ARGUMENT = rule(
+    "H005", "drop-argument", NOTE, "an argument HIP's counterpart does not take is dropped", """
+`cuOccupancyMaxPotentialBlockSize` takes a callback from block size to dynamic shared
+memory that `hipModuleOccupancyMaxPotentialBlockSize` does not; a null callback means
+the same as no callback, so it is dropped. A non-null one gets H017.""",
+    edits=True, safe=True,
+    example="void f(int *g, int *b, CUfunction k) { cuOccupancyMaxPotentialBlockSize(g, b, k, 0, 0, 0); }\n",
+    translation="#include <hip/hip_runtime.h>\n"
+                "void f(int *g, int *b, hipFunction_t k) { hipModuleOccupancyMaxPotentialBlockSize(g, b, k, 0, 0); }\n")
+
+# Which argument of each symbol API names a __device__/__constant__ variable: HIP takes
+# its address through HIP_SYMBOL().
+SYMBOL_ARGUMENT = {
+    "cudaMemcpyToSymbol": 0, "cudaMemcpyToSymbolAsync": 0,
+    "cudaMemcpyFromSymbol": 1, "cudaMemcpyFromSymbolAsync": 1,
+    "cudaGetSymbolAddress": 1, "cudaGetSymbolSize": 1,
+    "cudaGraphAddMemcpyNodeToSymbol": 4, "cudaGraphAddMemcpyNodeFromSymbol": 5,
+    "cudaGraphMemcpyNodeSetParamsToSymbol": 1, "cudaGraphMemcpyNodeSetParamsFromSymbol": 2,
+    "cudaGraphExecMemcpyNodeSetParamsToSymbol": 2, "cudaGraphExecMemcpyNodeSetParamsFromSymbol": 3,
+    "cudaGetTextureReference": 1,
+}
+# C++ overloads CUDA offers under one name, HIP under two: (argument count -> the CUDA
+# name whose table entry, HIP name and versions included, applies).
+OVERLOADS = {
+    "cudaEventCreate": {2: "cudaEventCreateWithFlags"},
+    "cudaGraphInstantiate": {3: "cudaGraphInstantiateWithFlags"},
+}
+# Arguments HIP's counterpart does not take: (index, the values for which dropping it
+# keeps the meaning). cuOccupancyMaxPotentialBlockSize's block-size-to-shared-memory
+# callback has no HIP equivalent (hipModuleOccupancyMaxPotentialBlockSize, HIP 5.2).
+DROPPED_ARGUMENTS = {
+    "cuOccupancyMaxPotentialBlockSize": (3, {"0", "NULL", "nullptr"}),
+    "cuOccupancyMaxPotentialBlockSizeWithFlags": (3, {"0", "NULL", "nullptr"}),
+}
+NAMES = frozenset(SYMBOL_ARGUMENT) | frozenset(OVERLOADS) | frozenset(DROPPED_ARGUMENTS)
+
+
+def arguments(call: ts.Node) -> list[ts.Node]:
+    """A call's arguments, comments left out."""
+    node = call.child_by_field_name("arguments")
+    return [a for a in node.named_children if a.type != "comment"] if node is not None else []
+
+
+def rewrite(ctx: Context, use) -> bool:
+    """The call-dependent rewrites of one use; True when the name needs nothing more."""
+    name = use.api.name
+    call = call_of(use.node)
+    if call is None:
+        return False
+    frag = use.fragment
+    args = arguments(call)
+    if name in SYMBOL_ARGUMENT:
+        _symbol_argument(ctx, frag, call, args, SYMBOL_ARGUMENT[name])
+        return False          # the name itself is renamed as usual
+    if name in OVERLOADS and len(args) in OVERLOADS[name]:
+        entry = ctx.tables.lookup(OVERLOADS[name][len(args)])
+        if entry is not None:
+            rename(ctx, use.api.span, entry, written=name)
+            return True
+    if name in DROPPED_ARGUMENTS and use.entry is not None:
+        index, harmless = DROPPED_ARGUMENTS[name]
+        if index < len(args):
+            text = frag.text(ctx.source.data, args[index]).replace(" ", "")
+            if text not in harmless or not frag.clean(call) or index + 1 >= len(args):
+                ctx.report(ARGUMENTS_DIFFER, use.api.span[0], f"'{name}': argument {index + 1} ('{text}') has no "
+                           "HIP equivalent; not translated", end=use.api.span[1], subject=name)
+                return True
+            ctx.fix(DROPPED_ARGUMENT, Edit(frag.span(args[index])[0], frag.span(args[index + 1])[0], b""),
+                    f"{name}: HIP's counterpart takes no argument {index + 1}")
+    return False
+
+
+def _symbol_argument(ctx: Context, frag: Fragment, call: ts.Node, args: list[ts.Node], index: int) -> None:
+    if index >= len(args) or not frag.clean(call):
+        return
+    arg = args[index]
+    text = frag.text(ctx.source.data, arg)
+    if text.startswith("HIP_SYMBOL(") or text.startswith("HIP_SYMBOL ("):
+        return
+    start, end = frag.span(arg)
+    ctx.fix(HIP_SYMBOL, (Edit(start, start, b"HIP_SYMBOL("), Edit(end, end, b")")),
+            f"HIP takes a symbol's address through HIP_SYMBOL({text})")

@@ -1,0 +1,73 @@
+"""H002, H015: CUDA headers become HIP's, and HIP code asks for the HIP runtime header.
+
+What it does:
+    Maps every `#include` of a CUDA header to its HIP (or, with --roc/--miopen, roc* or
+    MIOpen) header, keeping the user's `<>` or `""`; removes a second include that maps
+    to a header already included and a header with no counterpart
+    (`device_launch_parameters.h`). A file the pass changes asks for
+    `hip/hip_runtime.h`, which the pipeline adds where HIPIFY puts it unless the
+    output includes it already.
+Legal when:
+    Always: header names are table facts.
+Not handled:
+    A header HIP lists as unsupported (H015): kept, with a warning.
+Example:
+    #include <cuda_runtime.h>  ->  #include <hip/hip_runtime.h>
+Safety:
+    safe.
+"""
+
+from __future__ import annotations
+
+from translator.catalog import NOTE, WARNING, rule
+from translator.edits import Edit
+from translator.frontend import include_directives
+from translator.passes import Context
+
+HEADER = rule(
+    "H002", "map-header", NOTE, "a CUDA include becomes its HIP include", """
+Each CUDA header maps to its HIP header (`cuda_runtime.h` to `hip/hip_runtime.h`,
+`cublas_v2.h` to `hipblas/hipblas.h`); an include of a header already included, or of
+one with no HIP counterpart, is removed. HIP code needs `hip/hip_runtime.h` where nvcc
+included CUDA's runtime implicitly: it is added after `#pragma once` or the include
+guard, else before the first include, else at the top.""",
+    edits=True, safe=True, example="#include <cuda_runtime.h>\n#include <cuda.h>\nvoid f() {}\n",
+    translation="#include <hip/hip_runtime.h>\nvoid f() {}\n")
+UNSUPPORTED_HEADER = rule(
+    "H015", "unsupported-header", WARNING, "the CUDA header is unsupported in HIP", """
+HIP lists the header as having no counterpart that can be supported (for example
+Caffe2's CUDA headers); the include is kept and will not resolve on AMD.""",
+    example="#include <caffe2/core/common_cudnn.h>\n")
+
+RUNTIME_HEADER = "hip/hip_runtime.h"
+_ROC_APIS = frozenset({"API_BLAS", "API_RAND", "API_SPARSE", "API_SOLVER"})
+
+
+def map_headers(ctx: Context) -> None:
+    data = ctx.source.data
+    seen: set[str] = set()
+    o = ctx.options
+    for node, path in include_directives(ctx.parsed):
+        header = data[path.start_byte + 1:path.end_byte - 1].decode("utf-8", "replace")
+        entry = ctx.tables.header(header)
+        if entry is None:
+            seen.add(header)
+            continue
+        if entry.unsupported:
+            ctx.report(UNSUPPORTED_HEADER, path.start_byte, f"'{header}' is an unsupported header in HIP",
+                       end=path.end_byte, subject=header)
+            continue
+        to_roc = (o.roc and entry.api in _ROC_APIS) or (o.miopen and entry.api == "API_DNN")
+        new = (entry.roc or entry.hip) if to_roc else entry.hip
+        if not new or new in seen:
+            reason = f"'{header}' has no HIP counterpart" if not new else f"'{new}' is already included"
+            ctx.fix(HEADER, Edit(node.start_byte, path.end_byte, b""), f"remove #include: {reason}")
+            continue
+        seen.add(new)
+        ctx.fix(HEADER, Edit(path.start_byte + 1, path.end_byte - 1, new.encode()), f"{header} -> {new}")
+
+
+def request_runtime(ctx: Context) -> None:
+    """HIP code needs the HIP runtime header (nvcc includes CUDA's implicitly)."""
+    if ctx.fixes:
+        ctx.request_header(RUNTIME_HEADER, HEADER, "HIP code needs hip/hip_runtime.h (HIPIFY inserts it)")

@@ -1,0 +1,143 @@
+"""H006, H016: warp-sync builtins in the HIP version the output targets.
+
+What it does:
+    HIP has CUDA's `*_sync` warp builtins from 6.2 (behind HIP_ENABLE_WARP_SYNC_BUILTINS
+    until 7.0) with a 64-bit mask. From 6.2 a 32-bit full mask is widened to
+    `0xffffffffffffffffull`, which HIP's static_assert requires (H006), with a note
+    below 7.0 (H016). Below 6.2 a call whose mask is provably all ones becomes the
+    mask-less builtin (`__shfl_down_sync(~0u, v, 1)` -> `__shfl_down(v, 1)`), and
+    `__activemask()` becomes `__ballot(1)` (H006).
+Legal when:
+    The mask is provably all ones: a literal, an object-like macro of the file defined
+    as one, or a local variable initialised with one and never assigned; the call has
+    no parse error around it.
+Not handled:
+    A partial or unknown mask below 6.2, `__match_*_sync` below 6.2, `__syncwarp` and
+    `__reduce_*_sync` below 7.0: H014, no edit.
+Example:
+    __shfl_down_sync(0xffffffff, v, 16)  ->  __shfl_down(v, 16)      (target below 6.2)
+Safety:
+    safe: a full mask means the mask-less builtin.
+"""
+
+from __future__ import annotations
+
+import re
+
+import tree_sitter as ts
+
+from translator.catalog import NOTE, rule
+from translator.edits import Edit
+from translator.frontend import Fragment, node_at, object_macros
+from translator.mapping import Version, version_at_least, version_str
+from translator.passes import Context
+from translator.passes.hipify.renames import NOT_IN_TARGET
+
+WARP_SYNC = rule(
+    "H006", "warp-sync-builtin", NOTE, "a warp-sync builtin is written as the target HIP version has it", """
+HIP has CUDA's `*_sync` warp builtins from 6.2 only, with a 64-bit mask that a
+`static_assert` checks. From 6.2 a 32-bit full mask is widened; below 6.2 a call with a
+provably full mask becomes the mask-less builtin (a full mask is what the mask-less form
+means), and `__activemask()` becomes `__ballot(1)`.""",
+    edits=True, safe=True,
+    example="__device__ float f(float v) { return v + __shfl_down_sync(0xffffffff, v, 16); }\n",
+    translation="#include <hip/hip_runtime.h>\n__device__ float f(float v) { return v + __shfl_down(v, 16); }\n")
+NEEDS_OPT_IN = rule(
+    "H016", "warp-sync-opt-in", NOTE, "the warp-sync builtin needs HIP_ENABLE_WARP_SYNC_BUILTINS before HIP 7.0", """
+HIP 6.2 to 6.4 declare the `*_sync` warp builtins only when HIP_ENABLE_WARP_SYNC_BUILTINS
+is defined before the first HIP include; HIP 7.0 declares them always.""",
+    example="__device__ int f(int v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }\n",
+    translation="#include <hip/hip_runtime.h>\n__device__ int f(int v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }\n",
+    options=("--rocm-version", "6.2"))
+
+SINCE: Version = (6, 2)
+DEFAULT_SINCE: Version = (7, 0)
+MASKLESS = {
+    "__shfl_sync": "__shfl", "__shfl_up_sync": "__shfl_up", "__shfl_down_sync": "__shfl_down",
+    "__shfl_xor_sync": "__shfl_xor", "__ballot_sync": "__ballot", "__any_sync": "__any",
+    "__all_sync": "__all",
+}
+SINCE_7 = {"__syncwarp", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
+           "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"}
+FULL_MASK = re.compile(r"(0x[fF]{8}|0x[fF]{16}|4294967295|~0|-1|0xffffffff)[uUlL]*\Z")
+FULL_MASK_64 = "0xffffffffffffffffull"
+
+
+def rewrite(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.Node, args: list[ts.Node]) -> None:
+    target = ctx.options.rocm_version
+    data = ctx.source.data
+    fn_start, fn_end = frag.span(fn)
+    version = version_str(target)
+
+    def report(r, message: str, severity: str | None = None) -> None:
+        ctx.report(r, fn_start, message, end=fn_end, severity=severity, subject=name)
+    if name in SINCE_7 and not version_at_least(target, DEFAULT_SINCE):
+        hint = ("a wavefront runs in lockstep on AMD: remove it, or use __builtin_amdgcn_wave_barrier()"
+                if name == "__syncwarp" else "reduce with __shfl_xor in a loop")
+        return report(NOT_IN_TARGET, f"'{name}' needs HIP 7.0; the target is ROCm {version} ({hint})")
+    if name == "__activemask":
+        if not version_at_least(target, SINCE):
+            ctx.fix(WARP_SYNC, Edit(fn_start, frag.span(call)[1], b"__ballot(1)"),
+                    "HIP below 6.2 has no __activemask; __ballot(1) is its definition")
+        return
+    if not args:
+        return
+    mask = args[0]
+    mask_text = frag.text(data, mask).replace(" ", "")
+    full = _full_mask(ctx, frag, mask)
+    if version_at_least(target, SINCE):
+        if full and not mask_text.lower().startswith("0xffffffffffffffff") and frag.clean(mask):
+            start, end = frag.span(mask)
+            ctx.fix(WARP_SYNC, Edit(start, end, FULL_MASK_64.encode()),
+                    "HIP warp masks are 64-bit: a 32-bit full mask fails its static_assert")
+        if not version_at_least(target, DEFAULT_SINCE):
+            report(NEEDS_OPT_IN, f"'{name}' needs HIP_ENABLE_WARP_SYNC_BUILTINS defined before HIP 7.0 "
+                   f"(target ROCm {version})")
+        return
+    if name not in MASKLESS:
+        return report(NOT_IN_TARGET, f"'{name}' needs HIP 6.2; the target is ROCm {version}")
+    if not full:
+        return report(NOT_IN_TARGET, f"'{name}' with mask '{frag.text(data, mask)}' needs HIP 6.2 "
+                      f"(target ROCm {version}); only a full mask has a mask-less equivalent")
+    if not frag.clean(call) or len(args) < 2:
+        return report(NOT_IN_TARGET, f"'{name}' not rewritten: parse error around it", severity="warning")
+    mask_start = frag.span(mask)[0]
+    next_start = frag.span(args[1])[0]
+    ctx.fix(WARP_SYNC, (Edit(fn_start, fn_end, MASKLESS[name].encode()), Edit(mask_start, next_start, b"")),
+            f"{name}(full mask, ...) -> {MASKLESS[name]}(...): HIP {version} has no warp-sync builtins")
+
+
+def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
+    """True when the mask is provably all ones: a literal, an object-like macro of this
+    file defined as one, or a local variable initialised with one and never assigned."""
+    data = ctx.source.data
+    text = frag.text(data, mask).replace(" ", "")
+    if FULL_MASK.match(text):
+        return True
+    if mask.type != "identifier":
+        return False
+    word = text.encode()
+    values = [body.strip(b"()").replace(b" ", b"").decode("utf-8", "replace")
+              for name, body in object_macros(data) if name == word]
+    if values:
+        return len(set(values)) == 1 and bool(FULL_MASK.match(values[0]))
+    function = mask.parent
+    while function is not None and function.type != "function_definition":
+        function = function.parent
+    if function is None:
+        return False
+    lo, hi = frag.span(function)
+    inits, assigned = [], False
+    for match in re.compile(re.escape(word) + rb"\b").finditer(ctx.parsed.cleaned, lo, hi):
+        node = node_at(frag.root, match.start() - frag.delta, match.end() - frag.delta)
+        parent = node.parent if node is not None else None
+        if parent is None:
+            continue
+        if parent.type == "init_declarator" and parent.child_by_field_name("declarator") == node:
+            value = parent.child_by_field_name("value")
+            inits.append(frag.text(data, value).replace(" ", "") if value is not None else "")
+        elif (parent.type == "assignment_expression" and parent.child_by_field_name("left") == node) \
+                or parent.type == "update_expression" \
+                or (parent.type == "pointer_expression" and frag.text(data, parent).startswith("&")):
+            assigned = True
+    return not assigned and len(inits) == 1 and bool(FULL_MASK.match(inits[0]))

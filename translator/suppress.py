@@ -1,0 +1,77 @@
+"""Which diagnostics and edits a run keeps: `--select`/`--ignore`, and suppression
+comments in the source.
+
+`// cu2hip: ignore[H012]` (ids or prefixes, comma-separated) on a line silences those
+diagnostics and stops those edits on that line and on the next one, so that it can
+stand on the line before; `// cu2hip: ignore-file[H012]` does it for the whole file, and
+`ignore[ALL]` for every code. A suppression that silenced nothing in the run gets a note
+(S001), so that stale ones are found and removed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from translator import diagnostics as dg
+from translator.catalog import NOTE, enabled, matches, rule
+
+UNUSED = rule(
+    "S001", "unused-suppression", NOTE, "a suppression comment silenced nothing", """
+A `// cu2hip: ignore[...]` comment whose codes matched no diagnostic or edit on its line
+or the next one (or, for `ignore-file`, in the file). Remove it, or correct the codes.""",
+    example="int x;  // cu2hip: ignore[H001]\n")
+
+_COMMENT = re.compile(rb"(?://|/\*)[ \t]*cu2hip:[ \t]*(ignore|ignore-file)[ \t]*\[([^\]\r\n]*)\]")
+
+
+@dataclass
+class Suppression:
+    line: int                 # 1-based line of the comment
+    start: int                # byte offset of the comment
+    codes: tuple[str, ...]
+    whole_file: bool
+    used: bool = False
+
+    def covers(self, code: str, line: int) -> bool:
+        return matches(code, self.codes) and (self.whole_file or line in (self.line, self.line + 1))
+
+
+def suppressions(source) -> list[Suppression]:
+    """Every suppression comment of a SourceFile."""
+    data = source.data
+    if b"cu2hip:" not in data:
+        return []
+    out = []
+    for m in _COMMENT.finditer(data):
+        codes = tuple(c.strip().decode("ascii", "replace") for c in m.group(2).split(b",") if c.strip())
+        out.append(Suppression(source.position(m.start())[0], m.start(), codes, m.group(1) == b"ignore-file"))
+    return out
+
+
+@dataclass
+class Policy:
+    """The codes a run keeps: select/ignore, then the file's suppression comments."""
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    comments: list[Suppression] = field(default_factory=list)
+
+    def allows(self, code: str, line: int) -> bool:
+        if not enabled(code, self.select, self.ignore):
+            return False
+        for s in self.comments:
+            if s.covers(code, line):
+                s.used = True
+                return False
+        return True
+
+    def unused(self, source) -> list[dg.Diagnostic]:
+        """S001 for each suppression that silenced nothing."""
+        out = []
+        for s in self.comments:
+            if not s.used and enabled(UNUSED.id, self.select, self.ignore):
+                form = "ignore-file" if s.whole_file else "ignore"
+                out.append(dg.at(source, s.start, UNUSED.severity, f"unused suppression "
+                                 f"'{form}[{', '.join(s.codes)}]': nothing it names was reported or edited here",
+                                 UNUSED.id))
+        return out
