@@ -17,3 +17,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory: pytest.TempPathFactory):
+    """The translation cache of the tests' runs (subprocesses included) is theirs alone."""
+    import os
+    os.environ["CU2HIP_CACHE_DIR"] = str(tmp_path_factory.mktemp("cu2hip-cache"))
+    yield

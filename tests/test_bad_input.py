@@ -166,7 +166,7 @@ def test_nonexistent_path(tmp_path: Path):
     assert f"{missing}:1:1: error: no such file or directory [I001]\n" in err
     assert f"{tmp_path / 'also-missing'}:1:1: error: no such file or directory [I001]\n" in err
     assert "Traceback" not in err
-    assert err.splitlines()[-1] == "cu2hip: 0 files, 0 changed, 0 edits (none), 2 errors, 0 warnings"
+    assert err.splitlines()[-1] == "cu2hip: 0 files, 0 changed, 0 edits (none), 2 errors, 0 warnings; target ROCm 6.0 (from --rocm-version)"
     assert run("translate", str(missing), "--examine", "--strict").returncode == 1
 
 
@@ -262,7 +262,7 @@ def test_empty_file(tmp_path: Path, capsys):
     f.write_bytes(b"")
     assert main(["translate", str(f), "--in-place", "--strict", *ROCM]) == 0
     assert f.read_bytes() == b""
-    assert capsys.readouterr().err == "cu2hip: 1 files, 0 changed, 0 edits (none), 0 errors, 0 warnings\n"
+    assert capsys.readouterr().err == "cu2hip: 1 files, 0 changed, 0 edits (none), 0 errors, 0 warnings; target ROCm 6.0 (from --rocm-version)\n"
 
 
 def test_no_trailing_newline_kept(tmp_path: Path):

@@ -81,7 +81,7 @@ def test_output_mirrors_tree(tree: Path, tmp_path: Path):
     assert snapshot(tree) == before          # the input is never touched with -o
     assert proc.stdout == b""
     assert proc.stderr.decode().splitlines()[-1] == \
-        "cu2hip: 5 files, 4 changed, 2 copied, 8 edits (H001: 4, H002: 4), 0 errors, 0 warnings"
+        "cu2hip: 5 files, 4 changed, 2 copied, 8 edits (H001: 4, H002: 4), 0 errors, 0 warnings; target ROCm 6.0 (from --rocm-version)"
 
 
 def test_only_translated_writes_cuda_files_and_what_changes(tree: Path, tmp_path: Path):
@@ -192,7 +192,7 @@ def test_stdout_one_file(tree: Path):
     proc = run("translate", str(tree / "a.cu"), "--stdout", *ROCM)
     assert proc.returncode == 0
     assert proc.stdout == expected(tree / "a.cu")
-    assert proc.stderr.decode() == "cu2hip: 1 files, 1 changed, 2 edits (H001: 1, H002: 1), 0 errors, 0 warnings\n"
+    assert proc.stderr.decode() == "cu2hip: 1 files, 1 changed, 2 edits (H001: 1, H002: 1), 0 errors, 0 warnings; target ROCm 6.0 (from --rocm-version)\n"
     assert snapshot(tree) == before
 
 
@@ -348,23 +348,26 @@ def test_translating_output_again_changes_nothing(tree: Path, tmp_path: Path):
     assert snapshot(out2) == first
     proc = run("translate", str(out), "--in-place", *ROCM)
     assert proc.returncode == 0
-    assert proc.stderr.decode().splitlines()[-1] == \
-        "cu2hip: 5 files, 0 changed, 0 edits (none), 0 errors, 0 warnings"
+    assert proc.stderr.decode().splitlines()[-1] == (
+        "cu2hip: 5 files, 0 changed, 0 edits (none), 0 errors, 0 warnings, 5 cached; target ROCm 6.0 "
+        "(from --rocm-version)")
     assert snapshot(out) == first
 
 
 def test_progress_line_is_cleared_before_other_output():
     import io
 
-    from translator.cli import Progress
+    from translator.commands.run import Progress
     stream = io.StringIO()
-    progress = Progress(stream, 3)
-    progress.show(1, "a/long/path.cu")
-    progress.show(2, "b.cu")
+    ticks = iter([100.0, 102.0, 104.0])          # started, then one file every 2 s
+    progress = Progress(stream, 3, clock=lambda: next(ticks))
+    progress.show("a/long/path.cu")
+    progress.show("b.cu")
     progress.clear()
-    assert stream.getvalue() == ("\r[1/3] a/long/path.cu"
-                                 "\r[2/3] b.cu" + " " * (len("[1/3] a/long/path.cu") - len("[2/3] b.cu"))
-                                 + "\r" + " " * len("[2/3] b.cu") + "\r")
+    first = "[1/3] 0 files/s, 4 s left  a/long/path.cu"
+    second = "[2/3] 0 files/s, 2 s left  b.cu"
+    assert stream.getvalue() == ("\r" + first + "\r" + second + " " * (len(first) - len(second))
+                                 + "\r" + " " * len(second) + "\r")
 
 
 def test_qualifier_macros_defined_in_another_file_of_the_tree(tmp_path):

@@ -62,6 +62,12 @@ class Stats:
             matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
             self.changed_lines += sum(i2 - i1 for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal")
 
+    def summary(self) -> dict:
+        """The totals, for JSON reports."""
+        return {"files": self.files, "changed": self.changed_files, "edits": self.converted,
+                "unconverted": self.unconverted, "errors": self.errors, "warnings": self.warnings,
+                "edits_by_rule": dict(sorted(self.by_rule.items()))}
+
     def render(self, title: str) -> str:
         total = self.converted + self.unconverted
         pct = lambda a, b: f"{100.0 * a / b:.1f}" if b else "0.0"  # noqa: E731

@@ -1,0 +1,49 @@
+"""`cu2hip check PATH...`: the checks of the pre-commit hooks, writing nothing.
+
+Fails (exit 1) when a file has an error diagnostic, or, where an output folder is set
+(`output` in the configuration, or -o), when its committed translation there is missing
+or stale; says what to run."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+from translator.commands.run import Batch
+from translator.settings import Settings
+from translator.workspace import Selection, Workspace
+
+
+def run(args, settings: Settings) -> int:
+    output = settings.output
+    base = settings.config.root if settings.output_from_config else None
+    workspace = Workspace.collect(args.paths, Selection(output, complete=False, include=settings.include,
+                                                        exclude=settings.exclude, base=base))
+    for d in workspace.problems:
+        print(d.format(), file=sys.stderr)
+    errors = sum(d.severity == "error" for d in workspace.problems)
+    stale = []
+    for job, result in Batch(workspace, settings.options, settings.jobs, args.cache).results():
+        for d in result.diagnostics:
+            if d.severity == "error" or not args.quiet:
+                print(d.format(), file=sys.stderr)
+        errors += result.errors
+        if job.destination is not None and not result.skipped:
+            try:
+                current = job.destination.read_bytes()
+            except OSError:
+                current = None
+            if current != result.output:
+                stale.append(job)
+                print(f"{job.destination}: {'missing' if current is None else 'stale'}: the translation of "
+                      f"{job.display} differs", file=sys.stderr)
+    if stale:
+        # With the output folder from the configuration, paths mirror from its folder, so
+        # the stale files alone can be named; with -o, from the inputs' common parent.
+        command = ["cu2hip", "translate", *(j.display for j in stale)] if settings.output_from_config else \
+            ["cu2hip", "translate", *args.paths, "-o", str(output)]
+        print(f"cu2hip: {len(stale)} translations out of date; run: {shlex.join(command)}", file=sys.stderr)
+    if errors:
+        print(f"cu2hip: {errors} errors; fix them, or silence one with `// cu2hip: ignore[ID]` "
+              "(see `cu2hip rules ID`)", file=sys.stderr)
+    return 1 if errors or stale else 0

@@ -1,0 +1,50 @@
+"""`cu2hip diff PATH...`: what translation changes, for review: each file's unified diff
+against its translation (or, with --against DIR, against an existing translated tree:
+what a regeneration would change), each hunk annotated with its edits' rule ids and
+reasons; as text, JSON, SARIF 2.1.0 or Markdown. Writes nothing."""
+
+from __future__ import annotations
+
+import sys
+
+from translator.catalog import catalog
+from translator.commands.run import Batch
+from translator.output.diff import annotated_diff
+from translator.output.jsonfmt import to_json
+from translator.output.markdown import to_markdown
+from translator.output.sarif import to_sarif
+from translator.settings import Settings
+from translator.stats import Stats
+from translator.workspace import Selection, Workspace
+
+
+def run(args, settings: Settings) -> int:
+    against = args.against
+    selection = Selection(against, complete=False, include=settings.include, exclude=settings.exclude)
+    workspace = Workspace.collect(args.paths, selection)
+    for d in workspace.problems:
+        print(d.format(), file=sys.stderr)
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    results, errors, total = [], 0, Stats()
+    for job, result in Batch(workspace, settings.options, settings.jobs, args.cache).results():
+        errors += result.errors
+        total.add(result, count_lines=False)
+        if args.format == "text":
+            for d in result.diagnostics:
+                print(d.format(), file=sys.stderr)
+            existing = None
+            if against is not None:
+                try:
+                    existing = job.destination.read_bytes()
+                except OSError:
+                    existing = b""      # not translated yet: all of it is new
+            sys.stdout.write(annotated_diff(result, color=color, against=existing))
+        results.append(result)
+    from translator import __version__
+    if args.format == "json":
+        sys.stdout.write(to_json(results, tool_version=__version__, summary=total.summary()) + "\n")
+    elif args.format == "sarif":
+        sys.stdout.write(to_sarif(results, catalog().values(), tool_version=__version__) + "\n")
+    elif args.format == "markdown":
+        sys.stdout.write(to_markdown(results))
+    return 1 if settings.strict and errors else 0

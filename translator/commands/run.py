@@ -1,0 +1,142 @@
+"""What the commands that translate share: the batch (workers, cache, order), the
+progress line and atomic writes."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from translator import diagnostics as dg
+from translator.cache import Cache, default_dir
+from translator.inputs import UNREADABLE
+from translator.pipeline import Result, translate
+from translator.workspace import Job, Workspace
+
+# Below this many files a pool costs more than it saves.
+_POOL_MIN_FILES = 3
+
+
+class Batch:
+    """Translates a workspace's jobs, `workers` at a time, in job order (so output does not
+    depend on the worker count), answering from the cache where it can."""
+
+    def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True):
+        # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
+        options = dataclasses.replace(options, qualifier_macros=workspace.qualifier_macros)
+        self.workspace, self.options, self.workers = workspace, options, workers
+        self.cache = Cache(default_dir()) if use_cache else None
+        self.hits = 0
+
+    def results(self):
+        """(job, Result) pairs in job order."""
+        jobs = self.workspace.jobs
+        inputs = [self.workspace.read(job) for job in jobs]
+        keys = [self.cache.key(job.display, data, self.options) if self.cache and isinstance(data, bytes) else None
+                for job, data in zip(jobs, inputs)]
+        found = [self.cache.get(key) if key else None for key in keys]
+        self.hits = sum(r is not None for r in found)
+        todo = [i for i, r in enumerate(found) if r is None]
+        fresh = self._stream([jobs[i] for i in todo], [inputs[i] for i in todo])
+        for i, job in enumerate(jobs):
+            result = found[i]
+            if result is None:
+                result = next(fresh)
+                if keys[i]:
+                    self.cache.put(keys[i], result)
+            yield job, result
+
+    def _stream(self, jobs: list[Job], inputs: list):
+        """The jobs' results, in order, from a pool of workers where there is enough work."""
+        if self.workers == 1 or len(jobs) < _POOL_MIN_FILES:
+            for job, data in zip(jobs, inputs):
+                yield translate_one(job, data, self.options)
+            return
+        with ProcessPoolExecutor(max_workers=self.workers) as pool:
+            yield from pool.map(translate_one, jobs, inputs, [self.options] * len(jobs), chunksize=4)
+
+
+def translate_one(job: Job, data, options) -> Result:
+    if isinstance(data, OSError):
+        result = Result(job.display, b"", b"", skipped=True)
+        result.diagnostics = [dg.Diagnostic(job.display, 1, 1, UNREADABLE.severity,
+                                            f"cannot read: {data.strerror}", UNREADABLE.id)]
+        return result
+    return translate(job.display, data, options)
+
+
+class Progress:
+    """`[done/total] rate, time left, path` on one terminal line, cleared before anything
+    else is printed; silent when stderr is not a terminal."""
+
+    def __init__(self, stream, total: int, clock=time.monotonic):
+        self.stream, self.total, self.width, self.done = stream, total, 0, 0
+        self.clock = clock
+        self.started = clock()
+
+    @classmethod
+    def on(cls, stream, total: int, quiet: bool):
+        return cls(stream, total) if stream.isatty() and not quiet and total > 1 else _Silent()
+
+    def show(self, path: str) -> None:
+        self.done += 1
+        elapsed = max(self.clock() - self.started, 1e-6)
+        rate = self.done / elapsed
+        left = (self.total - self.done) / rate
+        columns = shutil.get_terminal_size((80, 20)).columns
+        line = f"[{self.done}/{self.total}] {rate:.0f} files/s, {left:.0f} s left  {path}"[:max(columns - 1, 10)]
+        self.stream.write("\r" + line + " " * max(self.width - len(line), 0))
+        self.stream.flush()
+        self.width = len(line)
+
+    def clear(self) -> None:
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0
+
+
+class _Silent:
+    def show(self, path: str) -> None:
+        pass
+
+    def clear(self) -> None:
+        pass
+
+
+_MADE_FOLDERS: set[Path] = set()
+
+
+def write_atomic(path: Path, data, like: Path | None = None, durable: bool = False) -> None:
+    """Write `data` (bytes, or a binary file to stream) through a temporary file in the same
+    folder and an atomic rename, keeping the original's permission bits. `durable` (for a
+    user's own file, --in-place) also flushes it to disk before the rename."""
+    if path.parent not in _MADE_FOLDERS:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _MADE_FOLDERS.add(path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".cu2hip-tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                shutil.copyfileobj(data, handle)
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
+        if like is not None:
+            try:
+                os.chmod(tmp, like.stat().st_mode & 0o7777)
+            except OSError:
+                pass
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,105 @@
+"""The effective settings of a run: flags over the configuration file over the defaults,
+and where each of the ones that change the output came from."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from translator.catalog import check_selectors
+from translator.config import Config, ConfigError, load
+from translator.mapping import parse_version, version_str
+from translator.passes import DEFAULT_ROCM_VERSION, Options
+from translator.toolchain import installed_hip_version
+
+
+class UsageError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Settings:
+    options: Options
+    target_source: str          # where --rocm-version's value came from
+    config: Config
+    output: Path | None
+    output_from_config: bool
+    jobs: int
+    include: tuple[str, ...]
+    exclude: tuple[str, ...]
+    strict: bool
+    only_translated: bool
+
+    def describe_target(self) -> str:
+        return f"ROCm {version_str(self.options.rocm_version)} ({self.target_source})"
+
+
+def _flag_or(args, name: str, config_value, default=None):
+    value = getattr(args, name, None)
+    if value not in (None, [], ()):
+        return value
+    return config_value if config_value not in (None, ()) else default
+
+
+def _selectors(raw) -> tuple[str, ...]:
+    """`--select H01,P` given once or more: the ids and prefixes, in order."""
+    return tuple(part.strip() for item in raw or () for part in item.split(",") if part.strip())
+
+
+def resolve(args) -> Settings:
+    """Settings for parsed command-line `args` (any subcommand that translates)."""
+    try:
+        config = load([Path(p) for p in args.paths], Path(args.config) if getattr(args, "config", None) else None)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    version, source = _rocm_version(args, config)
+    select = _selectors(getattr(args, "select", None)) or config.select
+    ignore = _selectors(getattr(args, "ignore", None)) or config.ignore
+    try:
+        check_selectors(select, "--select")
+        check_selectors(ignore, "--ignore")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    options = Options(
+        target=_flag_or(args, "target", config.target, "hip"), rocm_version=version,
+        roc=bool(_flag_or(args, "roc", config.roc)), miopen=bool(_flag_or(args, "miopen", config.miopen)),
+        experimental=bool(_flag_or(args, "experimental", config.experimental)),
+        use_hip_data_types=bool(getattr(args, "use_hip_data_types", False)),
+        hip_kernel_execution_syntax=bool(_flag_or(args, "hip_kernel_execution_syntax",
+                                                  config.hip_kernel_execution_syntax)),
+        select=select, ignore=ignore, only=getattr(args, "only", None))
+    jobs = _flag_or(args, "jobs", config.jobs, os.cpu_count() or 1)
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    flag_output = getattr(args, "output", None)
+    output = Path(flag_output) if flag_output else config.output
+    return Settings(options, source, config, output, not flag_output and config.output is not None, jobs,
+                    tuple(_flag_or(args, "include", config.include, ())),
+                    tuple(_flag_or(args, "exclude", config.exclude, ())),
+                    bool(_flag_or(args, "strict", config.strict)),
+                    bool(_flag_or(args, "only_translated", config.only_translated)))
+
+
+def _rocm_version(args, config: Config):
+    """The target HIP version and where it came from: the flag, the configuration, the
+    installed hipcc, or the default."""
+    flag = getattr(args, "rocm_version", None)
+    if flag is not None:
+        return _parse(flag, "--rocm-version"), "from --rocm-version"
+    if config.rocm_version is not None:
+        return _parse(config.rocm_version, "rocm-version"), f"from {config.path}"
+    installed = installed_hip_version()
+    if installed is not None:
+        return installed, "the installed hipcc's"
+    return DEFAULT_ROCM_VERSION, "the default: no hipcc found"
+
+
+def _parse(text: str, where: str):
+    try:
+        version = parse_version(text)
+    except ValueError:
+        raise UsageError(f"{where}: not a version: {text!r}") from None
+    if version is None:
+        raise UsageError(f"{where}: empty")
+    return version
