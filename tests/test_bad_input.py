@@ -329,5 +329,17 @@ def test_in_place_write_failure_is_a_diagnostic(tmp_path: Path, monkeypatch, cap
     rc = main(["translate", str(f), "--in-place", "-q", *ROCM])
     assert rc != 0
     err = capsys.readouterr().err
-    assert f"{f}:" in err and "error" in err and "No space left on device" in err
+    assert f"{f}:1:1: error: cannot write: No space left on device; the file is unchanged [I005]" in err
     assert f.read_bytes() == GOOD
+
+
+def test_in_place_leaves_a_link_out_of_the_tree(tmp_path: Path, capsys):
+    outside = tmp_path / "elsewhere.cu"
+    outside.write_bytes(GOOD)
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "link.cu").symlink_to(outside)
+    assert main(["translate", str(tree), "--in-place", "-q", *ROCM]) == 0
+    assert capsys.readouterr().err == \
+        f"{tree / 'link.cu'}:1:1: warning: symbolic link to a file outside the tree; not rewritten [I006]\n"
+    assert outside.read_bytes() == GOOD and (tree / "link.cu").is_symlink()

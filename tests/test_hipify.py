@@ -406,3 +406,40 @@ def test_a_declared_name_is_not_replaced_by_a_type_expression() -> None:
     result = run(source)
     assert result.output.endswith(b"typedef size_t (*CUoccupancyB2DSize)(int blockSize);\nvoid g(void* cb);\n")
     assert codes(result) == ["H018"]
+
+
+def test_a_name_removed_in_the_target_is_kept_with_an_error(monkeypatch) -> None:
+    # HIPIFY's tables list no removal today; an entry that says `removed in 6.0` is kept
+    # as CUDA from that target on, with an error, and renamed below it.
+    from translator.mapping import MappingTables
+    lookup = MappingTables.lookup
+
+    def removed(self, name):
+        entry = lookup(self, name)
+        return dataclasses.replace(entry, hip_removed=(6, 0)) if name == "cudaMallocPitch" else entry
+    monkeypatch.setattr(MappingTables, "lookup", removed)
+    source = "void f(void **p, size_t *q) { cudaMallocPitch(p, q, 4, 4); }\n"
+    result = run(source, rocm_version=(6, 2))
+    assert result.output == source.encode()
+    assert [d.format() for d in result.diagnostics] == [
+        "t.cu:1:31: error: 'hipMallocPitch' (for 'cudaMallocPitch') was removed in HIP 6.0; the target is "
+        "ROCm 6.2 [H011]"]
+    assert b"hipMallocPitch(p, q, 4, 4)" in run(source, rocm_version=(5, 2)).output
+
+
+def test_overlapping_fixes_give_p004(monkeypatch) -> None:
+    from translator import passes
+    from translator.passes.hipify.renames import RENAME
+    from translator.edits import Edit
+    original = passes.all_passes()["hipify"]
+
+    def greedy(ctx):
+        original.run(ctx)
+        at = ctx.source.data.find(b"cudaFree")
+        if at >= 0:
+            ctx.fix(RENAME, Edit(at, at + 4, b"HIP_"), "a second rename of the same bytes")
+    monkeypatch.setitem(passes.PASSES, "hipify", dataclasses.replace(original, run=greedy))
+    result = run("void f() { cudaFree(0); }\n")
+    assert result.output == b"#include <hip/hip_runtime.h>\nvoid f() { hipFree(0); }\n"
+    assert [d.format() for d in result.diagnostics] == [
+        "t.cu:1:12: warning: edit not applied, it overlaps another: a second rename of the same bytes [P004]"]

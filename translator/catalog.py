@@ -27,7 +27,7 @@ _NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")
 
 @dataclass(frozen=True)
 class Rule:
-    id: str                 # "H001": stable, used in diagnostics, diffs, config, suppressions
+    id: str                 # "P001": stable, used in diagnostics, diffs, config, suppressions
     name: str               # "rename-api": kebab-case
     severity: str           # the default severity of its diagnostics ("note" for an edit-only rule)
     edits: bool             # does it change the text?
@@ -88,7 +88,7 @@ def discover(package) -> None:
 
 
 def matches(code: str, selectors) -> bool:
-    """Does a code match any selector: `ALL`, a whole id, or a prefix (`H`, `H01`)?"""
+    """Does a code match any selector: `ALL`, a whole id, or a prefix (`P`, `P00`)?"""
     return any(s == "ALL" or code.startswith(s) for s in selectors)
 
 
@@ -107,7 +107,7 @@ def _specificity(code: str, selectors) -> int:
 
 def enabled(code: str, select=(), ignore=()) -> bool:
     """A code is on when `select` (default: all) matches it and `ignore` does not; the
-    more specific selector wins where both match (`--select H --ignore H01` turns H01x
-    off, `--ignore H --select H012` keeps H012 on); on a tie, `ignore` wins."""
+    more specific selector wins where both match (`--select I --ignore I00` turns I00x
+    off, `--ignore I --select I003` keeps I003 on); on a tie, `ignore` wins."""
     chosen = _specificity(code, select) if select else 0
     return chosen >= 0 and chosen > _specificity(code, ignore)

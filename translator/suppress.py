@@ -1,9 +1,9 @@
 """Which diagnostics and edits a run keeps: `--select`/`--ignore`, and suppression
 comments in the source.
 
-`// cu2hip: ignore[H012]` (ids or prefixes, comma-separated) on a line silences those
+`// cu2hip: ignore[P001]` (ids or prefixes, comma-separated) on a line silences those
 diagnostics and stops those edits on that line and on the next one, so that it can
-stand on the line before; `// cu2hip: ignore-file[H012]` does it for the whole file, and
+stand on the line before; `// cu2hip: ignore-file[I003]` does it for the whole file, and
 `ignore[ALL]` for every code. A suppression that silenced nothing in the run gets a note
 (S001), so that stale ones are found and removed.
 """
@@ -20,7 +20,7 @@ UNUSED = rule(
     "S001", "unused-suppression", NOTE, "a suppression comment silenced nothing", """
 A `// cu2hip: ignore[...]` comment whose codes matched no diagnostic or edit on its line
 or the next one (or, for `ignore-file`, in the file). Remove it, or correct the codes.""",
-    example="int x;  // cu2hip: ignore[H001]\n")
+    example="int x;  // cu2hip: ignore[P001]\n")
 
 _COMMENT = re.compile(rb"(?://|/\*)[ \t]*cu2hip:[ \t]*(ignore|ignore-file)[ \t]*\[([^\]\r\n]*)\]")
 

@@ -29,7 +29,7 @@ from translator.passes import Context
 from translator.passes.hipify.renames import ARGUMENTS_DIFFER, rename
 
 HIP_SYMBOL = rule(
-    "H004", "hip-symbol", NOTE, "a symbol argument is wrapped in HIP_SYMBOL()", """
+    "H004", "hip-symbol", NOTE, "a symbol argument is wrapped in `HIP_SYMBOL()`", """
 HIP's symbol APIs (`hipMemcpyToSymbol`, `hipGetSymbolAddress`, ...) take the address of a
 `__device__` or `__constant__` variable through the `HIP_SYMBOL()` macro, where CUDA takes
 the variable itself.""",

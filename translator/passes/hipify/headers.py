@@ -32,12 +32,12 @@ one with no HIP counterpart, is removed. HIP code needs `hip/hip_runtime.h` wher
 included CUDA's runtime implicitly: it is added after `#pragma once` or the include
 guard, else before the first include, else at the top.""",
     edits=True, safe=True, example="#include <cuda_runtime.h>\n#include <cuda.h>\nvoid f() {}\n",
-    translation="#include <hip/hip_runtime.h>\nvoid f() {}\n")
+    translation="#include <hip/hip_runtime.h>\n\nvoid f() {}\n")
 UNSUPPORTED_HEADER = rule(
     "H015", "unsupported-header", WARNING, "the CUDA header is unsupported in HIP", """
 HIP lists the header as having no counterpart that can be supported (for example
 Caffe2's CUDA headers); the include is kept and will not resolve on AMD.""",
-    example="#include <caffe2/core/common_cudnn.h>\n")
+    example="#include <caffe2/core/common_gpu.h>\n")
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
 _ROC_APIS = frozenset({"API_BLAS", "API_RAND", "API_SPARSE", "API_SOLVER"})

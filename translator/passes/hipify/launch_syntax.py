@@ -23,7 +23,7 @@ from translator.edits import Edit
 from translator.passes import Context
 
 LAUNCH = rule(
-    "H003", "launch-syntax", NOTE, "a <<<>>> launch is written as hipLaunchKernelGGL", """
+    "H003", "launch-syntax", NOTE, "a `<<<>>>` launch is written as `hipLaunchKernelGGL`", """
 With `--hip-kernel-execution-syntax`, each `<<<>>>` launch is written in
 `hipLaunchKernelGGL` syntax, which compilers other than HIP-Clang accept too; template
 kernels are wrapped in `HIP_KERNEL_NAME()`. A launch inside a region that does not parse

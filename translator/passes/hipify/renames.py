@@ -42,14 +42,14 @@ NO_EQUIVALENT = rule(
     "H010", "no-hip-equivalent", ERROR, "the CUDA name has no HIP counterpart", """
 HIP has nothing that does what this API does, so the name is kept and the file will not
 compile for AMD until the call is replaced by hand (or with a user rule).""",
-    example="cudaGraphicsResource_t r;\nvoid f() { cudaProfilerInitialize(0, 0, cudaKeyValuePair); }\n",
+    example="void f(cudaArray_t a) { cudaArrayGetPlane(0, a, 0); }\n",
+    translation="#include <hip/hip_runtime.h>\nvoid f(hipArray_t a) { cudaArrayGetPlane(0, a, 0); }\n",
     unconverted=True)
 REMOVED = rule(
     "H011", "removed-in-target", ERROR, "the HIP counterpart was removed in the target ROCm version", """
 The counterpart existed in older HIP releases but not in the version the output must
 compile with (`--rocm-version`). The name is kept: replace the call, or target an older
-ROCm.""", example="void f() { cudaBindTexture(0, 0, 0, 0, 0); }\n", options=("--rocm-version", "7.0"),
-    unconverted=True)
+ROCm. (HIPIFY's tables list no removal today; the rule fires when they do.)""", unconverted=True)
 DEPRECATED = rule(
     "H012", "deprecated-api", WARNING, "the CUDA API, or its HIP counterpart, is deprecated", """
 The name is translated, but CUDA deprecated (or removed) it, or HIP deprecated its
@@ -57,16 +57,17 @@ counterpart in the target version: plan to move to the replacement API.""",
     example="void f() { cudaThreadSynchronize(); }\n",
     translation="#include <hip/hip_runtime.h>\nvoid f() { hipDeviceSynchronize(); }\n")
 EXPERIMENTAL = rule(
-    "H013", "experimental-api", WARNING, "the HIP counterpart is experimental: not translated without --experimental", """
+    "H013", "experimental-api", WARNING, "the HIP counterpart is experimental: not translated without `--experimental`", """
 HIP marks the counterpart experimental; its behaviour may change between releases. Pass
 `--experimental` to translate it anyway.""",
-    example="void f(cudaGraphNode_t n) { cudaGraphNodeSetEnabled(0, n, 1); }\n", options=("--rocm-version", "6.2"),
+    example="void f(unsigned long long *flags) { cudaGraphExecGetFlags(0, flags); }\n",
+    options=("--rocm-version", "6.3"),
     unconverted=True)
 NOT_IN_TARGET = rule(
     "H014", "not-in-target", ERROR, "the HIP counterpart needs a newer ROCm than the target", """
 The counterpart exists from a HIP release newer than `--rocm-version`. The name is kept:
 raise the target version if the code will be built with that ROCm, or replace the call.""",
-    example="void f(hipStream_t s) { cudaStreamGetId(s, 0); }\n", unconverted=True)
+    example="void f() { cudaGraphAddNode(0, 0, 0, 0, 0); }\n", unconverted=True)
 ARGUMENTS_DIFFER = rule(
     "H017", "arguments-differ", ERROR, "the counterpart takes other arguments: not translated", """
 The rocSPARSE (`--roc`), MIOpen (`--miopen`) or HIP counterpart takes its arguments in

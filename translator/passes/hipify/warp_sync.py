@@ -43,11 +43,10 @@ means), and `__activemask()` becomes `__ballot(1)`.""",
     example="__device__ float f(float v) { return v + __shfl_down_sync(0xffffffff, v, 16); }\n",
     translation="#include <hip/hip_runtime.h>\n__device__ float f(float v) { return v + __shfl_down(v, 16); }\n")
 NEEDS_OPT_IN = rule(
-    "H016", "warp-sync-opt-in", NOTE, "the warp-sync builtin needs HIP_ENABLE_WARP_SYNC_BUILTINS before HIP 7.0", """
+    "H016", "warp-sync-opt-in", NOTE, "the warp-sync builtin needs `HIP_ENABLE_WARP_SYNC_BUILTINS` before HIP 7.0", """
 HIP 6.2 to 6.4 declare the `*_sync` warp builtins only when HIP_ENABLE_WARP_SYNC_BUILTINS
 is defined before the first HIP include; HIP 7.0 declares them always.""",
     example="__device__ int f(int v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }\n",
-    translation="#include <hip/hip_runtime.h>\n__device__ int f(int v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }\n",
     options=("--rocm-version", "6.2"))
 
 SINCE: Version = (6, 2)
