@@ -25,9 +25,6 @@ def main(argv: list[str] | None = None) -> int:
         message = str(exc)
         print(message if ": error: " in message else f"cu2hip: error: {message}", file=sys.stderr)
         return 2
-    except ValueError as exc:      # --only naming no pass
-        print(f"cu2hip: error: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
 

@@ -23,7 +23,7 @@ translated; with `-o` it is copied as it is.""", example="int x;\n\0\n")
 INVALID_UTF8 = rule(
     "I003", "invalid-utf8", WARNING, "the file is not valid UTF-8: its bytes are kept as they are", """
 The file is translated, and every byte the translation has no reason to change, the
-invalid ones included, is kept exactly.""", example="// caf\udce9\nint x;\n")
+invalid ones included, is kept exactly.""")
 TOO_LARGE = rule(
     "I004", "too-large", ERROR, "the file is larger than the limit: not translated", f"""
 Files over {MAX_FILE_BYTES} bytes are not translated (a generated or data file, most

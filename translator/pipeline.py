@@ -100,13 +100,13 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
         return result
     tables = load_tables()
     passes = passes_for(options.target, options.only)
-    policy = Policy(options.select, options.ignore, suppressions(source))
+    policy = Policy(options.select, options.ignore)    # the file's suppressions: in round 0
     text, applied, rejected, diagnostics = data, [], [], []
     seen: set[str] = set()
     first = last = None
     for round_ in range(MAX_ROUNDS + 1):
         here = source if round_ == 0 else MappedSource(source, text, OffsetMap(applied))
-        ctx = _analyse(here, options, tables, policy, passes, report_parse_errors=round_ == 0)
+        ctx = _analyse(here, options, tables, policy, passes, first_round=round_ == 0)
         first, last = first or ctx, ctx
         for d in ctx.diagnostics:
             if d.format() not in seen:
@@ -141,12 +141,15 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
     return result
 
 
-def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passes, report_parse_errors: bool) -> Context:
-    """Front end, IR and passes over one text: the context holds the fixes and diagnostics."""
+def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passes, first_round: bool) -> Context:
+    """Front end, IR and passes over one text: the context holds the fixes and diagnostics.
+    The first round (the input) also reads the suppression comments and reports parse errors."""
     parsed = parse_file(source.data, mentions_api(tables), options.qualifier_macros)
+    if first_round:
+        policy.comments = suppressions(source, parsed.main.root)
     uses = scan_api_uses(parsed, tables)
     ctx = Context(source, parsed, build_ir(source.path, parsed, uses), uses, options, tables, policy)
-    if report_parse_errors:
+    if first_round:
         for site in parsed.error_sites:
             ctx.report(PARSE_ERROR, site.start, f"{site.message}; only renames are made here", end=site.end)
     for info in passes:

@@ -10,7 +10,7 @@ from pathlib import Path
 from translator.catalog import check_selectors
 from translator.config import Config, ConfigError, load
 from translator.mapping import parse_version, version_str
-from translator.passes import DEFAULT_ROCM_VERSION, Options
+from translator.passes import DEFAULT_ROCM_VERSION, Options, all_passes
 from translator.toolchain import installed_hip_version
 
 
@@ -61,6 +61,9 @@ def resolve(args) -> Settings:
         check_selectors(ignore, "--ignore")
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    only = getattr(args, "only", None)
+    if only is not None and only not in all_passes():
+        raise UsageError(f"--only: no pass {only!r} (passes: {', '.join(sorted(all_passes()))})")
     options = Options(
         target=_flag_or(args, "target", config.target, "hip"), rocm_version=version,
         roc=bool(_flag_or(args, "roc", config.roc)), miopen=bool(_flag_or(args, "miopen", config.miopen)),
@@ -68,7 +71,7 @@ def resolve(args) -> Settings:
         use_hip_data_types=bool(getattr(args, "use_hip_data_types", False)),
         hip_kernel_execution_syntax=bool(_flag_or(args, "hip_kernel_execution_syntax",
                                                   config.hip_kernel_execution_syntax)),
-        select=select, ignore=ignore, only=getattr(args, "only", None))
+        select=select, ignore=ignore, only=only)
     jobs = _flag_or(args, "jobs", config.jobs, os.cpu_count() or 1)
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")

@@ -37,13 +37,17 @@ class Suppression:
         return matches(code, self.codes) and (self.whole_file or line in (self.line, self.line + 1))
 
 
-def suppressions(source) -> list[Suppression]:
-    """Every suppression comment of a SourceFile."""
+def suppressions(source, root) -> list[Suppression]:
+    """Every suppression comment of a SourceFile, each confirmed to be in a comment of its
+    parse tree `root` (not in a string)."""
     data = source.data
     if b"cu2hip:" not in data:
         return []
     out = []
     for m in _COMMENT.finditer(data):
+        node = root.descendant_for_byte_range(m.start(), m.start() + 2)
+        if node is None or node.type != "comment":
+            continue
         codes = tuple(c.strip().decode("ascii", "replace") for c in m.group(2).split(b",") if c.strip())
         out.append(Suppression(source.position(m.start())[0], m.start(), codes, m.group(1) == b"ignore-file"))
     return out

@@ -171,6 +171,8 @@ class _Walk:
         if not os.path.lexists(raw):
             self.problems.append(problem(UNREADABLE, raw, "no such file or directory"))
             return
+        if self.out_dir is not None and root.resolve().is_relative_to(self.out_dir):
+            return      # a translation (pre-commit passes the output folder's files too)
         if not root.is_dir():
             if root.exists() and not root.is_file():
                 self.problems.append(problem(NOT_REGULAR, raw, "not a regular file; skipped"))
