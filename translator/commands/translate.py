@@ -70,7 +70,7 @@ def run(args, settings: Settings) -> int:
                     if _write_if_different(job.destination, result.output, job.source):
                         rewritten += 1
                         if args.pre_commit:
-                            print(f"Rewriting {job.destination}")
+                            print(f"Rewriting {_shown(job.destination)}")
         except OSError as exc:
             write_failed = True
             where = job.destination if job.destination is not None and not args.in_place else job.source
@@ -121,6 +121,12 @@ def _write_if_different(path: Path, data: bytes, like: Path) -> bool:
         pass
     write_atomic(path, data, like=like)
     return True
+
+
+def _shown(path: Path) -> str:
+    """A path relative to the working folder when it is below it (as pre-commit shows them)."""
+    relative = os.path.relpath(path)
+    return str(path) if relative.startswith("..") else relative
 
 
 def _copy(src: Path, dst: Path) -> None:
