@@ -5,7 +5,7 @@
   the translator reports them (path shown as `<case>.cu`); missing or empty means none.
 - Options come from an optional first line `// cu2hip-options: --rocm-version 6.2 --roc ...`
   (default: --rocm-version 5.2, a fixed target so that goldens do not depend on the
-  machine's hipcc).
+  machine's hipcc); `--only PASS` runs one pass alone, `--select`/`--ignore IDS` filter codes.
 
 `pytest --update-goldens` rewrites .hip/.diag from the current translation; review the
 diff.
@@ -47,12 +47,16 @@ def case_options(source: bytes) -> Options:
     parser.add_argument("--rocm-version", type=_version, default=DEFAULT_ROCM_VERSION)
     for flag in ("--roc", "--miopen", "--experimental", "--hip-kernel-execution-syntax"):
         parser.add_argument(flag, action="store_true")
+    parser.add_argument("--only", help="run this pass alone")
+    for flag in ("--select", "--ignore"):
+        parser.add_argument(flag, type=lambda text: tuple(text.split(",")), default=())
     args, unknown = parser.parse_known_args(words)
     if unknown:
         raise ValueError(f"unknown cu2hip-options: {unknown}")
     return Options(rocm_version=args.rocm_version, roc=args.roc, miopen=args.miopen,
                    experimental=args.experimental,
-                   hip_kernel_execution_syntax=args.hip_kernel_execution_syntax)
+                   hip_kernel_execution_syntax=args.hip_kernel_execution_syntax,
+                   only=args.only, select=args.select, ignore=args.ignore)
 
 
 def golden_cases() -> list[Path]:
@@ -117,5 +121,7 @@ def test_case_options_parsing() -> None:
     assert case_options(b"// cu2hip-options: --rocm-version 6.2 --roc --miopen --experimental "
                         b"--hip-kernel-execution-syntax\r\nint x;\r\n") == Options(
         rocm_version=(6, 2), roc=True, miopen=True, experimental=True, hip_kernel_execution_syntax=True)
+    assert case_options(b"// cu2hip-options: --only hipify --select H0,P --ignore H012\n") == Options(
+        rocm_version=(5, 2), only="hipify", select=("H0", "P"), ignore=("H012",))
     with pytest.raises(ValueError, match="--bogus"):
         case_options(b"// cu2hip-options: --bogus\n")
