@@ -17,15 +17,15 @@ from translator.frontend import Fragment, ParsedFile, node_at
 
 Span = tuple[int, int]
 
-INDEX_BUILTINS = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim"})
-WARP_FUNCTIONS = re.compile(
-    r"__(shfl|shfl_up|shfl_down|shfl_xor|ballot|any|all|activemask|syncwarp|match_any|match_all|"
-    r"reduce_(add|min|max|and|or|xor))(_sync)?\Z|__lane_id\Z")
-BARRIERS = frozenset({"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"})
-# Cooperative groups: `g.sync()`, `cg::sync(g)`, and the tile's warp-level methods.
-GROUP_BARRIERS = frozenset({"sync", "barrier_wait", "arrive_and_wait"})
-GROUP_WARP_METHODS = frozenset({"shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot", "any", "all",
-                                "match_any", "match_all"})
+# CUDA's warp-level builtins, the one list of them: the mask-taking forms of CUDA 9 and
+# later, and the legacy mask-less ones (HIP's only forms before 6.2).
+WARP_SYNC_BUILTINS = frozenset({
+    "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
+    "__all_sync", "__match_any_sync", "__match_all_sync", "__activemask", "__syncwarp", "__reduce_add_sync",
+    "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
+})
+WARP_MASKLESS_BUILTINS = frozenset({"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", "__ballot", "__any",
+                                    "__all", "__lane_id"})
 # Host calls after which the host and device agree on memory, or that touch device memory:
 # a fusion chain cannot cross one.
 SYNC_POINTS = frozenset({
@@ -164,8 +164,8 @@ class Module:
 _GLOBAL = re.compile(rb"__global__")
 _LAUNCH = re.compile(rb"<<<")
 _INDEX = re.compile(rb"(?:threadIdx|blockIdx|blockDim|gridDim)\b")
-_WARP = re.compile(rb"(?:__(?:shfl|shfl_up|shfl_down|shfl_xor|ballot|any|all|activemask|syncwarp|match_any|"
-                   rb"match_all|reduce_(?:add|min|max|and|or|xor))(?:_sync)?|__lane_id|warpSize)\b")
+_WARP = re.compile(rb"(?:" + b"|".join(sorted((n.encode() for n in WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTINS
+                                               | {"warpSize"}), key=len, reverse=True)) + rb")\b")
 _GROUP_METHOD = re.compile(rb"\.\s*(shfl|shfl_up|shfl_down|shfl_xor|ballot|any|all|match_any|match_all|sync|"
                            rb"barrier_wait|arrive_and_wait)\s*\(")
 _FREE_BARRIER = re.compile(rb"(?:__syncthreads(?:_count|_and|_or)?|sync|barrier_wait|arrive_and_wait)\s*\(")

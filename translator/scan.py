@@ -16,7 +16,7 @@ from functools import cache
 import tree_sitter as ts
 
 from translator.frontend import Fragment, ParsedFile, node_at, words_of
-from translator.ir import ApiUse
+from translator.ir import WARP_SYNC_BUILTINS, ApiUse
 from translator.mapping import ApiEntry, MappingTables
 
 # Node types whose text is an identifier that may name an API. Member names count too,
@@ -25,13 +25,6 @@ from translator.mapping import ApiEntry, MappingTables
 _NAME_NODES = frozenset({"identifier", "type_identifier", "namespace_identifier", "field_identifier"})
 # `cub::` becomes `hipcub::` (HIPIFY's namespace map; the CUB table lists only macros).
 NAMESPACES = {"cub": "hipcub"}
-# Device builtins the passes rewrite that HIPIFY's tables do not list (or list without a
-# HIP name): the warp-level builtins of CUDA 9 and later.
-WARP_BUILTINS = frozenset({
-    "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
-    "__all_sync", "__match_any_sync", "__match_all_sync", "__activemask", "__syncwarp", "__reduce_add_sync",
-    "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
-})
 
 
 @dataclass(frozen=True)
@@ -46,7 +39,7 @@ class Use:
 @cache
 def _known_names(tables: MappingTables) -> frozenset[bytes]:
     return frozenset(n.encode() for n in tables.names()) | {n.encode() for n in NAMESPACES} | \
-        {n.encode() for n in WARP_BUILTINS}
+        {n.encode() for n in WARP_SYNC_BUILTINS}
 
 
 def mentions_api(tables: MappingTables):

@@ -9,10 +9,10 @@ its safety.
 
 from __future__ import annotations
 
-from translator.ir import call_of
 from translator.passes import Context, register_pass
 from translator.passes.hipify import calls, headers, launch_syntax, renames, warp_sync
-from translator.scan import NAMESPACES, WARP_BUILTINS
+from translator.ir import WARP_SYNC_BUILTINS, call_of
+from translator.scan import NAMESPACES
 
 RULES = (renames.RENAME, headers.HEADER, launch_syntax.LAUNCH, calls.HIP_SYMBOL, calls.DROPPED_ARGUMENT,
          warp_sync.WARP_SYNC, renames.NO_EQUIVALENT, renames.REMOVED, renames.DEPRECATED, renames.EXPERIMENTAL,
@@ -24,7 +24,7 @@ RULES = (renames.RENAME, headers.HEADER, launch_syntax.LAUNCH, calls.HIP_SYMBOL,
 def run(ctx: Context) -> None:
     for use in ctx.uses:
         name = use.api.name
-        if name in WARP_BUILTINS:
+        if name in WARP_SYNC_BUILTINS:
             call = call_of(use.node)
             if call is not None:
                 warp_sync.rewrite(ctx, use.fragment, name, use.node, call, calls.arguments(call))
