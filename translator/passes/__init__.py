@@ -45,6 +45,9 @@ class Options:
     select: tuple[str, ...] = ()            # rule ids or prefixes to report and apply (default: all)
     ignore: tuple[str, ...] = ()            # ... and to drop
     only: str | None = None                 # run this pass alone (for debugging and goldens)
+    # Paths of user rules files (translator.rules), applied in this order by the user
+    # rules pass; each worker process parses each file once while its mtime stays.
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

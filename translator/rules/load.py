@@ -99,8 +99,9 @@ def _check_conflicts(rules: list[UserRule]) -> None:
             for other in calls.get(rule.name, ()):
                 count = _common_count(rule, other)
                 if count is not None:
-                    raise rule.location.error(f"a call of '{rule.name}' with {count} arguments is already "
-                                              f"rewritten by {_where(other)}")
+                    arguments = f"{count} argument{'s' * (count != 1)}"
+                    raise rule.location.error(f"a call of '{rule.name}' with {arguments} is already rewritten by "
+                                              f"{_where(other)}")
             calls.setdefault(rule.name, []).append(rule)
     for table, done in ((renames, "renamed"), (headers, "mapped")):
         for rule in table.values():

@@ -132,5 +132,10 @@ class RuleSet:
         return out
 
     @cached_property
+    def words(self) -> frozenset[bytes]:
+        """The names the renames and the call rewrites look for."""
+        return frozenset(self.renames) | frozenset(self.calls)
+
+    @cached_property
     def ids(self) -> frozenset[str]:
         return frozenset(r.id for r in self.rules)

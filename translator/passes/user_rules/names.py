@@ -1,0 +1,41 @@
+"""User renames and header maps: token swaps, like the built-in H001 and H002.
+
+A rename changes every identifier token of the name in code (translator.passes.user_rules
+.sites), a header map the path of every `#include` of the header (its `<>` or `""`
+kept). Either wins over a built-in edit or diagnostic at the same place.
+"""
+
+from __future__ import annotations
+
+from translator.edits import Edit
+from translator.frontend import Fragment, include_directives
+from translator.passes import Context
+from translator.passes.user_rules.sites import drop_diagnostics, drop_fixes, reason, tokens
+from translator.rules import RuleSet
+
+
+def rename(ctx: Context, rules: RuleSet, declared: dict, frags: list[Fragment]) -> None:
+    for _, _, start, end in tokens(ctx, frags, rules.renames):
+        rule = rules.renames[ctx.parsed.cleaned[start:end]]
+        made = ctx.fix(declared[rule.id], Edit(start, end, rule.new.encode()),
+                       reason(rule, f"{rule.old} -> {rule.new}"))
+        if made is not None:
+            drop_fixes(ctx, made, start, end)
+            drop_diagnostics(ctx, start, end, rule.old, rules.ids)
+
+
+def map_headers(ctx: Context, rules: RuleSet, declared: dict) -> None:
+    if not rules.headers:
+        return
+    data = ctx.source.data
+    for _, path in include_directives(ctx.parsed):
+        header = data[path.start_byte + 1:path.end_byte - 1].decode("utf-8", "replace")
+        rule = rules.headers.get(header)
+        if rule is None:
+            continue
+        start, end = path.start_byte + 1, path.end_byte - 1
+        made = ctx.fix(declared[rule.id], Edit(start, end, rule.new.encode()),
+                       reason(rule, f"{rule.old} -> {rule.new}"))
+        if made is not None:
+            drop_fixes(ctx, made, start, end)
+            drop_diagnostics(ctx, path.start_byte, path.end_byte, header, rules.ids)

@@ -1,0 +1,88 @@
+"""Where user rules apply: the identifier tokens of some names, in the main tree, the
+`#if` configuration parses and every `#define` body; and how a user rule's edit takes
+precedence over the built-in passes' at the same place.
+
+The front end parses only the `#define` bodies that mention a CUDA name; a body that
+names only user rule names (`#define CHECK(x) CUDA_CHECK(x)`) is parsed here.
+"""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from translator.edits import Edit, Fix
+from translator.frontend import Fragment, ParsedFile, _macro_fragment, directives, node_at, words_of
+from translator.passes import Context
+from translator.scan import _in_broken_literal
+
+# The node types of a token that is a name in code (as translator.scan has them).
+NAME_NODES = frozenset({"identifier", "type_identifier", "field_identifier", "namespace_identifier"})
+
+
+def fragments(parsed: ParsedFile, words: frozenset[bytes]) -> list[Fragment]:
+    """The parse's fragments, and a parse of each `#define` body naming one of `words`
+    that the front end did not parse."""
+    done = {m.limit for m in parsed.macros}
+    extra = []
+    for hash_at, end in directives(parsed.cleaned, b"define"):
+        token = node_at(parsed.main.root, hash_at, end)
+        directive = token.parent if token is not None else None
+        if directive is None or directive.type not in ("preproc_def", "preproc_function_def"):
+            continue
+        body = directive.child_by_field_name("value")
+        if body is None or body.end_byte <= body.start_byte or (body.start_byte, body.end_byte) in done:
+            continue
+        if not words.isdisjoint(words_of(parsed.cleaned[body.start_byte:body.end_byte])):
+            extra.append(_macro_fragment(parsed.cleaned, body.start_byte, body.end_byte))
+    return [*parsed.fragments, *extra]
+
+
+def tokens(ctx: Context, frags: list[Fragment], names) -> list[tuple[Fragment, ts.Node, int, int]]:
+    """(fragment, node, start, end) of every identifier token in code whose text is one
+    of `names` (bytes), in file order: not in strings, comments or `#include` paths."""
+    pattern = ctx.parsed.word_pattern(names)
+    if pattern is None:
+        return []
+    text = ctx.parsed.cleaned
+    seen: set[int] = set()
+    out = []
+    for frag in frags:
+        for lo, hi in frag.ranges(len(text)):
+            for match in pattern.finditer(text, lo, hi):
+                start, end = match.span()
+                if match.group() not in names or start in seen:
+                    continue
+                node = node_at(frag.root, start - frag.delta, end - frag.delta)
+                if node is None or node.type not in NAME_NODES:
+                    continue
+                if frag.error_sites and _in_broken_literal(text, node, start):
+                    continue
+                seen.add(start)
+                out.append((frag, node, start, end))
+    out.sort(key=lambda t: t[2])
+    return out
+
+
+def overlaps(edit: Edit, start: int, end: int) -> bool:
+    """Does the edit change a byte of [start, end) (an insertion: strictly inside it)?"""
+    if edit.start == edit.end:
+        return start < edit.start < end
+    return edit.start < end and start < edit.end
+
+
+def drop_fixes(ctx: Context, keep: Fix, start: int, end: int) -> None:
+    """User rules override built-in ones: the other fixes with an edit in [start, end) go."""
+    ctx.fixes[:] = [f for f in ctx.fixes if f is keep or not any(overlaps(e, start, end) for e in f.edits)]
+
+
+def drop_diagnostics(ctx: Context, start: int, end: int, subject: str, user_ids) -> None:
+    """...and so do the other passes' diagnostics about `subject` at exactly [start, end)
+    (`'cudaFoo' has no HIP equivalent` where the user's rule says what it becomes)."""
+    at = (*ctx.source.position(start), *ctx.source.position(end))
+    ctx.diagnostics[:] = [d for d in ctx.diagnostics if d.code in user_ids or d.subject != subject
+                          or (d.line, d.col, d.end_line, d.end_col) != at]
+
+
+def reason(rule, what: str) -> str:
+    """An edit's reason: what it does, and the rule's id, file and line."""
+    return f"{what} (user rule {rule.id}, {rule.location.path}:{rule.location.line})"
