@@ -25,3 +25,11 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory):
     import os
     os.environ["CU2HIP_CACHE_DIR"] = str(tmp_path_factory.mktemp("cu2hip-cache"))
     yield
+
+
+@pytest.fixture(autouse=True)
+def _no_user_rules_left():
+    """User rules a test declared leave the catalog with it."""
+    yield
+    from translator.rules import forget
+    forget()

@@ -12,6 +12,7 @@ import pytest
 from translator.cli import main
 from translator.passes import Options
 from translator.pipeline import translate
+from translator.rules import forget
 from translator.workspace import Selection, Workspace, kernel_index
 
 ROCM = ["--rocm-version", "6.0"]
@@ -288,3 +289,40 @@ def test_diff_output_does_not_depend_on_jobs(tmp_path: Path, capsys, jobs: str) 
     out = capsys.readouterr().out
     assert [line for line in out.splitlines() if line.startswith("---")] == \
         [f"--- a/{tmp_path / f'f{i}.cu'}" for i in range(5)]
+
+
+# --- user rules from the command line and the configuration -----------------------------------
+
+RULES_TEXT = 'rename CUDA_CHECK -> HIP_CHECK  because "our error macro"\ncall myCopy(d, s, n) -> hipMemcpy(d, s, n, hipMemcpyDefault)\n'
+
+
+def test_user_rules_translate_show_in_diffs_and_invalidate_the_cache(tmp_path: Path, capsys) -> None:
+    rules = tmp_path / "team.rules"
+    rules.write_text(RULES_TEXT)
+    f = tmp_path / "k.cu"
+    f.write_bytes(b"void f(float *a, float *b) { CUDA_CHECK(cudaFree(a)); myCopy(a, b, 4); }\n")
+    assert main(["translate", str(f), "--stdout", "-q", "--rules", str(rules), *ROCM]) == 0
+    assert capsys.readouterr().out == "#include <hip/hip_runtime.h>\nvoid f(float *a, float *b) { " \
+                                      "HIP_CHECK(hipFree(a)); hipMemcpy(a, b, 4, hipMemcpyDefault); }\n"
+    assert main(["diff", str(f), "--rules", str(rules), *ROCM]) == 0
+    assert f"# U001 CUDA_CHECK -> HIP_CHECK (user rule U001, {rules}:1)\n" in capsys.readouterr().out
+    forget()
+    assert main(["rules", "U001", "--rules", str(rules)]) == 0      # explained like any rule
+    assert "rename CUDA_CHECK -> HIP_CHECK" in capsys.readouterr().out
+    rules.write_text("rename CUDA_CHECK -> CHECK_HIP\n")
+    assert main(["translate", str(f), "--stdout", "--rules", str(rules), *ROCM]) == 0
+    captured = capsys.readouterr()
+    assert "CHECK_HIP(hipFree(a))" in captured.out and " cached" not in captured.err
+
+
+def test_rules_from_the_configuration_and_a_bad_rules_file(tmp_path: Path, capsys) -> None:
+    (tmp_path / "cu2hip.toml").write_text('rules = ["team.rules"]\nrocm-version = "6.0"\n')
+    (tmp_path / "team.rules").write_text(RULES_TEXT)
+    f = tmp_path / "k.cu"
+    f.write_bytes(b"void f(float *a) { CUDA_CHECK(cudaFree(a)); }\n")
+    assert main(["translate", str(f), "--stdout", "-q"]) == 0
+    assert "HIP_CHECK(hipFree(a))" in capsys.readouterr().out
+    (tmp_path / "team.rules").write_text("rename A -> B\nrename C ->\n")
+    assert main(["translate", str(f), "--stdout", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{tmp_path / 'team.rules'}:2:") and ": error: " in err

@@ -2,7 +2,7 @@
 an unchanged tree translates nothing again.
 
 The key is a SHA-256 of the file's bytes, the path it is reported under, the options
-(every field, sets sorted) and the tool's own fingerprint: the version and the size and
+(every field, sets sorted; the user's rules files by content) and the tool's own fingerprint: the version and the size and
 modification time of every file of the package (its code and mapping data), so that a
 changed translator never reads an old entry. Entries are pickled Results under
 `$CU2HIP_CACHE_DIR`, else `$XDG_CACHE_HOME/cu2hip`, else `~/.cache/cu2hip`, written
@@ -51,13 +51,22 @@ def _canonical(options) -> str:
     return ";".join(fields)
 
 
+def _read(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError:
+        return b"\0unreadable\0"
+
+
 class Cache:
     def __init__(self, folder: Path):
         self.folder = folder
 
     def key(self, display: str, data: bytes, options) -> str:
         digest = hashlib.sha256(fingerprint().encode())
-        for part in (display.encode("utf-8", "surrogateescape"), _canonical(options).encode(), data):
+        # The user's rules files by content: an edited rule must translate again.
+        rules = b"".join(_read(path) for path in getattr(options, "rules", ()))
+        for part in (display.encode("utf-8", "surrogateescape"), _canonical(options).encode(), rules, data):
             digest.update(len(part).to_bytes(8, "little"))
             digest.update(part)
         return digest.hexdigest()

@@ -54,6 +54,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--select", action="append", metavar="IDS",
                    help="report and apply only these rule ids or prefixes (comma-separated; default: all)")
     p.add_argument("--ignore", action="append", metavar="IDS", help="drop these rule ids or prefixes")
+    p.add_argument("--rules", action="append", metavar="FILE",
+                   help="a file of user rules (renames, header maps, call rewrites); repeatable")
     p.add_argument("--only", metavar="PASS", help="run this pass alone (for debugging; `cu2hip rules` lists the codes of each)")
     p.add_argument("--include", action="append", metavar="GLOB", help="translate only the files matching")
     p.add_argument("--exclude", action="append", metavar="GLOB", help="do not translate the files matching")
@@ -110,6 +112,7 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("rules", help="list the rules, or explain one", description="The rule catalog.")
     r.add_argument("id", nargs="?", metavar="ID", help="explain this rule")
     r.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    r.add_argument("--rules", action="append", metavar="FILE", help="also list the user rules of FILE")
     return parser
 
 

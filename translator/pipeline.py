@@ -3,9 +3,10 @@ again until no pass has more to do; then the re-parse check.
 
 Rounds: each analyses the current text, runs the passes (translator.passes) and the
 finalizer (translator.finalize) and applies their fixes; the next round analyses the
-result, so that code one pass generates is translated too. A round whose edits only
-swap tokens (a name for a name, a header name for a header name, an include line added)
-in a text that parses ends the loop: such edits cannot give any pass more to do. The
+result, so that code one pass generates is translated too. A round whose edits are all
+safe token swaps (a table name for a name, a header name for a header name, an include
+line added) in a text that parses ends the loop: such edits cannot give any pass more
+to do. (A semantic rule's edit, a user's rename for one, always gets another round.) The
 pipeline knows no pass by name: it reads the rule catalog and the pass registry.
 """
 
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 
 from translator import diagnostics as dg
 from translator.catalog import ERROR, WARNING, rule
-from translator.edits import Fix, OffsetMap, apply_fixes, compose
+from translator.edits import SAFE, Fix, OffsetMap, apply_fixes, compose
 from translator.finalize import header_fixes
 from translator.frontend import error_sites, parse_file
 from translator.inputs import check_input
@@ -125,7 +126,8 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
                                      f"{fix.reason}", OVERLAP.id))
         rejected += refused
         applied = compose(data, applied, done)
-        settled = not ctx.parsed.main.root.has_error and all(_token_swap(text, e) for f in done for e in f.edits)
+        settled = not ctx.parsed.main.root.has_error and all(
+            f.safety == SAFE and _token_swap(text, e) for f in done for e in f.edits)
         text = new
         result.rounds = round_ + 1
         if settled:

@@ -11,6 +11,7 @@ from translator.catalog import check_selectors
 from translator.config import Config, ConfigError, load
 from translator.mapping import parse_version, version_str
 from translator.passes import DEFAULT_ROCM_VERSION, Options, all_passes
+from translator.rules import RulesError, declare, load_rules
 from translator.toolchain import installed_hip_version
 
 
@@ -54,6 +55,12 @@ def resolve(args) -> Settings:
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
     version, source = _rocm_version(args, config)
+    rules = tuple(str(Path(p).absolute()) for p in getattr(args, "rules", None) or ()) or \
+        tuple(str(p) for p in config.rules)
+    try:
+        declare(load_rules(rules))          # user rule ids join the catalog before selectors are checked
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
     select = _selectors(getattr(args, "select", None)) or config.select
     ignore = _selectors(getattr(args, "ignore", None)) or config.ignore
     try:
@@ -71,7 +78,7 @@ def resolve(args) -> Settings:
         use_hip_data_types=bool(getattr(args, "use_hip_data_types", False)),
         hip_kernel_execution_syntax=bool(_flag_or(args, "hip_kernel_execution_syntax",
                                                   config.hip_kernel_execution_syntax)),
-        select=select, ignore=ignore, only=only)
+        select=select, ignore=ignore, only=only, rules=rules)
     jobs = _flag_or(args, "jobs", config.jobs, os.cpu_count() or 1)
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")

@@ -7,10 +7,16 @@ import json
 import sys
 
 from translator.catalog import Rule, catalog
+from translator.rules import RulesError, declare, load_rules
 from translator.settings import UsageError
 
 
 def run(args) -> int:
+    if args.rules:
+        try:
+            declare(load_rules(args.rules))
+        except RulesError as exc:
+            raise UsageError(str(exc)) from None
     rules = catalog()
     if args.id is None:
         if args.format == "json":
