@@ -326,3 +326,18 @@ def test_rules_from_the_configuration_and_a_bad_rules_file(tmp_path: Path, capsy
     assert main(["translate", str(f), "--stdout", "-q"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"{tmp_path / 'team.rules'}:2:") and ": error: " in err
+
+
+def test_diff_as_a_patch_applies_with_git(tmp_path: Path, capsys, monkeypatch) -> None:
+    import subprocess
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "d.cu").write_bytes(b"int a;\nvoid f() { cudaFree(0); }\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    monkeypatch.chdir(tmp_path)
+    assert main(["diff", "src/d.cu", "--format", "patch", *ROCM]) == 0
+    patch = capsys.readouterr().out
+    assert "# H001" not in patch
+    (tmp_path / "p.diff").write_text(patch)
+    subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, check=True)
+    assert (src / "d.cu").read_bytes() == b"#include <hip/hip_runtime.h>\nint a;\nvoid f() { hipFree(0); }\n"

@@ -105,7 +105,8 @@ def _parser() -> argparse.ArgumentParser:
     _common(d)
     d.add_argument("--against", metavar="DIR", type=_path,
                    help="diff against an existing translated tree: what a regeneration would change")
-    d.add_argument("--format", choices=("text", "json", "sarif", "markdown"), default="text")
+    d.add_argument("--format", choices=("text", "patch", "json", "sarif", "markdown"), default="text",
+                   help="text: annotated for review; patch: plain, for patch or git apply")
     d.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text diff (auto: on a terminal)")
 

@@ -1,7 +1,7 @@
 """`cu2hip diff PATH...`: what translation changes, for review: each file's unified diff
 against its translation (or, with --against DIR, against an existing translated tree:
 what a regeneration would change), each hunk annotated with its edits' rule ids and
-reasons; as text, JSON, SARIF 2.1.0 or Markdown. Writes nothing."""
+reasons; as text, JSON, SARIF 2.1.0 or Markdown, or as a plain patch. Writes nothing."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def run(args, settings: Settings) -> int:
     for job, result in Batch(workspace, settings.options, settings.jobs, args.cache).results():
         errors += result.errors
         total.add(result, count_lines=False)
-        if args.format == "text":
+        if args.format in ("text", "patch"):
             for d in result.diagnostics:
                 print(d.format(), file=sys.stderr)
             existing = None
@@ -38,7 +38,8 @@ def run(args, settings: Settings) -> int:
                     existing = job.destination.read_bytes()
                 except OSError:
                     existing = b""      # not translated yet: all of it is new
-            sys.stdout.write(annotated_diff(result, color=color, against=existing))
+            sys.stdout.write(annotated_diff(result, color=color and args.format == "text", against=existing,
+                                            annotate=args.format == "text"))
         results.append(result)
     from translator import __version__
     if args.format == "json":

@@ -17,9 +17,10 @@ NO_NEWLINE = "\\ No newline at end of file"
 
 
 def annotated_diff(result, *, color: bool = False, context: int = 3,
-                   against: bytes | None = None) -> str:
+                   against: bytes | None = None, annotate: bool = True) -> str:
     """A unified diff of `result.input` (or of `against`, an existing translation) vs
-    `result.output`, each hunk annotated with the fixes behind it; "" when they agree."""
+    `result.output`, each hunk annotated with the fixes behind it (unless `annotate` is
+    False: a plain patch that `patch` and `git apply` take); "" when they agree."""
     old = result.input if against is None else against
     new = result.output
     if old == new:
@@ -31,7 +32,7 @@ def annotated_diff(result, *, color: bool = False, context: int = 3,
 
     label = f"a/{result.path}" + (" (existing translation)" if against is not None else "")
     out = [paint(BOLD, f"--- {label}"), paint(BOLD, f"+++ b/{result.path}")]
-    notes = _fix_notes(result.applied, new)
+    notes = _fix_notes(result.applied, new) if annotate else []
     matcher = difflib.SequenceMatcher(None, a, b)
     for group in matcher.get_grouped_opcodes(context):
         first, last = group[0], group[-1]
