@@ -200,8 +200,8 @@ def test_report_lists_every_file_with_its_edits_and_diagnostics(tmp_path: Path) 
     [entry] = data["files"]
     assert entry["path"] == str(f) and entry["changed"] is True
     assert [(e["rule"], e["original"], e["replacement"]) for e in entry["edits"]] == [
-        ("H001", "cudaThreadSynchronize", "hipDeviceSynchronize"), ("H001", "cudaFree", "hipFree"),
-        ("H002", "", "#include <hip/hip_runtime.h>\n")]
+        ("H002", "", "#include <hip/hip_runtime.h>\n"),
+        ("H001", "cudaThreadSynchronize", "hipDeviceSynchronize"), ("H001", "cudaFree", "hipFree")]
     assert [d["code"] for d in entry["diagnostics"]] == ["H012"]
     assert data["summary"]["edits"] == 3
 

@@ -18,7 +18,7 @@ _ONCE = re.compile(rb"[ \t]+once\b")
 # comment body that cannot run past its `*/`: a lazy `.*?` here backtracked exponentially
 # on files that open with many comments and no guard.
 _GUARD = re.compile(rb"\A(?:\s|//[^\n]*+\n|/\*(?:[^*]|\*(?!/))*+\*/)*+"
-                    rb"#[ \t]*ifndef[ \t]+(\w+)[ \t]*\r?\n[ \t]*#[ \t]*define[ \t]+(\w+)")
+                    rb"#[ \t]*ifndef[ \t]+(\w+)[ \t]*(?://[^\n]*+)?\r?\n[ \t]*#[ \t]*define[ \t]+(\w+)")
 
 
 def header_fixes(ctx) -> list[Fix]:
@@ -52,10 +52,10 @@ def insertion(parsed, newline: bytes, header: str) -> Edit:
     candidates = []
     once = next((m for m in (_ONCE.match(data, end) for _, end in directives(data, b"pragma")) if m), None)
     if once is not None:
-        candidates.append(once.end())
+        candidates.append(_line_end(data, once.end()))
     guard = _GUARD.match(data)
     if guard is not None and guard.group(1) == guard.group(2):
-        candidates.append(guard.end(1))
+        candidates.append(_line_end(data, guard.end(1)))
     line = b"#include <" + header.encode() + b">" + newline
     found = include_directives(parsed)
     if candidates or found:
@@ -63,3 +63,16 @@ def insertion(parsed, newline: bytes, header: str) -> Edit:
         return Edit(at, at, newline + line)
     at = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     return Edit(at, at, line)
+
+
+def _line_end(data: bytes, offset: int) -> int:
+    """The end of the line holding `offset`, before its newline: the include goes after
+    what else the line holds (`#pragma once // why`), a continued line included."""
+    while True:
+        end = data.find(b"\n", offset)
+        if end == -1:
+            return len(data)
+        if data[end - 1:end] == b"\\" or data[end - 2:end] == b"\\\r":
+            offset = end + 1
+            continue
+        return end - 1 if data[end - 1:end] == b"\r" else end

@@ -113,7 +113,9 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
             if d.format() not in seen:
                 seen.add(d.format())
                 diagnostics.append(d)
-        fixes = ctx.fixes + header_fixes(ctx)
+        # Requested headers first: an include and a rewrite inserting at the same offset (a
+        # launch at the very start of a file) must come out in that order.
+        fixes = header_fixes(ctx) + ctx.fixes
         if not fixes:
             break
         if round_ == MAX_ROUNDS:
@@ -136,7 +138,8 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
     if applied:
         _check_output(source, first, last, text, applied, options, diagnostics)
     diagnostics += policy.unused(source)
-    result.output, result.applied, result.rejected = text, applied, rejected
+    # In source order (stable: fixes inserting at one offset keep the order they were applied in).
+    result.output, result.applied, result.rejected = text, sorted(applied, key=lambda f: f.start), rejected
     result.diagnostics += sorted(diagnostics, key=lambda d: (d.line, d.col, d.code))
     result.module = first.module
     result.seconds = time.perf_counter() - started

@@ -1,0 +1,33 @@
+"""Regression tests for the reliability issue: each named after the behaviour it pins."""
+
+from __future__ import annotations
+
+from translator.passes import Options
+from translator.pipeline import translate
+
+OPTIONS = Options(rocm_version=(6, 0))
+
+
+def hip(source: bytes, **options) -> bytes:
+    result = translate("r.cu", source, Options(rocm_version=(6, 0), **options))
+    assert not [d for d in result.diagnostics if d.code == "P003"], [d.format() for d in result.diagnostics]
+    return result.output
+
+
+def test_the_runtime_include_precedes_a_launch_rewritten_at_the_start_of_a_file() -> None:
+    assert hip(b"k<<<grid, block>>>(d_x, n);\n", hip_kernel_execution_syntax=True) == \
+        b"#include <hip/hip_runtime.h>\nhipLaunchKernelGGL(k, dim3(grid), dim3(block), 0, 0, d_x, n);\n"
+
+
+def test_the_runtime_include_goes_after_the_whole_pragma_once_line() -> None:
+    assert hip(b"#pragma once // guard\nvoid f() { cudaFree(0); }\n") == \
+        b"#pragma once // guard\n#include <hip/hip_runtime.h>\n\nvoid f() { hipFree(0); }\n"
+    assert hip(b"#pragma once<\nvoid f() { cudaFree(0); }\n") == \
+        b"#pragma once<\n#include <hip/hip_runtime.h>\n\nvoid f() { hipFree(0); }\n"
+    assert hip(b"#pragma once // a\r\nvoid f() { cudaFree(0); }\r\n") == \
+        b"#pragma once // a\r\n#include <hip/hip_runtime.h>\r\n\r\nvoid f() { hipFree(0); }\r\n"
+
+
+def test_an_include_guard_with_a_comment_is_still_a_guard() -> None:
+    assert hip(b"#ifndef G // g\n#define G\nvoid f() { cudaFree(0); }\n#endif\n") == \
+        b"#ifndef G // g\n#include <hip/hip_runtime.h>\n\n#define G\nvoid f() { hipFree(0); }\n#endif\n"
