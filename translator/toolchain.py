@@ -58,6 +58,25 @@ def installed_hip_version() -> Version | None:
     return None
 
 
+def hip_include_dirs() -> tuple[Path, ...]:
+    """The folders hipcc searches for HIP's and the ROCm libraries' headers."""
+    tool = hipcc()
+    if tool is None:
+        return ()
+    prefix = Path(os.path.realpath(tool)).parent.parent
+    return tuple(dict.fromkeys(p for p in (prefix / "include", Path("/usr/include"), Path("/opt/rocm/include"))
+                               if p.is_dir()))
+
+
+def missing_hip_headers(source: bytes) -> list[str]:
+    """The `#include <dir/name.h>` headers of a HIP text that no HIP include folder has
+    (a ROCm library whose -dev package is not installed)."""
+    folders = hip_include_dirs()
+    wanted = re.findall(rb"^[ \t]*#[ \t]*include[ \t]*<([\w.+-]+/[\w./+-]+)>", source, re.M)
+    return [h.decode() for h in dict.fromkeys(wanted)
+            if not any((folder / h.decode()).is_file() for folder in folders)]
+
+
 def _run(command: list[str], env: dict | None = None, timeout: int = 300) -> CompileResult:
     try:
         proc = subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout)
