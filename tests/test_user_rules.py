@@ -319,6 +319,7 @@ void f(int *p, int n) {
 }
 """)
     assert result.output.decode() == """\
+#include <hip/hip_runtime.h>
 __global__ void k(int *p, int n) {}
 void f(int *p, int n) {
     hipLaunchKernelGGL(k, dim3(4), dim3(256), 0, 0, p, n /* count */);

@@ -67,7 +67,18 @@ def map_headers(ctx: Context) -> None:
         ctx.fix(HEADER, Edit(path.start_byte + 1, path.end_byte - 1, new.encode()), f"{header} -> {new}")
 
 
+# CUDA's language, which nvcc declares without any include and hipcc only through
+# hip/hip_runtime.h: a .cu file that uses it needs the header even with no API call.
+LANGUAGE_WORDS = frozenset({b"__global__", b"__device__", b"__shared__", b"__constant__", b"__managed__",
+                            b"threadIdx", b"blockIdx", b"blockDim", b"gridDim", b"warpSize", b"__syncthreads"})
+CUDA_SOURCE_SUFFIXES = (".cu", ".cuh")
+
+
 def request_runtime(ctx: Context) -> None:
-    """HIP code needs the HIP runtime header (nvcc includes CUDA's implicitly)."""
+    """HIP code needs the HIP runtime header (nvcc includes CUDA's implicitly): a file the
+    pass changed, or a .cu/.cuh file that uses CUDA's language."""
     if ctx.fixes:
         ctx.request_header(RUNTIME_HEADER, HEADER, "HIP code needs hip/hip_runtime.h (HIPIFY inserts it)")
+    elif ctx.source.path.endswith(CUDA_SOURCE_SUFFIXES) and not LANGUAGE_WORDS.isdisjoint(ctx.parsed.words):
+        ctx.request_header(RUNTIME_HEADER, HEADER, "CUDA's language (__global__, threadIdx, ...) needs "
+                           "hip/hip_runtime.h under hipcc; nvcc included it implicitly")

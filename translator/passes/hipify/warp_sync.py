@@ -47,6 +47,8 @@ NEEDS_OPT_IN = rule(
 HIP 6.2 to 6.4 declare the `*_sync` warp builtins only when HIP_ENABLE_WARP_SYNC_BUILTINS
 is defined before the first HIP include; HIP 7.0 declares them always.""",
     example="__device__ int f(int v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }\n",
+    translation="#include <hip/hip_runtime.h>\n"
+                "__device__ int f(int v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }\n",
     options=("--rocm-version", "6.2"))
 
 SINCE: Version = (6, 2)
