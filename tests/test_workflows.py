@@ -341,3 +341,42 @@ def test_diff_as_a_patch_applies_with_git(tmp_path: Path, capsys, monkeypatch) -
     (tmp_path / "p.diff").write_text(patch)
     subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, check=True)
     assert (src / "d.cu").read_bytes() == b"#include <hip/hip_runtime.h>\nint a;\nvoid f() { hipFree(0); }\n"
+
+
+# --- the ROCm target -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("given, message", [
+    ("", "--rocm-version: empty"),
+    ("6.x", "--rocm-version: not a version: '6.x'"),
+    ("0.9", "--rocm-version: '0.9' is not a ROCm release cu2hip knows (1.0 to 7.0)"),
+    ("7.1", "--rocm-version: '7.1' is not a ROCm release cu2hip knows (1.0 to 7.0)"),
+    ("6.2.0.1", "--rocm-version: '6.2.0.1' is not a ROCm release cu2hip knows (1.0 to 7.0)"),
+])
+def test_a_bad_target_version_is_a_usage_error(tmp_path: Path, capsys, given: str, message: str) -> None:
+    f = tmp_path / "k.cu"
+    f.write_bytes(b"int x;\n")
+    assert main(["translate", str(f), "--stdout", "--rocm-version", given]) == 2
+    assert capsys.readouterr().err == f"cu2hip: error: {message}\n"
+
+
+def test_without_hipcc_the_target_is_the_newest_the_tables_know(tmp_path: Path, capsys, monkeypatch) -> None:
+    import translator.settings
+    monkeypatch.setattr(translator.settings, "installed_hip_version", lambda: None)
+    f = tmp_path / "k.cu"
+    f.write_bytes(b"void f() { cudaGraphAddNode(0, 0, 0, 0, 0); }\n")      # HIP 6.2
+    assert main(["translate", str(f), "--stdout"]) == 0
+    captured = capsys.readouterr()
+    assert "hipGraphAddNode" in captured.out
+    assert captured.err.splitlines()[-1].endswith("; target ROCm 6.3.0 (the newest the tables know: no hipcc found)")
+    monkeypatch.setattr(translator.settings, "installed_hip_version", lambda: (7, 2))
+    assert main(["translate", str(f), "--stdout"]) == 0
+    assert capsys.readouterr().err.splitlines()[-1].endswith(
+        "; target ROCm 7.0 (the installed hipcc is 7.2, newer than any release cu2hip knows)")
+
+
+def test_hipify_option_for_excluded_blocks_is_accepted(tmp_path: Path, capsys) -> None:
+    f = tmp_path / "k.cu"
+    f.write_bytes(b"#if 0\nvoid f() { cudaFree(0); }\n#endif\n")
+    assert main(["translate", str(f), "--stdout", "-q", "--skip-excluded-preprocessor-conditional-blocks",
+                 *ROCM]) == 0
+    assert "hipFree(0)" in capsys.readouterr().out        # every branch is translated all the same

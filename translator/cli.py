@@ -38,7 +38,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="hip (default): translate to HIP; cuda: keep CUDA, run only the optimizing passes")
     p.add_argument("--rocm-version", metavar="X.Y",
                    help="the ROCm/HIP version the output must compile with (default: the configuration's, "
-                        "else the installed hipcc's, else 5.2.3)")
+                        "else the installed hipcc's, else the newest the mapping tables know)")
+    p.add_argument("--skip-excluded-preprocessor-conditional-blocks", action="store_true",
+                   help="accepted for HIPIFY scripts: cu2hip translates every #if branch whatever it says")
     p.add_argument("--roc", action="store_true", default=None,
                    help="map cuBLAS/cuRAND/cuSPARSE/cuSOLVER to roc* libraries")
     p.add_argument("--miopen", action="store_true", default=None, help="map cuDNN to MIOpen")

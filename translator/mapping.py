@@ -48,6 +48,20 @@ def version_str(version: Version | None) -> str:
     return "" if version is None else ".".join(str(part) for part in version)
 
 
+# The newest ROCm release whose changes cu2hip knows: HIP 7.0 (warp-sync builtins on by
+# default, `__syncwarp`, `__reduce_*_sync`: reference facts, S10 of the project's notes);
+# the tables themselves reach 6.3.
+NEWEST_KNOWN_RELEASE: Version = (7, 0)
+
+
+def newest_in_tables(tables: "MappingTables") -> Version:
+    """The newest ROCm version any table entry names (added, deprecated, removed,
+    experimental): the default target where no hipcc says otherwise."""
+    return max(v for e in tables.entries() for v in (
+        e.hip_added, e.hip_deprecated, e.hip_removed, e.hip_experimental,
+        e.roc_added, e.roc_deprecated, e.roc_removed, e.roc_experimental) if v is not None)
+
+
 def version_at_least(version: Version, floor: Version) -> bool:
     """version >= floor, with missing trailing parts read as zero: (5, 2) == (5, 2, 0)."""
     width = max(len(version), len(floor))

@@ -9,8 +9,9 @@ from pathlib import Path
 
 from translator.catalog import check_selectors
 from translator.config import Config, ConfigError, load
-from translator.mapping import parse_version, version_str
-from translator.passes import DEFAULT_ROCM_VERSION, Options, all_passes
+from translator.mapping import (NEWEST_KNOWN_RELEASE, load_tables, newest_in_tables, parse_version,
+                                version_at_least, version_str)
+from translator.passes import Options, all_passes
 from translator.rules import RulesError, declare, load_rules
 from translator.toolchain import installed_hip_version
 
@@ -101,8 +102,12 @@ def _rocm_version(args, config: Config):
         return _parse(config.rocm_version, "rocm-version"), f"from {config.path}"
     installed = installed_hip_version()
     if installed is not None:
+        if not version_at_least(NEWEST_KNOWN_RELEASE, installed):
+            return NEWEST_KNOWN_RELEASE, (f"the installed hipcc is {version_str(installed)}, newer than any release "
+                                          f"cu2hip knows")
         return installed, "the installed hipcc's"
-    return DEFAULT_ROCM_VERSION, "the default: no hipcc found"
+    # No ROCm here (a CUDA machine): modern HIP, not the oldest packaged one.
+    return newest_in_tables(load_tables()), "the newest the tables know: no hipcc found"
 
 
 def _parse(text: str, where: str):
@@ -112,4 +117,7 @@ def _parse(text: str, where: str):
         raise UsageError(f"{where}: not a version: {text!r}") from None
     if version is None:
         raise UsageError(f"{where}: empty")
+    if len(version) > 3 or version[0] < 1 or not version_at_least(NEWEST_KNOWN_RELEASE, version):
+        raise UsageError(f"{where}: {text!r} is not a ROCm release cu2hip knows (1.0 to "
+                         f"{version_str(NEWEST_KNOWN_RELEASE)})")
     return version

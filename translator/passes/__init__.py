@@ -24,7 +24,8 @@ from translator.mapping import MappingTables, Version
 from translator.source import SourceFile
 from translator.suppress import Policy
 
-DEFAULT_ROCM_VERSION: Version = (5, 2, 3)   # Debian 12's hipcc, when none is installed
+# The Python API's default target (the command decides its own: translator.settings).
+DEFAULT_ROCM_VERSION: Version = (5, 2, 3)
 # What a pass may declare that it reads: the IR's facts (translator.ir.Module) and the
 # scan's API uses with their tree nodes.
 IR_FACTS = frozenset({"kernels", "launches", "api_uses", "sync_points", "uses", "tree"})

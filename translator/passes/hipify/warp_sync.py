@@ -26,7 +26,7 @@ import re
 
 import tree_sitter as ts
 
-from translator.catalog import NOTE, rule
+from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.frontend import Fragment, node_at, object_macros
 from translator.mapping import Version, version_at_least, version_str
@@ -43,9 +43,11 @@ means), and `__activemask()` becomes `__ballot(1)`.""",
     example="__device__ float f(float v) { return v + __shfl_down_sync(0xffffffff, v, 16); }\n",
     translation="#include <hip/hip_runtime.h>\n__device__ float f(float v) { return v + __shfl_down(v, 16); }\n")
 NEEDS_OPT_IN = rule(
-    "H016", "warp-sync-opt-in", NOTE, "the warp-sync builtin needs `HIP_ENABLE_WARP_SYNC_BUILTINS` before HIP 7.0", """
+    "H016", "warp-sync-opt-in", WARNING, "the warp-sync builtin needs `HIP_ENABLE_WARP_SYNC_BUILTINS` before HIP 7.0", """
 HIP 6.2 to 6.4 declare the `*_sync` warp builtins only when HIP_ENABLE_WARP_SYNC_BUILTINS
-is defined before the first HIP include; HIP 7.0 declares them always.""",
+is defined before the first HIP include; HIP 7.0 declares them always. Without it the
+output does not compile: define it before the first include of every translation unit
+that reaches this code, or compile with `-DHIP_ENABLE_WARP_SYNC_BUILTINS`.""",
     example="__device__ int f(int v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }\n",
     translation="#include <hip/hip_runtime.h>\n"
                 "__device__ int f(int v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }\n",
@@ -92,8 +94,9 @@ def rewrite(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.Node,
             ctx.fix(WARP_SYNC, Edit(start, end, FULL_MASK_64.encode()),
                     "HIP warp masks are 64-bit: a 32-bit full mask fails its static_assert")
         if not version_at_least(target, DEFAULT_SINCE):
-            report(NEEDS_OPT_IN, f"'{name}' needs HIP_ENABLE_WARP_SYNC_BUILTINS defined before HIP 7.0 "
-                   f"(target ROCm {version})")
+            report(NEEDS_OPT_IN, f"'{name}' needs HIP_ENABLE_WARP_SYNC_BUILTINS defined before the first HIP "
+                   f"include below HIP 7.0 (target ROCm {version}); or compile with "
+                   "-DHIP_ENABLE_WARP_SYNC_BUILTINS")
         return
     if name not in MASKLESS:
         return report(NOT_IN_TARGET, f"'{name}' needs HIP 6.2; the target is ROCm {version}")
