@@ -1,10 +1,20 @@
 """What is read and written, and the diagnostics of reading and writing (I0xx).
 
-`check_input` decides whether a file's bytes can be translated at all; the commands
-report what they cannot read or write with the rules declared here.
+`check_input` decides whether a file's bytes can be translated at all; `kind` tells a
+regular file from a link loop, a missing file, or a FIFO, socket or device, and
+`open_regular` opens a file for reading only if it is regular, without ever blocking.
+`common_parent` and `collisions` say where the inputs go under an output folder, and
+`glob_regex` which are taken. The commands report what they cannot read or write with
+the rules declared here.
 """
 
 from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+from pathlib import Path
 
 from translator import diagnostics as dg
 from translator.catalog import ERROR, WARNING, rule
@@ -15,7 +25,7 @@ MAX_FILE_BYTES = 32 * 1024 * 1024
 UNREADABLE = rule(
     "I001", "unreadable", ERROR, "the input cannot be read", """
 The path does not exist, or the file or folder cannot be read (permissions, a dangling
-symbolic link). Nothing is written for it.""")
+symbolic link, a loop of symbolic links). Nothing is written for it.""")
 BINARY = rule(
     "I002", "binary-file", ERROR, "the file is binary (a NUL byte): not translated", """
 A NUL byte in the first 8 KiB marks a binary file, as git and grep decide. It is not
@@ -39,6 +49,49 @@ file elsewhere, so it is left alone. Name the file itself to translate it.""")
 NOT_REGULAR = rule(
     "I007", "not-a-regular-file", WARNING, "a FIFO, socket or device in a tree: skipped", """
 Reading one could block forever or never end, so it is neither translated nor copied.""")
+OUTPUT_COLLISION = rule(
+    "I008", "output-collision", ERROR, "two different files lead to one output path: neither is written", """
+Under `-o`, each input goes to its path relative to the inputs' common folder. Two paths
+that name different files can still lead there (`x/../b/k.cu` where `x` is a link to a
+folder elsewhere, and `b/k.cu`); rather than let one overwrite the other, neither is
+written. One file reached by several paths is translated once and written to each.""")
+OUTSIDE_MIRRORED = rule(
+    "I009", "outside-mirrored-folder", ERROR, "the file is outside the folder the output folder mirrors", """
+With the output folder from the configuration, paths are mirrored from the
+configuration's folder; a file outside it has no place in the output folder, so it is
+not translated. Give `-o` to mirror from the inputs' common folder instead.""")
+
+LOOP, MISSING, REGULAR, SPECIAL = "loop", "missing", "regular", "special"
+
+
+def kind(path) -> str:
+    """What `path` is once its links are followed: REGULAR, SPECIAL (a folder, FIFO,
+    socket or device), MISSING (or unreadable), or LOOP (a loop of symbolic links)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return LOOP if exc.errno == errno.ELOOP else MISSING
+    return REGULAR if stat.S_ISREG(mode) else SPECIAL
+
+
+def open_regular(path):
+    """A binary file object for reading `path`, which must be a regular file; OSError
+    otherwise. A FIFO that became one since the walk does not block the open."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        if hasattr(os, "O_NONBLOCK"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path) -> bytes:
+    with open_regular(path) as handle:
+        return handle.read()
 
 
 def check_input(source: SourceFile) -> list[dg.Diagnostic]:
@@ -61,3 +114,67 @@ def check_input(source: SourceFile) -> list[dg.Diagnostic]:
 def problem(rule_, path: str, message: str) -> dg.Diagnostic:
     """A diagnostic about a whole file (reading or writing it), at 1:1."""
     return dg.Diagnostic(str(path), 1, 1, rule_.severity, message, rule_.id)
+
+
+def real_path(path) -> Path:
+    """The path with its links followed; never raises (a link loop stays as it is)."""
+    return Path(os.path.realpath(path))
+
+
+def common_parent(paths: list[str]) -> Path | None:
+    """The folder the inputs' paths are mirrored from under -o (their `..` taken as written)."""
+    existing = [Path(os.path.abspath(p)) for p in paths if os.path.lexists(p)]
+    if not existing:
+        return None
+    if len(existing) == 1:
+        only = existing[0]
+        return only if only.is_dir() else only.parent
+    return Path(os.path.commonpath([str(p) for p in existing]))
+
+
+def collisions(claims) -> tuple[set, list[dg.Diagnostic]]:
+    """Output paths claimed more than once, from (destination, real file, shown as, owner)
+    claims, an owner ("job" or "copy", key): the owners to drop, and an I008 error for each
+    path that different files claim (neither is written). Where one file claims a path
+    several times (reached by several paths), its translation stays, not a link's copy."""
+    by_path: dict = {}
+    for dest, real, shown, owner in claims:
+        by_path.setdefault(dest, []).append((real, shown, owner))
+    dropped, problems = set(), []
+    for dest, claimants in by_path.items():
+        if len(claimants) < 2:
+            continue
+        other = next((c for c in claimants if c[0] != claimants[0][0]), None)
+        if other is not None:
+            problems.append(problem(OUTPUT_COLLISION, other[1], f"{claimants[0][1]} and {other[1]} are different "
+                                    f"files with one output path, {dest}; neither is written"))
+            dropped |= {owner for _, _, owner in claimants}
+        elif any(owner[0] == "job" for _, _, owner in claimants):
+            dropped |= {owner for _, _, owner in claimants if owner[0] != "job"}
+    return dropped, problems
+
+
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """A glob as a regex over '/'-separated relative paths: `*` and `?` within a name,
+    `**` across folders; a pattern without '/' matches a file name at any depth."""
+    if "/" not in pattern.rstrip("/"):
+        pattern = "**/" + pattern
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    # A folder pattern (`third_party/`) takes everything below it.
+    return re.compile("".join(out).rstrip("/") + "(?:/.*)?\\Z")

@@ -3,15 +3,17 @@
 `Workspace.collect` walks the inputs once: which files are translated (CUDA and C/C++
 sources and headers, and the local headers they include whatever their suffix), which
 are copied (with `-o`, the rest of the tree), where each one goes, and the problems met
-(unreadable paths, FIFOs, links out of the tree). It reads every translated file once
-and keeps the bytes, from which it derives the cross-file facts: the qualifier macros
-of the whole tree (`#define HOST_DEVICE __host__ __device__` in one header, used in
-another) and, after translation, the index of kernels and their launch sites across
-translation units. Every command (translate, check, diff) works from one Workspace.
+(unreadable paths, link loops, FIFOs and devices, which are never read, links out of the
+tree, output paths that two files claim). It reads every translated file once and keeps
+the bytes, from which it derives the cross-file facts: the qualifier macros of the whole
+tree (`#define HOST_DEVICE __host__ __device__` in one header, used in another) and,
+after translation, the index of kernels and their launch sites across translation
+units. Every command (translate, check, diff) works from one Workspace.
 
 Several inputs under one output folder mirror their paths relative to their common
 parent folder (one folder input: its contents; one file: its name), or relative to the
-configuration file's folder when the output folder comes from the configuration.
+configuration file's folder when the output folder comes from the configuration. A link
+of a tree to a file of the tree is mirrored as a relative link to that file's mirror.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from pathlib import Path
 
 from translator import diagnostics as dg
 from translator.frontend import QualifierMacros
-from translator.inputs import LINK_OUT_OF_TREE, NOT_REGULAR, UNREADABLE, problem
+from translator.inputs import (LINK_OUT_OF_TREE, LOOP, MISSING, NOT_REGULAR, OUTSIDE_MIRRORED, REGULAR, SPECIAL,
+                               UNREADABLE, collisions, common_parent, glob_regex, kind, problem, read_regular,
+                               real_path)
 
 CUDA_SUFFIXES = frozenset({".cu", ".cuh"})
 CXX_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".inc", ".ipp",
@@ -38,6 +42,7 @@ class Job:
     destination: Path | None   # where its translation goes (-o), None otherwise
     display: str          # the path as diagnostics show it
     included: bool = False  # a local header that a translated file includes, whatever its suffix
+    also: tuple[Path, ...] = ()   # where else it goes: the same file, reached by other paths
 
 
 @dataclass(frozen=True)
@@ -67,23 +72,25 @@ class Workspace:
     problems: list[dg.Diagnostic]
     contents: dict[Path, bytes]              # each translated file's bytes, read once
     qualifier_macros: frozenset[bytes]
+    links: dict[Path, str] = field(default_factory=dict)   # a copied link's destination: its target
+    onto_inputs: list[str] = field(default_factory=list)   # inputs the output folder would overwrite
 
     @classmethod
     def collect(cls, paths: list[str], selection: Selection) -> Workspace:
-        walk = _Walk(selection, selection.base.absolute() if selection.base else _common_parent(paths))
+        base = Path(os.path.abspath(selection.base)) if selection.base else common_parent(paths)
+        walk = _Walk(selection, base)
         for raw in paths:
             walk.add(raw)
         contents, macros = walk.read()
-        # A file found to be an included local header is translated, not copied.
-        copies = [(s, d) for s, d in walk.copies if s.is_symlink() or s.resolve() not in walk.jobs]
-        return cls(list(walk.jobs.values()), copies, walk.problems, contents, macros)
+        jobs, copies = walk.settle()
+        return cls(jobs, copies, walk.problems, contents, macros, walk.links, walk.onto)
 
     def read(self, job: Job) -> bytes | OSError:
-        data = self.contents.get(job.source.resolve())
+        data = self.contents.get(real_path(job.source))
         if data is not None:
             return data
         try:
-            return job.source.read_bytes()
+            return read_regular(job.source)
         except OSError as exc:
             return exc
 
@@ -106,59 +113,27 @@ def kernel_index(results) -> dict[str, KernelEntry]:
     return index
 
 
-def _common_parent(paths: list[str]) -> Path | None:
-    """The folder the inputs' paths are mirrored from under -o."""
-    existing = [Path(p).absolute() for p in paths if os.path.lexists(p)]
-    if not existing:
-        return None
-    if len(existing) == 1:
-        only = existing[0]
-        return only if only.is_dir() else only.parent
-    return Path(os.path.commonpath([str(p) for p in existing]))
-
-
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """A glob as a regex over '/'-separated relative paths: `*` and `?` within a name,
-    `**` across folders; a pattern without '/' matches a file name at any depth."""
-    if "/" not in pattern.rstrip("/"):
-        pattern = "**/" + pattern
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    # A folder pattern (`third_party/`) takes everything below it.
-    return re.compile("".join(out).rstrip("/") + "(?:/.*)?\\Z")
-
-
 class _Walk:
     def __init__(self, selection: Selection, parent: Path | None):
         self.s, self.parent = selection, parent
-        self.jobs: dict[Path, Job] = {}
+        self.jobs: dict[Path, Job] = {}          # by the real path of the file
         self.copies: list[tuple[Path, Path]] = []
+        self.links: dict[Path, str] = {}
         self.problems: list[dg.Diagnostic] = []
+        self.onto: list[str] = []
         self.trees: list[Path] = []
         self.include = [glob_regex(p) for p in selection.include]
         self.exclude = [glob_regex(p) for p in selection.exclude]
-        out = selection.output
-        self.out_dir = out.resolve() if out is not None else None
+        self.out_dir = real_path(selection.output) if selection.output is not None else None
 
     def destination(self, path: Path) -> Path | None:
+        """Where `path` is mirrored (its `..` taken as written); ValueError outside the parent."""
         if self.out_dir is None or self.parent is None:
             return None
-        return self.out_dir / path.absolute().relative_to(self.parent)
+        rel = os.path.relpath(os.path.abspath(path), self.parent)
+        if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+            raise ValueError(rel)
+        return self.out_dir / rel
 
     def chosen(self, rel: str) -> bool:
         """Do the include/exclude globs let this file be translated?"""
@@ -166,24 +141,40 @@ class _Walk:
             return False
         return not any(p.match(rel) for p in self.exclude)
 
+    def job(self, path: Path, dest: Path | None) -> None:
+        """Translate `path` once, whatever the number of paths it is reached by."""
+        known = self.jobs.get(real := real_path(path))
+        if known is None:
+            self.jobs[real] = Job(path, dest, str(path))
+        elif dest is not None and dest != known.destination and dest not in known.also:
+            self.jobs[real] = dataclasses.replace(known, also=known.also + (dest,))
+
     def add(self, raw: str) -> None:
         root = Path(raw)
         if not os.path.lexists(raw):
             self.problems.append(problem(UNREADABLE, raw, "no such file or directory"))
             return
-        if self.out_dir is not None and root.resolve().is_relative_to(self.out_dir):
+        try:
+            dest = self.destination(root)
+        except ValueError:
+            self.problems.append(problem(OUTSIDE_MIRRORED, raw, f"outside {self.parent}, the folder the output "
+                                         "folder mirrors; not translated"))
+            return
+        if dest is not None and real_path(dest) == real_path(root):
+            self.onto.append(raw)   # -o would overwrite the input itself
+            return
+        if self.out_dir is not None and real_path(root).is_relative_to(self.out_dir):
             return      # a translation (pre-commit passes the output folder's files too)
         if not root.is_dir():
-            if root.exists() and not root.is_file():
-                self.problems.append(problem(NOT_REGULAR, raw, "not a regular file; skipped"))
-            else:
-                self.jobs.setdefault(root.resolve(), Job(root, self.destination(root), str(root)))
+            if not self.refused(root, kind(root)):
+                self.job(root, dest)    # a missing one is reported when it is read
             return
+        # Links to folders are not followed (os.walk's default): a link loop cannot recur.
         for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: self.problems.append(
                 problem(UNREADABLE, e.filename or raw, f"cannot read: {e.strerror}"))):
             here = Path(dirpath)
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
-                                 and (self.out_dir is None or (here / d).resolve() != self.out_dir))
+                                 and (self.out_dir is None or real_path(here / d) != self.out_dir))
             for name in sorted(filenames):
                 self.file(here / name, root)
         self.trees.append(root)
@@ -193,61 +184,80 @@ class _Walk:
         rel = path.relative_to(root).as_posix()
         wanted = (path.suffix in CUDA_SUFFIXES or path.suffix.lower() in CXX_SUFFIXES) and self.chosen(rel)
         mirrored = dest is not None and (wanted or self.s.complete)
+        if not wanted and not mirrored:
+            return
+        what = kind(path)
+        if self.refused(path, what):
+            return
         if path.is_symlink():
-            # A link to a file of the tree stays a link (its target is translated in its
-            # own right); a link out of the tree is translated as a file with -o and
-            # left alone in place.
-            inside = _inside(Path(os.path.realpath(path)), root)
-            if inside or dest is None:
-                if inside and mirrored:
+            # A link to a file of the tree stays a link, to that file's mirror (translated in
+            # its own right); a link out of the tree is translated as a file with -o, left alone
+            # in place.
+            real, home = real_path(path), real_path(root)
+            if what != MISSING and real.is_relative_to(home):
+                if mirrored:
                     self.copies.append((path, dest))
-                elif not inside and self.s.in_place and wanted:
+                    target = self.destination(root / real.relative_to(home))
+                    self.links[dest] = os.path.relpath(target, dest.parent)
+                return
+            if dest is None:
+                if self.s.in_place and wanted:
                     self.problems.append(problem(LINK_OUT_OF_TREE, path, "symbolic link to a file outside the "
                                                  "tree; not rewritten"))
                 return
-        if path.exists() and not path.is_file():
-            # A FIFO, socket or device (or a link to one) is never read: it could block or never end.
-            if wanted or mirrored:
-                self.problems.append(problem(NOT_REGULAR, path, "not a regular file; skipped"))
-            return
         if wanted:
-            self.jobs.setdefault(path.resolve(), Job(path, dest, str(path)))
-        elif mirrored:
+            self.job(path, dest)
+        else:
             self.copies.append((path, dest))
+
+    def refused(self, path: Path, what: str) -> bool:
+        """A link loop cannot be read; a FIFO, socket or device (or a link to one) is never
+        read: it could block or never end."""
+        if what in (LOOP, SPECIAL):
+            self.problems.append(problem(UNREADABLE, path, "cannot read: symbolic link loop; skipped") if what == LOOP
+                                 else problem(NOT_REGULAR, path, "not a regular file; skipped"))
+        return what in (LOOP, SPECIAL)
 
     def read(self) -> tuple[dict[Path, bytes], frozenset[bytes]]:
         """Read every file once: add the local headers the files of a tree include
         (`#include "x.inc"`, whatever the suffix), and collect the qualifier macros."""
         macros = QualifierMacros()
         contents: dict[Path, bytes] = {}
-        roots = [root.resolve() for root in self.trees]
+        roots = [(root, real_path(root)) for root in self.trees]
         pending = list(self.jobs.values())
         while pending:
             job = pending.pop()
             try:
-                data = job.source.read_bytes()
+                data = read_regular(job.source)
             except OSError:
                 continue   # reported when the file itself is translated
-            contents[job.source.resolve()] = data
+            contents[real_path(job.source)] = data
             macros.add(data)
             for match in _LOCAL_INCLUDE.finditer(data):
                 target = job.source.parent / match.group(1).decode("utf-8", "replace")
-                resolved = target.resolve()
+                resolved = real_path(target)
                 if resolved in self.jobs:
                     # A header a translated file includes is written with it, even unchanged.
                     self.jobs[resolved] = dataclasses.replace(self.jobs[resolved], included=True)
                     continue
-                if not target.is_file() or not any(resolved.is_relative_to(r) for r in roots):
-                    continue   # outside the trees being translated: left alone
-                new = Job(target, self.destination(target), str(target), included=True)
-                self.jobs[resolved] = new
+                home = next((r for r in roots if resolved.is_relative_to(r[1])), None)
+                if home is None or kind(target) != REGULAR:
+                    continue   # outside the trees being translated, or not a file: left alone
+                # Mirrored where the file is, whatever the path that includes it.
+                dest = self.destination(home[0] / resolved.relative_to(home[1]))
+                new = self.jobs[resolved] = Job(target, dest, str(target), included=True)
                 pending.append(new)
         return contents, macros.names()
 
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.relative_to(root.resolve())
-    except ValueError:
-        return False
-    return path.exists()
+    def settle(self) -> tuple[list[Job], list[tuple[Path, Path]]]:
+        """The jobs and copies, each output path written once (see `collisions`); a file
+        found to be an included header is translated, not copied."""
+        copies = [(s, d) for s, d in self.copies if s.is_symlink() or real_path(s) not in self.jobs]
+        claims = [(dest, real, job.display, ("job", real)) for real, job in self.jobs.items()
+                  for dest in (job.destination, *job.also) if dest is not None]
+        claims += [(dst, real_path(src), str(src), ("copy", dst)) for src, dst in copies]
+        dropped, problems = collisions(claims)
+        self.problems += problems
+        first = {dst: src for src, dst in reversed(copies) if ("copy", dst) not in dropped}
+        return ([j for r, j in self.jobs.items() if ("job", r) not in dropped],
+                [(s, d) for s, d in copies if first.get(d) is s])

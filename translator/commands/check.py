@@ -10,7 +10,8 @@ import shlex
 import sys
 
 from translator.commands.run import Batch
-from translator.settings import Settings
+from translator.inputs import read_regular
+from translator.settings import Settings, UsageError
 from translator.workspace import Selection, Workspace
 
 
@@ -19,6 +20,9 @@ def run(args, settings: Settings) -> int:
     base = settings.config.root if settings.output_from_config else None
     workspace = Workspace.collect(args.paths, Selection(output, complete=False, include=settings.include,
                                                         exclude=settings.exclude, base=base))
+    if workspace.onto_inputs:
+        raise UsageError(f"the output folder {output} is where the inputs are ({', '.join(workspace.onto_inputs)}): "
+                         "there is no translation there to check")
     for d in workspace.problems:
         print(d.format(), file=sys.stderr)
     errors = sum(d.severity == "error" for d in workspace.problems)
@@ -28,14 +32,16 @@ def run(args, settings: Settings) -> int:
             if d.severity == "error" or not args.quiet:
                 print(d.format(), file=sys.stderr)
         errors += result.errors
-        if job.destination is not None and not result.skipped:
+        for where in (job.destination, *job.also) if not result.skipped else ():
+            if where is None:
+                continue
             try:
-                current = job.destination.read_bytes()
+                current = read_regular(where)   # never a FIFO's or device's endless bytes
             except OSError:
                 current = None
             if current != result.output:
-                stale.append(job)
-                print(f"{job.destination}: {'missing' if current is None else 'stale'}: the translation of "
+                stale += [job] if job not in stale else []
+                print(f"{where}: {'missing' if current is None else 'stale'}: the translation of "
                       f"{job.display} differs", file=sys.stderr)
     if stale:
         # With the output folder from the configuration, paths mirror from its folder, so

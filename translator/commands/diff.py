@@ -9,11 +9,12 @@ import sys
 
 from translator.catalog import catalog
 from translator.commands.run import Batch
+from translator.inputs import read_regular
 from translator.output.diff import annotated_diff
 from translator.output.jsonfmt import to_json
 from translator.output.markdown import to_markdown
 from translator.output.sarif import to_sarif
-from translator.settings import Settings
+from translator.settings import Settings, UsageError
 from translator.stats import Stats
 from translator.workspace import Selection, Workspace
 
@@ -22,10 +23,14 @@ def run(args, settings: Settings) -> int:
     against = args.against
     selection = Selection(against, complete=False, include=settings.include, exclude=settings.exclude)
     workspace = Workspace.collect(args.paths, selection)
+    if workspace.onto_inputs:
+        raise UsageError(f"--against {against} is where the inputs are ({', '.join(workspace.onto_inputs)}): "
+                         "give the folder of their translations")
     for d in workspace.problems:
         print(d.format(), file=sys.stderr)
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
-    results, errors, total = [], 0, Stats()
+    results, total = [], Stats()
+    errors = sum(d.severity == "error" for d in workspace.problems)
     for job, result in Batch(workspace, settings.options, settings.jobs, args.cache).results():
         errors += result.errors
         total.add(result, count_lines=False)
@@ -35,7 +40,7 @@ def run(args, settings: Settings) -> int:
             existing = None
             if against is not None:
                 try:
-                    existing = job.destination.read_bytes()
+                    existing = read_regular(job.destination)
                 except OSError:
                     existing = b""      # not translated yet: all of it is new
             sys.stdout.write(annotated_diff(result, color=color and args.format == "text", against=existing,

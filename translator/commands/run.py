@@ -3,10 +3,15 @@ progress line and atomic writes."""
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
+import multiprocessing
 import os
 import shutil
+import signal
+import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -56,8 +61,39 @@ class Batch:
             for job, data in zip(jobs, inputs):
                 yield translate_one(job, data, self.options)
             return
-        with ProcessPoolExecutor(max_workers=self.workers) as pool:
+        context = multiprocessing.get_context()
+        # A forkserver's workers are its children, not ours: it ends with us, and they with it.
+        parent = None if context.get_start_method() == "forkserver" else os.getpid()
+        with ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_end_with_parent,
+                                 initargs=(parent,)) as pool:
             yield from pool.map(translate_one, jobs, inputs, [self.options] * len(jobs), chunksize=4)
+
+
+def _end_with_parent(parent: int | None) -> None:
+    """A worker's initializer: the worker ends when the process that started it does (a
+    killed command leaves no worker behind, translating on or blocked on its queue), by
+    the parent death signal (Linux), else by a thread that watches the parent."""
+    start = os.getppid()
+    if not _parent_death_signal():
+        threading.Thread(target=_watch_parent, args=(start,), name="cu2hip-parent", daemon=True).start()
+    if (parent is not None and start != parent) or os.getppid() != start:
+        os._exit(1)     # the parent died before the signal was set
+
+
+def _parent_death_signal() -> bool:
+    """Ask Linux to kill this process when its parent ends (prctl PR_SET_PDEATHSIG)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(start: int, interval: float = 0.2) -> None:
+    while os.getppid() == start:
+        time.sleep(interval)
+    os._exit(1)
 
 
 def translate_one(job: Job, data, options) -> Result:

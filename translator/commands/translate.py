@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from translator.commands.run import Batch, Progress, write_atomic
-from translator.inputs import UNWRITABLE, problem
+from translator.inputs import UNWRITABLE, open_regular, problem, read_regular
 from translator.output.jsonfmt import to_json
 from translator.settings import Settings, UsageError
 from translator.stats import Stats
@@ -29,6 +29,9 @@ def run(args, settings: Settings) -> int:
     selection = Selection(output, not settings.only_translated, args.in_place, settings.include, settings.exclude,
                           settings.config.root if settings.output_from_config and output is not None else None)
     workspace = Workspace.collect(args.paths, selection)
+    if workspace.onto_inputs:
+        raise UsageError(f"the output folder {output} would overwrite the inputs themselves "
+                         f"({', '.join(workspace.onto_inputs)}): to rewrite them, use --in-place")
     if args.stdout and len(workspace.jobs) != 1:
         raise UsageError(f"--stdout takes exactly one file ({len(workspace.jobs)} given)")
     if args.pre_commit and settings.config.rocm_version is None and args.rocm_version is None:
@@ -40,7 +43,8 @@ def run(args, settings: Settings) -> int:
     stats_stream = sys.stderr if args.stdout else sys.stdout
     print_stats = args.print_stats or args.examine
     errors = sum(d.severity == "error" for d in workspace.problems)
-    write_failed = False
+    warnings = sum(d.severity == "warning" for d in workspace.problems)
+    write_failed = printed_nothing = False
     rewritten = 0
     results = []
     quiet = args.quiet or args.pre_commit
@@ -53,9 +57,12 @@ def run(args, settings: Settings) -> int:
         errors += result.errors
         if args.report:
             results.append(result)
+        where = job.source if args.in_place or job.destination is None else job.destination
         try:
             if result.skipped and result.errors:
-                pass   # not translated (binary, unreadable, too large): nothing is written
+                # Not translated (binary, unreadable, too large): nothing is written, and
+                # --stdout fails, or `> f.hip` would leave an empty file and a success.
+                printed_nothing = args.stdout
             elif args.stdout:
                 sys.stdout.buffer.write(result.output)
                 sys.stdout.flush()
@@ -67,13 +74,15 @@ def run(args, settings: Settings) -> int:
             elif job.destination is not None:
                 if result.changed or job.source.suffix in CUDA_SUFFIXES or job.included \
                         or not settings.only_translated:
-                    if _write_if_different(job.destination, result.output, job.source):
-                        rewritten += 1
-                        if args.pre_commit:
-                            print(f"Rewriting {_shown(job.destination)}")
+                    # Every path the file was reached by (translated once).
+                    for where in (job.destination, *job.also):
+                        if _write_if_different(where, result.output, job.source):
+                            rewritten += 1
+                            if args.pre_commit:
+                                print(f"Rewriting {_shown(where)}")
         except OSError as exc:
             write_failed = True
-            where = job.destination if job.destination is not None and not args.in_place else job.source
+            errors += 1
             print(problem(UNWRITABLE, where, f"cannot write: {exc.strerror or exc}; the file is unchanged").format(),
                   file=sys.stderr)
         if print_stats:
@@ -85,7 +94,7 @@ def run(args, settings: Settings) -> int:
     progress.clear()
     for src, dst in workspace.copies:
         try:
-            _copy(src, dst)
+            _copy(src, dst, workspace.links.get(dst))
         except OSError as exc:
             write_failed = True
             errors += 1
@@ -103,9 +112,9 @@ def run(args, settings: Settings) -> int:
         copied = f"{len(workspace.copies)} copied, " if workspace.copies else ""
         cached = f", {batch.hits} cached" if batch.hits else ""
         print(f"cu2hip: {total.files} files, {total.changed_files} changed, {copied}{total.converted} edits ({rules}), "
-              f"{errors} errors, {total.warnings} warnings{cached}; target {settings.describe_target()}",
+              f"{errors} errors, {total.warnings + warnings} warnings{cached}; target {settings.describe_target()}",
               file=sys.stderr)
-    if write_failed:
+    if write_failed or printed_nothing:
         return 1        # a failed write breaks the command's contract whatever --strict says
     if args.pre_commit and rewritten:
         return 1        # pre-commit's contract: files were changed, look at them and commit again
@@ -115,7 +124,7 @@ def run(args, settings: Settings) -> int:
 def _write_if_different(path: Path, data: bytes, like: Path) -> bool:
     """Write unless the file already holds exactly `data` (its time stamp is then kept)."""
     try:
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
+        if path.stat().st_size == len(data) and read_regular(path) == data:
             return False
     except OSError:
         pass
@@ -129,14 +138,16 @@ def _shown(path: Path) -> str:
     return str(path) if relative.startswith("..") else relative
 
 
-def _copy(src: Path, dst: Path) -> None:
+def _copy(src: Path, dst: Path, link: str | None) -> None:
+    """Copy a file, never blocking on one that became a FIFO since the walk; a link stays a
+    link: `link`, to its target's mirror, where the target is in the tree."""
     if src.is_symlink():
         dst.parent.mkdir(parents=True, exist_ok=True)
         if dst.is_symlink() or dst.exists():
             dst.unlink()
-        os.symlink(os.readlink(src), dst)
+        os.symlink(link if link is not None else os.readlink(src), dst)
         return
-    with open(src, "rb") as handle:
+    with open_regular(src) as handle:
         write_atomic(dst, handle, like=src)
 
 
