@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from translator.edits import Edit, Fix, SAFE, apply_fixes
-from translator.frontend import directives, include_directives
+from translator.frontend import directives, include_directives, lines_of
 
 _ONCE = re.compile(rb"[ \t]+once\b")
 # Leading blanks and comments, then `#ifndef X` / `#define X`. Possessive (`*+`) and a
@@ -25,7 +25,7 @@ def header_fixes(ctx) -> list[Fix]:
     """Fixes that add each requested header the output would lack (policy permitting)."""
     if not ctx.header_requests:
         return []
-    output = apply_fixes(ctx.source.data, ctx.fixes)[0]
+    output = lines_of(apply_fixes(ctx.source.data, ctx.fixes)[0])    # CR-only lines read as lines
     out = []
     for request in ctx.header_requests:
         if _includes(output, request.header):
@@ -48,7 +48,7 @@ def _includes(text: bytes, header: str) -> bool:
 def insertion(parsed, newline: bytes, header: str) -> Edit:
     """The edit that adds `#include <header>` where HIPIFY puts it (offsets of the text
     `parsed` was parsed from; without the blank line HIPIFY leaves at the top)."""
-    data = parsed.data
+    data = lines_of(parsed.data)      # same length: a CR-only file's lines are lines here too
     candidates = []
     once = next((m for m in (_ONCE.match(data, end) for _, end in directives(data, b"pragma")) if m), None)
     if once is not None:

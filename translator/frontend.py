@@ -82,11 +82,13 @@ class Fragment:
         around it, and no wrong-tree shape overlapping it."""
         if node.has_error:
             return False
-        parent = node.parent
-        while parent is not None:
-            if parent.type == "ERROR":
+        # An ERROR anywhere gives the root an error; then ask the fragment's Ancestry
+        # (translator.ir.ancestry), whose path knows the ERROR above each node: walking
+        # up one `.parent` at a time costs the depth squared.
+        if self.tree.root_node.has_error:
+            from translator.ir.ancestry import ancestry
+            if ancestry(self).error_above(node):
                 return False
-            parent = parent.parent
         start, end = node.start_byte, node.end_byte
         if self.owns is not None and not any(lo <= start + self.delta and end + self.delta <= hi
                                              for lo, hi in self.owns):
@@ -221,11 +223,25 @@ _QUALIFIERS = frozenset({b"__host__", b"__device__", b"__global__", b"__forceinl
                          b"__inline__", b"inline", b"static", b"extern", b"constexpr"})
 
 
+# A CR that no LF follows: a line break of a classic Mac OS file, as compilers read it.
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+
+def lines_of(data: bytes) -> bytes:
+    """`data` with every lone CR made an LF, length-preserving: tree-sitter-cuda ends a
+    `//` comment and a directive at LF only, so a CR-only file would be one line to it
+    (everything after its first `//` comment a comment) while a compiler reads lines."""
+    if b"\r" not in data or data.count(b"\r") == data.count(b"\r\n"):
+        return data     # LF or CRLF: the usual cases, two C loops and no regex
+    return _LONE_CR.sub(b"\n", data)
+
+
 def object_macros(text: bytes):
     """(name, body) of every object-like `#define` of the text, the body without a
     trailing `//` comment, stripped."""
     if b"define" not in text:
         return
+    text = lines_of(text)
     for _, end in directives(text, b"define"):
         match = _OBJECT_DEFINE.match(text, end)
         if match is not None:
@@ -257,19 +273,25 @@ def qualifier_macros(texts) -> frozenset[bytes]:
 
 
 def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset(),
-             words: frozenset[bytes] | None = None) -> bytes:
+             words: frozenset[bytes] | None = None, keep=None) -> bytes:
     """Length-preserving rewrites that tree-sitter-cuda parses better (measured in
-    reference/TREE-SITTER-CUDA.md): `__align__(n)` read as `alignas(n)`,
-    `__attribute__((...))` blanked, and uses of qualifier-only macros blanked: those of
-    the file and `qualifier_names` (collected over the tree being translated). Offsets do
-    not move, so a tree of the cleaned bytes addresses the original bytes; edits and
-    messages always use the original."""
+    reference/TREE-SITTER-CUDA.md): a lone CR (a CR-only file's line break) read as LF,
+    `__align__(n)` read as `alignas(n)`, `__attribute__((...))` blanked, and uses of
+    qualifier-only macros blanked: those of the file and `qualifier_names` (collected
+    over the tree being translated), except a name for which `keep(name)` is true: a
+    name the scan renames must stay in the parse wherever it is used, as it stays in
+    its `#define` line (directives are never blanked), or the definition would be
+    renamed and the uses not. Offsets do not move, so a tree of the cleaned bytes
+    addresses the original bytes; edits and messages always use the original."""
+    data = lines_of(data)
     own = qualifier_macros([data])
     # Only the names used in the file besides their own definitions (an include guard's
     # macro is defined empty and used in directives only).
     names = {n for n in own if data.count(n) > 1}
     if qualifier_names:
         names |= qualifier_names.intersection(words if words is not None else words_of(data))
+    if keep is not None:
+        names = {n for n in names if not keep(n)}
     if b"__align__" not in data and b"__attribute__" not in data and not names:
         return data
     out = bytearray(_ALIGN.sub(b"alignas  ", data))
@@ -479,12 +501,16 @@ class ParsedFile:
         return self.main.error_sites
 
 
-def parse_file(data: bytes, wanted_macro=None, qualifier_names: frozenset[bytes] = frozenset()) -> ParsedFile:
+def parse_file(data: bytes, wanted_macro=None, qualifier_names: frozenset[bytes] = frozenset(),
+               keep=None) -> ParsedFile:
     """Parse a file (through `preclean`) and its #define bodies. `ParsedFile.data` is the
     original bytes. `wanted_macro(body_bytes)`, when given, picks the bodies worth
-    parsing (those that mention something a pass looks for)."""
+    parsing (those that mention something a pass looks for). `keep(name)` names the
+    macros never blanked as qualifier macros (see `preclean`); by default
+    `wanted_macro`: a macro named after something a pass looks for (`#define
+    cudaStream_t`) stays in the parse, so that its uses are found as its definition is."""
     words = words_of(data)
-    cleaned = preclean(data, qualifier_names, words)
+    cleaned = preclean(data, qualifier_names, words, keep if keep is not None else wanted_macro)
     tree = parse(cleaned)
     main = Fragment(tree, 0, False)
     main.error_sites = sorted(error_sites(tree.root_node) + wrong_tree_sites(tree.root_node, cleaned),

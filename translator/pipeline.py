@@ -12,6 +12,7 @@ pipeline knows no pass by name: it reads the rule catalog and the pass registry.
 
 from __future__ import annotations
 
+import bisect
 import re
 import time
 from dataclasses import dataclass, field
@@ -164,7 +165,7 @@ def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passe
 
 _NAME = re.compile(rb"[A-Za-z_]\w*\Z")
 _HEADER_NAME = re.compile(rb"[\w./+-]+\Z")
-_INCLUDE_LINE = re.compile(rb"(\r?\n)?#include <[\w./+-]+>\r?\n\Z")
+_INCLUDE_LINE = re.compile(rb"(\r\n|\n|\r)?#include <[\w./+-]+>(\r\n|\n|\r)\Z")   # LF, CRLF or CR-only
 
 
 def _token_swap(data: bytes, edit) -> bool:
@@ -179,39 +180,139 @@ def _token_swap(data: bytes, edit) -> bool:
             and not (data[edit.end:edit.end + 1].isalnum() or data[edit.end:edit.end + 1] == b"_")
     if not old and _INCLUDE_LINE.match(edit.text):
         before, after = data[edit.start - 1:edit.start], data[edit.start:edit.start + 1]
-        return edit.start == 0 or before == b"\n" or after in (b"\r", b"\n")
+        return edit.start == 0 or before in (b"\n", b"\r") or after in (b"\r", b"\n")
     return bool(_HEADER_NAME.match(old) and _HEADER_NAME.match(edit.text)) and \
         data[edit.start - 1:edit.start] in (b"<", b'"') and data[edit.end:edit.end + 1] in (b">", b'"')
 
 
+# Nodes whose children are items of their own (declarations, definitions, directives):
+# an error inside one of those items is widened to that item, not to the whole holder.
+_HOLDERS = frozenset({"translation_unit", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
+                      "preproc_elifdef", "namespace_definition", "linkage_specification", "declaration_list"})
+_ITEM_FIELDS = (None, "body", "alternative")
+
+
+class _Items:
+    """The items of a tree, for `span`: the children of its holders, read once each."""
+
+    def __init__(self, root) -> None:
+        self.root = root
+        self.kids: dict[int, tuple[list, list[int], list[bool]]] = {}
+
+    def _children(self, node):
+        if node.id not in self.kids:
+            children = node.children
+            self.kids[node.id] = (children, [c.end_byte for c in children],
+                                  [c.is_named and node.field_name_for_child(i) in _ITEM_FIELDS
+                                   for i, c in enumerate(children)])
+        return self.kids[node.id]
+
+    def span(self, lo: int, hi: int) -> tuple[int, int]:
+        """The span of the item (a declaration, a definition, a statement, a directive: a
+        child of the translation unit, of a namespace's or `extern "C"`'s body, or of a
+        preprocessor conditional) that holds the error site [lo, hi): where tree-sitter's
+        recovery of that site may reach. A site in the holder's own syntax (a missing
+        `#endif` or `}`, an error in an `#if` condition) has the whole holder."""
+        node = self.root
+        while node.type in _HOLDERS:
+            children, ends, items = self._children(node)
+            touching = []
+            for i in range(bisect.bisect_left(ends, lo), len(children)):
+                c = children[i]
+                if c.start_byte > hi:
+                    break
+                if _meets(c.start_byte, c.end_byte, lo, hi):
+                    touching.append(i)
+            if not touching or not all(items[i] for i in touching):
+                break           # the holder's own syntax is broken: all of it is in question
+            first, last = children[touching[0]], children[touching[-1]]
+            if first == last and first.type in _HOLDERS:
+                node = first
+                continue
+            return first.start_byte, last.end_byte
+        return node.start_byte, node.end_byte
+
+
+def _meets(a: int, b: int, lo: int, hi: int) -> bool:
+    """Do [a, b) and [lo, hi) share a byte, or does one, empty, lie in the other?"""
+    return (a < hi and lo < b) or (a <= lo and hi <= b) or (lo <= a and b <= hi)
+
+
+def _input_span(omap: OffsetMap, start: int, end: int) -> tuple[int, int]:
+    """A range of an edited text as a range of the input, never inverted (a point where a
+    deletion was maps to the deleted range)."""
+    a, b = omap.to_old(start), omap.to_old(end, True)
+    return min(a, b), max(a, b)
+
+
 def _check_output(source: SourceFile, first: Context, last: Context | None, output: bytes, applied: list[Fix],
                   options: Options, diagnostics: list[dg.Diagnostic]) -> None:
-    """P003 for an error site of the output where the input parsed: a bug of ours. Inside
-    a region the input already failed to parse, tree-sitter may recover differently
-    from a renamed token or an added line, which says nothing about the translation:
-    for a broken input, its regions are taken from a parse of the input with the added
-    lines in it."""
+    """P003 for an error site of the output at a place where the input parsed: a bug of
+    ours. Where the input parses (no error site, and no error that its #if
+    configurations parse instead), that is any error site of the output.
+
+    Where it does not, "where the input parsed" needs care, for tree-sitter's error
+    recovery is not local: it weighs the byte lengths of the tokens it skips, so a
+    region moves, grows or shrinks when a token near it changes length
+    (`((((((())))))) cudaError_t;`: the input misses a `;` before the name; with the
+    shorter `hipError_t`, the name itself does not parse), and a region left open (an
+    unclosed `[[`, a missing `#endif`) takes in whatever an edit puts in it. So:
+      - The reference is the input with its token swaps applied (`_token_swap`: a name
+        for a name, a header name for a header name, an include line added at a line
+        boundary). A swap cannot make code that parses fail to parse, only move the
+        recovery: an output of swaps alone is never reported.
+      - Each error site of the reference (the whole-file parse's own sites included:
+        whether an #if configuration parses its share is as sensitive to token
+        lengths) is widened to the item that holds it (`_Items.span`: a declaration,
+        definition, statement or directive at file level, in a namespace or in an #if
+        branch), as far as its recovery can reach, and mapped back to the input.
+      - An output error site is new when the output's item that holds it, mapped back
+        to the input, touches none of those regions: an output item that takes in a
+        broken item of the input (a broken `#include` line that reaches into the next
+        statement once an edit removed the line between them) is recovery, not a new
+        error.
+    Every parse here goes through the rounds' front end (the tree's qualifier macros,
+    API names never blanked), so the two sides compare like with like."""
     if last is None:
         return      # only token swaps in a file that parses
-    after = last.parsed.main.error_sites if last.source.data == output else \
-        error_sites(parse_file(output, None, options.qualifier_macros).main.root)
+    keep = mentions_api(first.tables)
+    parsed = last.parsed if last.source.data == output else parse_file(output, None, options.qualifier_macros, keep)
+    after = parsed.error_sites
     if not after:
         return
-    before = [(s.start, s.end) for s in first.parsed.main.error_sites]
-    if first.parsed.main.root.has_error:
-        added = [f for f in applied if all(not (source.data[e.start:e.end]) and _INCLUDE_LINE.match(e.text)
-                                           for e in f.edits)]
-        if added:
-            with_lines = apply_fixes(source.data, added)[0]
-            omap = OffsetMap(added)
-            before += [(omap.to_old(s.start), omap.to_old(s.end, True))
-                       for s in error_sites(parse_file(with_lines, None, options.qualifier_macros).main.root)]
+    regions: list[tuple[int, int]] = []
+    if first.parsed.error_sites or first.parsed.main.root.has_error:
+        swaps = [f for f in applied if all(_token_swap(source.data, e) for e in f.edits)]
+        if len(swaps) == len(applied):
+            return  # the output is that text
+        reference = first.parsed if not swaps else \
+            parse_file(apply_fixes(source.data, swaps)[0], None, options.qualifier_macros, keep)
+        ref_map = OffsetMap(swaps)
+        items = _Items(reference.main.root)
+        # The whole-file parse's own sites too: those that the #if configurations parse
+        # (`ParsedFile.configurations`) are not in `error_sites`, but whether a
+        # configuration parses its share is as sensitive to token lengths.
+        regions = sorted(_input_span(ref_map, *items.span(s.start, s.end))
+                         for s in reference.error_sites + error_sites(reference.main.root))
+    # Merged, so that one bisect finds the region an output site could touch.
+    merged: list[list[int]] = []
+    for lo, hi in regions:
+        if merged and lo <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    ends = [hi for _, hi in merged]
     omap = OffsetMap(applied)
-    new = [site for site in after if not any(lo <= omap.to_old(site.end, True) and omap.to_old(site.start) <= hi
-                                             for lo, hi in before)]
+    out_items = _Items(parsed.main.root)
+    new = []
+    for site in after:
+        a, b = _input_span(omap, *(out_items.span(site.start, site.end) if merged else (site.start, site.end)))
+        k = bisect.bisect_left(ends, a)
+        if not (k < len(merged) and merged[k][0] <= b):
+            new.append(site)
     if new:
         line, col = SourceFile(source.path, output).position(new[0].start)
-        diagnostics.append(dg.at(source, omap.to_old(new[0].start), ERROR,
+        diagnostics.append(dg.at(source, _input_span(omap, new[0].start, new[0].end)[0], ERROR,
                                  f"internal error: the translation does not parse at output {line}:{col}, where "
                                  f"the input did ({len(new)} new error sites); please report this",
                                  NEW_PARSE_ERROR.id))

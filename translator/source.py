@@ -7,7 +7,10 @@ only the pieces that go into messages.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
+
+_LINE_BREAK = re.compile(rb"\r\n?|\n")
 
 
 @dataclass
@@ -18,22 +21,32 @@ class SourceFile:
 
     def __post_init__(self) -> None:
         starts = [0]
-        find = self.data.find
-        pos = find(b"\n")
-        while pos != -1:
-            starts.append(pos + 1)
-            pos = find(b"\n", pos + 1)
+        data = self.data
+        find = data.find
+        if b"\r" not in data or data.count(b"\r") == data.count(b"\r\n"):
+            pos = find(b"\n")      # LF or CRLF: a line starts after each LF
+            while pos != -1:
+                starts.append(pos + 1)
+                pos = find(b"\n", pos + 1)
+        else:
+            # Lone CRs too (a classic Mac OS file, or a mixed one): a line break is
+            # CRLF, LF or CR, as compilers count lines.
+            starts += [m.end() for m in _LINE_BREAK.finditer(data)]
         self.line_starts = starts
 
     @property
     def newline(self) -> bytes:
-        """The file's dominant newline, for inserted lines."""
+        """The file's dominant newline, for inserted lines: CRLF, LF or (a CR-only file)
+        CR."""
         lf = self.data.count(b"\n")
         crlf = self.data.count(b"\r\n")
+        if self.data.count(b"\r") - crlf > lf:
+            return b"\r"
         return b"\r\n" if crlf and crlf * 2 >= lf else b"\n"
 
     def position(self, offset: int) -> tuple[int, int]:
-        """1-based line and byte column of a byte offset."""
+        """1-based line and byte column of a byte offset (lines end at LF, CRLF or a lone
+        CR)."""
         line = bisect.bisect_right(self.line_starts, offset) - 1
         return line + 1, offset - self.line_starts[line] + 1
 
