@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Generate docs/rules.md and the README's code list from the rule catalog.
+"""Generate docs/rules.md and the README's code list from the rule catalog, and the
+README's table of HIPIFY's options from translator/hipify_compat.py.
 
 Usage: python scripts/gen_rules_doc.py [--check]
 
-The README's list stands between the lines `<!-- rules:start -->` and `<!-- rules:end -->`.
+The README's lists stand between the lines `<!-- rules:start -->` and `<!-- rules:end -->`,
+and `<!-- hipify-options:start -->` and `<!-- hipify-options:end -->`.
 With --check nothing is written; the exit status is 1 when regenerating would change a
 file.
 """
@@ -18,19 +20,23 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))   # this working tree's catalog, not an installed copy
 
 from translator.catalog import catalog  # noqa: E402
+from translator import hipify_compat  # noqa: E402
 from translator.commands.rules import markdown_page, readme_table  # noqa: E402
 
-START, END = "<!-- rules:start -->\n", "<!-- rules:end -->\n"
+
+def _fill(text: str, name: str, content: str) -> str:
+    start, end = f"<!-- {name}:start -->\n", f"<!-- {name}:end -->\n"
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    return head + start + content + end + tail
 
 
 def generated() -> dict[Path, str]:
     """Each generated file and the text it must have."""
     rules = catalog()
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    head, rest = readme.split(START, 1)
-    _, tail = rest.split(END, 1)
-    return {REPO_ROOT / "docs" / "rules.md": markdown_page(rules),
-            REPO_ROOT / "README.md": head + START + readme_table(rules) + END + tail}
+    readme = _fill(_fill(readme, "rules", readme_table(rules)), "hipify-options", hipify_compat.readme_table())
+    return {REPO_ROOT / "docs" / "rules.md": markdown_page(rules), REPO_ROOT / "README.md": readme}
 
 
 def main() -> int:

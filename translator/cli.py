@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from translator import __version__
+from translator import __version__, hipify_compat
 from translator.commands import check, diff, rules, translate
 from translator.settings import UsageError, resolve
 
@@ -19,6 +19,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "rules":
             return rules.run(args)
+        if args.command == "translate":
+            try:
+                notes = hipify_compat.normalize(args)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+            if not args.quiet:
+                for note in notes:
+                    print(f"cu2hip: note: {note}", file=sys.stderr)
         settings = resolve(args)
         return {"translate": translate.run, "check": check.run, "diff": diff.run}[args.command](args, settings)
     except UsageError as exc:
@@ -80,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     out = t.add_mutually_exclusive_group()
     out.add_argument("-o", "--output", metavar="DIR",
                      help="write translations under DIR, mirroring the input tree (default: `output` of the "
-                          "configuration)")
+                          "configuration); with one input file, -o FILE.hip writes that file (HIPIFY's -o)")
     out.add_argument("--in-place", action="store_true", help="rewrite the files (atomically)")
     out.add_argument("--stdout", action="store_true", help="write the translation of one file to stdout")
     out.add_argument("--examine", action="store_true", help="statistics only, write nothing (implies --print-stats)")
@@ -91,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="with -o, copy every other file too (the default; accepted for HIPIFY scripts)")
     t.add_argument("--print-stats", action="store_true", help="statistics per file and in total")
     t.add_argument("--report", metavar="FILE.json", help="write every file's edits and diagnostics as JSON")
+    hipify_compat.add_options(t)
     t.add_argument("--pre-commit", action="store_true",
                    help="the pre-commit hook: write under the output folder, print `Rewriting PATH` for each file "
                         "changed, exit 1 when any changed")

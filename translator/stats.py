@@ -10,6 +10,11 @@ from translator.catalog import catalog
 from translator.pipeline import Result
 
 
+CSV_HEADER = ["file", "CONVERTED refs count", "UNCONVERTED refs count", "CONVERSION %", "REPLACED bytes",
+              "TOTAL bytes", "CHANGED lines of code", "TOTAL lines of code", "CODE CHANGED (in bytes) %",
+              "CODE CHANGED (in lines) %", "TIME ELAPSED s"]
+
+
 @dataclass
 class Stats:
     files: int = 0
@@ -67,6 +72,15 @@ class Stats:
         return {"files": self.files, "changed": self.changed_files, "edits": self.converted,
                 "unconverted": self.unconverted, "errors": self.errors, "warnings": self.warnings,
                 "edits_by_rule": dict(sorted(self.by_rule.items()))}
+
+    def csv_rows(self, title: str) -> list[list[str]]:
+        """HIPIFY's statistics as CSV rows: the file, then one column per figure, named as
+        in the text report; `CSV_HEADER` is the header row."""
+        total = self.converted + self.unconverted
+        pct = lambda a, b: f"{100.0 * a / b:.1f}" if b else "0.0"  # noqa: E731
+        return [[title, str(self.converted), str(self.unconverted), pct(self.converted, total),
+                 str(self.changed_bytes), str(self.bytes), str(self.changed_lines), str(self.lines),
+                 pct(self.changed_bytes, self.bytes), pct(self.changed_lines, self.lines), f"{self.seconds:.3f}"]]
 
     def render(self, title: str) -> str:
         total = self.converted + self.unconverted

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import os
 import sys
 from pathlib import Path
@@ -10,38 +11,53 @@ from translator.commands.run import Batch, Progress, write_atomic
 from translator.inputs import UNWRITABLE, open_regular, problem, read_regular
 from translator.output.jsonfmt import to_json
 from translator.settings import Settings, UsageError
-from translator.stats import Stats
+from translator.stats import CSV_HEADER, Stats
 from translator.workspace import CUDA_SUFFIXES, Selection, Workspace
 
 
-def run(args, settings: Settings) -> int:
+def _output_folder(args, settings: Settings) -> Path | None:
+    """The folder translations go under (None: in place, to stdout, to one file, or nowhere)."""
     output = settings.output
     if args.pre_commit and output is None:
         raise UsageError("--pre-commit writes under the configured `output`: set it in [tool.cu2hip] or give -o")
-    modes = sum(bool(m) for m in (output and not (args.stdout or args.examine or args.in_place), args.in_place,
-                                   args.stdout, args.examine))
-    if modes == 0:
+    elsewhere = args.stdout or args.examine or args.in_place or args.output_file
+    if not (output or elsewhere):
         raise UsageError("say where the output goes: -o DIR, --in-place, --stdout or --examine")
     if args.only_translated and args.copy_all:
         raise UsageError("--only-translated and --copy-all contradict each other")
-    if args.in_place or args.stdout or args.examine:
-        output = None
+    return None if elsewhere else output
+
+
+def _stats_stream(args):
+    """Where statistics go: --o-stats FILE, else stdout (stderr when stdout has the translation)."""
+    if not args.o_stats:
+        return sys.stderr if args.stdout else sys.stdout
+    try:
+        return open(args.o_stats, "w", encoding="utf-8", newline="")
+    except OSError as exc:
+        raise UsageError(f"--o-stats: cannot write {args.o_stats}: {exc.strerror or exc}") from None
+
+
+def run(args, settings: Settings) -> int:
+    output = _output_folder(args, settings)
     selection = Selection(output, not settings.only_translated, args.in_place, settings.include, settings.exclude,
                           settings.config.root if settings.output_from_config and output is not None else None)
     workspace = Workspace.collect(args.paths, selection)
     if workspace.onto_inputs:
         raise UsageError(f"the output folder {output} would overwrite the inputs themselves "
                          f"({', '.join(workspace.onto_inputs)}): to rewrite them, use --in-place")
-    if args.stdout and len(workspace.jobs) != 1:
-        raise UsageError(f"--stdout takes exactly one file ({len(workspace.jobs)} given)")
+    if (args.stdout or args.output_file) and len(workspace.jobs) != 1:
+        raise UsageError(f"{'--stdout' if args.stdout else '-o FILE'} takes exactly one file "
+                         f"({len(workspace.jobs)} given)")
     if args.pre_commit and settings.config.rocm_version is None and args.rocm_version is None:
         print(f"cu2hip: warning: rocm-version is not set in the configuration: the output depends on this "
               f"machine ({settings.describe_target()})", file=sys.stderr)
     for d in workspace.problems:
         print(d.format(), file=sys.stderr)
     total = Stats()
-    stats_stream = sys.stderr if args.stdout else sys.stdout
-    print_stats = args.print_stats or args.examine
+    stats_stream = _stats_stream(args)
+    print_stats = args.print_stats or (args.examine and not args.no_output)
+    csv_rows = [CSV_HEADER] if args.print_stats_csv else None
     errors = sum(d.severity == "error" for d in workspace.problems)
     warnings = sum(d.severity == "warning" for d in workspace.problems)
     write_failed = printed_nothing = False
@@ -66,6 +82,9 @@ def run(args, settings: Settings) -> int:
             elif args.stdout:
                 sys.stdout.buffer.write(result.output)
                 sys.stdout.flush()
+            elif args.output_file:
+                where = Path(args.output_file)
+                write_atomic(where, result.output, like=job.source)
             elif args.in_place:
                 if result.changed:
                     # Through a symbolic link the user named: rewrite the file it points to.
@@ -88,7 +107,10 @@ def run(args, settings: Settings) -> int:
         if print_stats:
             one = Stats()
             one.add(result, count_lines=True)
-            stats_stream.write(one.render(job.display))
+            if csv_rows is not None:
+                csv_rows += one.csv_rows(job.display)
+            else:
+                stats_stream.write(one.render(job.display))
         total.add(result, count_lines=print_stats)
         progress.show(job.display)
     progress.clear()
@@ -99,8 +121,13 @@ def run(args, settings: Settings) -> int:
             write_failed = True
             errors += 1
             print(problem(UNWRITABLE, dst, f"cannot write: {exc.strerror or exc}").format(), file=sys.stderr)
-    if print_stats and total.files > 1:
+    if csv_rows is not None:
+        csv_rows += total.csv_rows("total")
+        csv.writer(stats_stream, lineterminator="\n").writerows(csv_rows)
+    elif print_stats and total.files > 1:
         stats_stream.write(total.render("total"))
+    if args.o_stats:
+        stats_stream.close()
     if args.report:
         try:
             Path(args.report).write_text(to_json(results, tool_version=_version(), summary=total.summary()),
