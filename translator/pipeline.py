@@ -40,9 +40,10 @@ masks) touches it, since its shape is not known.""", example="void f() { int x =
     translation="#include <hip/hip_runtime.h>\nvoid f() { int x = ; hipFree(0); }\n")
 NEW_PARSE_ERROR = rule(
     "P003", "output-does-not-parse", ERROR, "internal error: the translation does not parse where the input did", """
-An edit made code that no longer parses. This is a bug in cu2hip: please report it with
-the input. (Inside a region the input already failed to parse, tree-sitter may recover
-differently after a rename; that is not reported.)""")
+An edit made code that no longer parses, at a place where the input parsed. This is a
+bug in cu2hip: please report it with the input. (tree-sitter's recovery from an error
+depends on token lengths, so a rename near code that already failed to parse can move
+that error; only an error outside the top-level items that already had one counts.)""")
 OVERLAP = rule(
     "P004", "overlapping-edit", WARNING, "an edit was not applied: it overlaps another", """
 Two rewrites wanted the same bytes; the first one was applied, the other was not, and
