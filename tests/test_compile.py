@@ -111,3 +111,15 @@ def test_missing_rocm_library_headers_are_named():
     assert toolchain.missing_hip_headers(b"#include <hip/hip_runtime.h>\n") == []
     assert toolchain.missing_hip_headers(b"#include <nosuchlib/nosuchlib.h>\n#include <cstdio>\n") == \
         ["nosuchlib/nosuchlib.h"]
+
+
+# Goldens whose expected translation must also compile for gfx90a (rewrites whose point
+# is that hipcc accepts the result).
+COMPILED_GOLDENS = sorted((ROOT / "tests" / "passes").glob("H007_*/*.hip"))
+
+
+@pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc is not installed (apt-get install hipcc)")
+@pytest.mark.parametrize("golden", COMPILED_GOLDENS, ids=lambda p: p.stem)
+def test_golden_translation_compiles_for_gfx90a(golden):
+    check = toolchain.hip_syntax_check(golden)
+    assert check.ok, check.output

@@ -5,7 +5,7 @@ int main() {
   const size_t bytes = 1024 * sizeof(float);
   float* h = nullptr;
   float* d = nullptr;
-  hipHostMalloc((void**)&h, bytes);
+  hipHostMalloc((void**)&h, bytes, hipHostMallocDefault);
   hipMalloc((void**)&d, bytes);
   hipMemset(d, 0, bytes);
   hipMemcpy(d, h, bytes, hipMemcpyHostToDevice);

@@ -1,7 +1,7 @@
 """The hipify pass: what HIPIFY does, from the mapping tables (H0xx).
 
 One pass, one rule family per module: `renames` (H001 and the diagnostics of a name,
-H010-H014, H017, H018), `calls` (H004, H005: rewrites that depend on the arguments),
+H010-H014, H017, H018), `calls` (H004, H005, H007, H008: rewrites that depend on the arguments),
 `warp_sync` (H006, H016), `headers` (H002, H015) and `launch_syntax` (H003). Each
 module's docstring says what it does, when it is legal, what it leaves, an example and
 its safety.
@@ -15,6 +15,7 @@ from translator.ir import WARP_SYNC_BUILTINS, call_of
 from translator.scan import NAMESPACES
 
 RULES = (renames.RENAME, headers.HEADER, launch_syntax.LAUNCH, calls.HIP_SYMBOL, calls.DROPPED_ARGUMENT,
+         calls.KERNEL_CAST, calls.ADDED_ARGUMENT,
          warp_sync.WARP_SYNC, renames.NO_EQUIVALENT, renames.REMOVED, renames.DEPRECATED, renames.EXPERIMENTAL,
          renames.NOT_IN_TARGET, headers.UNSUPPORTED_HEADER, warp_sync.NEEDS_OPT_IN, renames.ARGUMENTS_DIFFER,
          renames.DECLARED_NAME)

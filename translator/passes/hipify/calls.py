@@ -1,4 +1,4 @@
-"""H004, H005: rewrites that depend on a call's arguments, not only on its name.
+"""H004, H005, H007, H008: rewrites that depend on a call's arguments, not only on its name.
 
 What it does:
     `cudaMemcpyToSymbol(sym, ...)` and the other symbol APIs take the symbol through
@@ -6,7 +6,10 @@ What it does:
     (`cudaEventCreate(&e, flags)`, the 3-argument `cudaGraphInstantiate`) become their
     `WithFlags` forms, gated on those forms' versions (H001). An argument HIP's
     counterpart does not take is dropped when its value makes that meaning-preserving
-    (`cuOccupancyMaxPotentialBlockSize`'s null callback, H005).
+    (`cuOccupancyMaxPotentialBlockSize`'s null callback, H005). A kernel passed to a call
+    whose HIP counterpart takes `const void*` is cast (H007). An argument HIP's
+    counterpart needs where CUDA has a default is written out (`cudaMallocHost(p, n)`
+    gets `hipHostMallocDefault`, H008).
 Legal when:
     The call has no parse error in or around it (Fragment.clean).
 Not handled:
@@ -18,6 +21,8 @@ Safety:
 """
 
 from __future__ import annotations
+
+import re
 
 import tree_sitter as ts
 
@@ -46,6 +51,24 @@ the same as no callback, so it is dropped. A non-null one gets H017.""",
     translation="#include <hip/hip_runtime.h>\n"
                 "void f(int *g, int *b, hipFunction_t k) { hipModuleOccupancyMaxPotentialBlockSize(g, b, k, 0, 0); }\n")
 
+KERNEL_CAST = rule(
+    "H007", "kernel-as-void-pointer", NOTE, "a kernel passed to a runtime call is cast to `const void*`", """
+HIP's `hipFuncGetAttributes`, `hipFuncSetCacheConfig`, `hipLaunchKernel`, the occupancy
+calls and their kin take the kernel as `const void*`, where CUDA offers templates taking
+the function itself; C++ converts no function pointer to `const void*` implicitly, so the
+kernel is passed through `reinterpret_cast<const void*>()`, as hipify-clang does.""",
+    edits=True, safe=True,
+    example="__global__ void k() {}\nvoid f(cudaFuncAttributes *a) { cudaFuncGetAttributes(a, k); }\n",
+    translation="#include <hip/hip_runtime.h>\n__global__ void k() {}\n"
+                "void f(hipFuncAttributes *a) { hipFuncGetAttributes(a, reinterpret_cast<const void*>(k)); }\n")
+ADDED_ARGUMENT = rule(
+    "H008", "add-argument", NOTE, "an argument HIP's counterpart needs is added", """
+`cudaMallocHost(p, n)` becomes `hipHostMalloc(p, n, hipHostMallocDefault)`: the C
+declaration of `hipHostMalloc` has no default for its flags, so the default is written
+out (as hipify-clang does); the meaning is CUDA's.""",
+    edits=True, safe=True, example="void f(float **p) { cudaMallocHost((void **)p, 64); }\n",
+    translation="#include <hip/hip_runtime.h>\nvoid f(float **p) { hipHostMalloc((void **)p, 64, hipHostMallocDefault); }\n")
+
 # Which argument of each symbol API names a __device__/__constant__ variable: HIP takes
 # its address through HIP_SYMBOL().
 SYMBOL_ARGUMENT = {
@@ -70,7 +93,25 @@ DROPPED_ARGUMENTS = {
     "cuOccupancyMaxPotentialBlockSize": (3, {"0", "NULL", "nullptr"}),
     "cuOccupancyMaxPotentialBlockSizeWithFlags": (3, {"0", "NULL", "nullptr"}),
 }
-NAMES = frozenset(SYMBOL_ARGUMENT) | frozenset(OVERLOADS) | frozenset(DROPPED_ARGUMENTS)
+# Calls whose HIP counterpart takes a kernel as `const void*` where CUDA has a template
+# taking the function itself: which argument is the kernel. C++ converts no function
+# pointer to `const void*` implicitly, so hipify-clang casts it.
+KERNEL_ARGUMENT = {
+    "cudaFuncGetAttributes": 1, "cudaFuncSetCacheConfig": 0, "cudaFuncSetSharedMemConfig": 0,
+    "cudaFuncSetAttribute": 0, "cudaLaunchKernel": 0, "cudaLaunchCooperativeKernel": 0,
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessor": 1, "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags": 1,
+    "cudaOccupancyMaxPotentialBlockSize": 2, "cudaOccupancyMaxPotentialBlockSizeWithFlags": 2,
+    "cudaOccupancyAvailableDynamicSMemPerBlock": 1,
+}
+# Arguments HIP's counterpart needs that CUDA's leaves to a default: (the CUDA call's
+# argument count, the text to add at the end). hipHostMalloc's C declaration has no
+# default for its flags (hipify-clang adds hipHostMallocDefault).
+ADDED_ARGUMENTS = {
+    "cudaMallocHost": (2, "hipHostMallocDefault"),
+}
+NAMES = frozenset(SYMBOL_ARGUMENT) | frozenset(OVERLOADS) | frozenset(DROPPED_ARGUMENTS) | \
+    frozenset(KERNEL_ARGUMENT) | frozenset(ADDED_ARGUMENTS)
+_VOID_POINTER_CAST = re.compile(r"(reinterpret_cast\s*<\s*(const\s+)?void\s*\*\s*>|\(\s*(const\s+)?void\s*\*\s*\))")
 
 
 def arguments(call: ts.Node) -> list[ts.Node]:
@@ -90,6 +131,16 @@ def rewrite(ctx: Context, use) -> bool:
     if name in SYMBOL_ARGUMENT:
         _symbol_argument(ctx, frag, call, args, SYMBOL_ARGUMENT[name])
         return False          # the name itself is renamed as usual
+    if name in KERNEL_ARGUMENT:
+        _kernel_argument(ctx, frag, call, args, KERNEL_ARGUMENT[name], name)
+        return False
+    if name in ADDED_ARGUMENTS:
+        count, text = ADDED_ARGUMENTS[name]
+        if len(args) == count and frag.clean(call) and use.entry is not None and use.entry.hip is not None:
+            at = frag.span(args[-1])[1]
+            ctx.fix(ADDED_ARGUMENT, Edit(at, at, b", " + text.encode()),
+                    f"{name}: {use.entry.hip} takes a flags argument with no default: {text}")
+        return False
     if name in OVERLOADS and len(args) in OVERLOADS[name]:
         entry = ctx.tables.lookup(OVERLOADS[name][len(args)])
         if entry is not None:
@@ -106,6 +157,18 @@ def rewrite(ctx: Context, use) -> bool:
             ctx.fix(DROPPED_ARGUMENT, Edit(frag.span(args[index])[0], frag.span(args[index + 1])[0], b""),
                     f"{name}: HIP's counterpart takes no argument {index + 1}")
     return False
+
+
+def _kernel_argument(ctx: Context, frag: Fragment, call: ts.Node, args: list[ts.Node], index: int,
+                     name: str) -> None:
+    if index >= len(args) or not frag.clean(call):
+        return
+    text = frag.text(ctx.source.data, args[index])
+    if _VOID_POINTER_CAST.match(text.strip()):
+        return        # already a pointer to void
+    start, end = frag.span(args[index])
+    ctx.fix(KERNEL_CAST, (Edit(start, start, b"reinterpret_cast<const void*>("), Edit(end, end, b")")),
+            f"{name}: HIP takes the kernel as const void*, to which C++ converts no function implicitly")
 
 
 def _symbol_argument(ctx: Context, frag: Fragment, call: ts.Node, args: list[ts.Node], index: int) -> None:
