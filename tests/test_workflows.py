@@ -380,3 +380,12 @@ def test_hipify_option_for_excluded_blocks_is_accepted(tmp_path: Path, capsys) -
     assert main(["translate", str(f), "--stdout", "-q", "--skip-excluded-preprocessor-conditional-blocks",
                  *ROCM]) == 0
     assert "hipFree(0)" in capsys.readouterr().out        # every branch is translated all the same
+
+
+def test_cuda_shaped_names_the_tree_declares_are_not_unknown(tmp_path: Path, capsys) -> None:
+    (tmp_path / "util.h").write_bytes(b"#pragma once\n#define CUDA_CHECK(x) x\ninline void cudaSync() {\n}\n")
+    (tmp_path / "k.cu").write_bytes(b'#include "util.h"\nvoid f() { CUDA_CHECK(cudaFree(0)); cudaSync(); cudaNope(); }\n')
+    assert main(["translate", str(tmp_path), "--examine", "-q", "--no-cache", *ROCM]) == 0
+    assert [line for line in capsys.readouterr().err.splitlines() if "[H019]" in line] == [
+        f"{tmp_path / 'k.cu'}:2:49: warning: 'cudaNope' looks like a CUDA API but is in no mapping table; left as it "
+        "is [H019]"]

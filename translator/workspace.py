@@ -6,8 +6,8 @@ are copied (with `-o`, the rest of the tree), where each one goes, and the probl
 (unreadable paths, link loops, FIFOs and devices, which are never read, links out of the
 tree, output paths that two files claim). It reads every translated file once and keeps
 the bytes, from which it derives the cross-file facts: the qualifier macros of the whole
-tree (`#define HOST_DEVICE __host__ __device__` in one header, used in another) and,
-after translation, the index of kernels and their launch sites across translation
+tree (`#define HOST_DEVICE __host__ __device__` in one header, used in another), the
+CUDA-shaped names the tree declares itself (`#define CUDA_CHECK`) and, after translation, the index of kernels and their launch sites across translation
 units. Every command (translate, check, diff) works from one Workspace.
 
 Several inputs under one output folder mirror their paths relative to their common
@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from translator import diagnostics as dg
+from translator.cudanames import declared_names
 from translator.frontend import QualifierMacros
 from translator.inputs import (LINK_OUT_OF_TREE, LOOP, MISSING, NOT_REGULAR, OUTSIDE_MIRRORED, REGULAR, SPECIAL,
                                UNREADABLE, collisions, common_parent, glob_regex, kind, problem, read_regular,
@@ -72,6 +73,7 @@ class Workspace:
     problems: list[dg.Diagnostic]
     contents: dict[Path, bytes]              # each translated file's bytes, read once
     qualifier_macros: frozenset[bytes]
+    declared_names: frozenset[bytes] = frozenset()      # CUDA-shaped names the tree declares (cudanames)
     links: dict[Path, str] = field(default_factory=dict)   # a copied link's destination: its target
     onto_inputs: list[str] = field(default_factory=list)   # inputs the output folder would overwrite
 
@@ -83,7 +85,8 @@ class Workspace:
             walk.add(raw)
         contents, macros = walk.read()
         jobs, copies = walk.settle()
-        return cls(jobs, copies, walk.problems, contents, macros, walk.links, walk.onto)
+        declared = frozenset(name for data in contents.values() for name in declared_names(data))
+        return cls(jobs, copies, walk.problems, contents, macros, declared, walk.links, walk.onto)
 
     def read(self, job: Job) -> bytes | OSError:
         data = self.contents.get(real_path(job.source))

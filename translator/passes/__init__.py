@@ -43,6 +43,9 @@ class Options:
     # Object-like macros that the whole tree defines only as qualifiers or as nothing
     # (collected by the command over every file it translates; see frontend.preclean).
     qualifier_macros: frozenset[bytes] = frozenset()
+    # CUDA-shaped names the tree declares itself (`#define CUDA_CHECK`, a `cudaCheck()` of
+    # its own): not unknown CUDA APIs (collected by the command, as the macros are).
+    tree_names: frozenset[bytes] = frozenset()
     select: tuple[str, ...] = ()            # rule ids or prefixes to report and apply (default: all)
     ignore: tuple[str, ...] = ()            # ... and to drop
     only: str | None = None                 # run this pass alone (for debugging and goldens)
