@@ -2,8 +2,9 @@
 
 One pass, one rule family per module: `renames` (H001 and the diagnostics of a name,
 H010-H014, H017, H018), `calls` (H004, H005, H007, H008: rewrites that depend on the arguments),
-`warp_sync` (H006, H016), `headers` (H002, H015), `launch_syntax` (H003) and
-`unknown` (H019: CUDA-shaped names no table knows). Each
+`warp_sync` (H006, H016), `headers` (H002, H015), `launch_syntax` (H003),
+`unknown` (H019: CUDA-shaped names no table knows) and `builtins` (H020: a user's
+definition of a function HIP already defines). Each
 module's docstring says what it does, when it is legal, what it leaves, an example and
 its safety.
 """
@@ -11,7 +12,7 @@ its safety.
 from __future__ import annotations
 
 from translator.passes import Context, register_pass
-from translator.passes.hipify import calls, headers, launch_syntax, renames, unknown, warp_sync
+from translator.passes.hipify import builtins, calls, headers, launch_syntax, renames, unknown, warp_sync
 from translator.ir import WARP_SYNC_BUILTINS, call_of
 from translator.scan import NAMESPACES
 
@@ -19,7 +20,7 @@ RULES = (renames.RENAME, headers.HEADER, launch_syntax.LAUNCH, calls.HIP_SYMBOL,
          calls.KERNEL_CAST, calls.ADDED_ARGUMENT,
          warp_sync.WARP_SYNC, renames.NO_EQUIVALENT, renames.REMOVED, renames.DEPRECATED, renames.EXPERIMENTAL,
          renames.NOT_IN_TARGET, headers.UNSUPPORTED_HEADER, warp_sync.NEEDS_OPT_IN, renames.ARGUMENTS_DIFFER,
-         renames.DECLARED_NAME, unknown.UNKNOWN)
+         renames.DECLARED_NAME, unknown.UNKNOWN, builtins.HIP_DEFINES)
 
 
 @register_pass("hipify", rules=RULES, requires=("uses", "kernels", "launches", "tree"))
@@ -40,6 +41,7 @@ def run(ctx: Context) -> None:
         elif use.entry is not None:
             renames.rename(ctx, use.api.span, use.entry, node=use.node)
     unknown.report_unknown(ctx)
+    builtins.guard_definitions(ctx)
     headers.map_headers(ctx)
     if ctx.options.hip_kernel_execution_syntax:
         launch_syntax.rewrite_launches(ctx)
