@@ -17,7 +17,6 @@ from translator.passes import Options
 from translator.pipeline import Result, translate
 from translator.rules import (CallRewrite, HeaderMap, Location, Param, Rename, RulesError, Spread, Text, declare,
                               forget, load_rules, parse_rules)
-from translator.rules import load as rules_load
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -179,8 +178,9 @@ def test_an_id_of_a_built_in_rule_is_refused() -> None:
 def test_each_file_is_parsed_once_while_unchanged(rules_file, monkeypatch) -> None:
     path = rules_file("rename a -> b\n")
     calls = []
-    real = rules_load.parse_text
-    monkeypatch.setattr(rules_load, "parse_text", lambda text, p: calls.append(p) or real(text, p))
+    import translator.rules.parse as rules_parse
+    real = rules_parse.parse_text
+    monkeypatch.setattr(rules_parse, "parse_text", lambda text, p: calls.append(p) or real(text, p))
     first = load_rules([path])
     assert load_rules([path]) is first and calls == [path]
     Path(path).write_text("rename a -> c\n", encoding="utf-8")

@@ -63,31 +63,47 @@ class Cache:
         self.folder = folder
 
     def key(self, display: str, data: bytes, options) -> str:
-        digest = hashlib.sha256(fingerprint().encode())
-        # The user's rules files by content: an edited rule must translate again.
-        rules = b"".join(_read(path) for path in getattr(options, "rules", ()))
-        for part in (display.encode("utf-8", "surrogateescape"), _canonical(options).encode(), rules, data):
-            digest.update(len(part).to_bytes(8, "little"))
-            digest.update(part)
-        return digest.hexdigest()
+        return digest(display.encode("utf-8", "surrogateescape"), data, options=options)
 
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / key[2:]
 
     def get(self, key: str):
-        try:
-            with open(self._path(key), "rb") as handle:
-                return pickle.load(handle)
-        except Exception:       # missing, unreadable, truncated, from another Python: a miss
-            return None
+        return read_pickle(self._path(key))
 
     def put(self, key: str, result) -> None:
-        path = self._path(key)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(result, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-        except OSError:
-            pass                # a cache that cannot be written only costs time
+        write_pickle(self._path(key), result)
+
+
+def digest(*parts: bytes, options=None) -> str:
+    """A SHA-256 of the tool's fingerprint, `parts` and the options (the user's rules files
+    by content: an edited rule must translate again)."""
+    out = hashlib.sha256(fingerprint().encode())
+    if options is not None:
+        rules = b"".join(_read(path) for path in getattr(options, "rules", ()))
+        parts = (*parts, _canonical(options).encode(), rules)
+    for part in parts:
+        out.update(len(part).to_bytes(8, "little"))
+        out.update(part)
+    return out.hexdigest()
+
+
+def read_pickle(path: Path):
+    try:
+        with open(path, "rb") as handle:
+            return pickle.load(handle)
+    except Exception:       # missing, unreadable, truncated, from another Python: a miss
+        return None
+
+
+def write_pickle(path: Path, value) -> None:
+    """Through a temporary file and an atomic rename; a cache that cannot be written only
+    costs time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as handle:
+            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        pass

@@ -81,10 +81,17 @@ def catalog() -> dict[str, Rule]:
     return dict(sorted(RULES.items()))
 
 
+_DISCOVERED: set[str] = set()
+
+
 def discover(package) -> None:
-    """Import every module of a package, recursively (registration happens at import)."""
+    """Import every module of a package, recursively (registration happens at import),
+    once per process: listing the package's folders costs more than a translation."""
+    if package.__name__ in _DISCOVERED:
+        return
     for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
         importlib.import_module(info.name)
+    _DISCOVERED.add(package.__name__)
 
 
 def matches(code: str, selectors) -> bool:

@@ -6,7 +6,7 @@ import difflib
 from collections import Counter
 from dataclasses import dataclass, field
 
-from translator.catalog import catalog
+from translator.catalog import RULES
 from translator.pipeline import Result
 
 
@@ -45,7 +45,7 @@ class Stats:
         self.errors += sum(d.severity == "error" for d in result.diagnostics)
         self.warnings += sum(d.severity == "warning" for d in result.diagnostics)
         uses = {u.span: u for u in result.uses}
-        rules = catalog()
+        rules = RULES
         for fix in result.applied:
             self.converted += 1
             self.by_rule[fix.rule] += 1

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import os
 import sys
 from pathlib import Path
 
+from translator import runcache
+from translator.cache import default_dir
 from translator.commands.run import Batch, Progress, write_atomic
 from translator.inputs import UNWRITABLE, open_regular, problem, read_regular
 from translator.output.jsonfmt import to_json
@@ -40,6 +44,17 @@ def _stats_stream(args):
 
 def run(args, settings: Settings) -> int:
     output = _output_folder(args, settings)
+    replay = _Replay.for_run(args, settings, output)
+    if replay is not None and replay.matches():
+        return replay.play(settings)
+    if replay is None:
+        return _run(args, settings, output, None)
+    with replay.recording():
+        status = _run(args, settings, output, replay)
+    return status
+
+
+def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) -> int:
     selection = Selection(output, not settings.only_translated, args.in_place, settings.include, settings.exclude,
                           settings.config.root if settings.output_from_config and output is not None else None)
     workspace = Workspace.collect(args.paths, selection)
@@ -64,7 +79,9 @@ def run(args, settings: Settings) -> int:
     rewritten = 0
     results = []
     quiet = args.quiet or args.pre_commit
-    progress = Progress.on(sys.stderr, len(workspace.jobs), quiet)
+    # The progress line and the summary go to the terminal only, not into a run's record.
+    stderr = replay.stderr if replay is not None else sys.stderr
+    progress = Progress.on(stderr, len(workspace.jobs), quiet)
     batch = Batch(workspace, settings.options, settings.jobs, args.cache)
     for job, result in batch.results():
         progress.clear()
@@ -134,18 +151,103 @@ def run(args, settings: Settings) -> int:
                                          encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"--report: cannot write {args.report}: {exc.strerror or exc}") from None
+    summary = {"total": total, "copies": len(workspace.copies), "errors": errors,
+               "warnings": total.warnings + warnings}
     if not quiet:
-        rules = ", ".join(f"{k}: {v}" for k, v in sorted(total.by_rule.items())) or "none"
-        copied = f"{len(workspace.copies)} copied, " if workspace.copies else ""
-        cached = f", {batch.hits} cached" if batch.hits else ""
-        print(f"cu2hip: {total.files} files, {total.changed_files} changed, {copied}{total.converted} edits ({rules}), "
-              f"{errors} errors, {total.warnings + warnings} warnings{cached}; target {settings.describe_target()}",
-              file=sys.stderr)
+        print(_summary_line(settings, cached=batch.hits, **summary), file=stderr)
     if write_failed or printed_nothing:
         return 1        # a failed write breaks the command's contract whatever --strict says
     if args.pre_commit and rewritten:
         return 1        # pre-commit's contract: files were changed, look at them and commit again
-    return 1 if settings.strict and errors else 0
+    status = 1 if settings.strict and errors else 0
+    if replay is not None:
+        replay.keep(summary if not quiet else {}, status)
+    return status
+
+
+def _summary_line(settings: Settings, total: Stats, copies: int, errors: int, warnings: int, cached: int) -> str:
+    rules = ", ".join(f"{k}: {v}" for k, v in sorted(total.by_rule.items())) or "none"
+    copied = f"{copies} copied, " if copies else ""
+    hits = f", {cached} cached" if cached else ""
+    return (f"cu2hip: {total.files} files, {total.changed_files} changed, {copied}{total.converted} edits ({rules}), "
+            f"{errors} errors, {warnings} warnings{hits}; target {settings.describe_target()}")
+
+
+class _Replay:
+    """A run repeated over an unchanged tree is answered from its record (translator.runcache):
+    the same messages and status, no file read or written."""
+
+    def __init__(self, folder: Path, key: str, inputs: list[tuple], output: Path | None):
+        self.folder, self.key, self.inputs, self.output = folder, key, inputs, output
+        self.record = runcache.load(folder, key)
+        self.kept: runcache.RunRecord | None = None
+        self.stderr = sys.stderr           # the stream under the recording
+
+    @classmethod
+    def for_run(cls, args, settings: Settings, output: Path | None) -> _Replay | None:
+        """None for a run that writes to stdout, rewrites its inputs, writes a report or
+        statistics file, or may not use the cache."""
+        if not args.cache or args.stdout or args.output_file or args.in_place or args.report or args.o_stats:
+            return None
+        mode = (str(output) if output else None, args.examine, args.no_output, args.print_stats,
+                args.print_stats_csv, args.pre_commit, settings.only_translated, args.quiet, settings.strict,
+                settings.include, settings.exclude, settings.jobs > 1)
+        key = runcache.run_key(args.paths, settings.options, mode)
+        return cls(default_dir(), key, runcache.tree_state(args.paths, skip=output), output)
+
+    def _outputs(self) -> list[tuple]:
+        return runcache.tree_state([self.output]) if self.output is not None and self.output.exists() else []
+
+    def matches(self) -> bool:
+        r = self.record
+        return r is not None and r.inputs == self.inputs and r.outputs == self._outputs()
+
+    def play(self, settings: Settings) -> int:
+        r = self.record
+        sys.stdout.write(r.stdout)
+        sys.stdout.flush()
+        sys.stderr.write(r.stderr)
+        if r.summary:
+            print(_summary_line(settings, cached=r.summary["total"].files, **r.summary), file=sys.stderr)
+        return r.status
+
+    @contextlib.contextmanager
+    def recording(self):
+        """Print as usual and keep a copy of what is printed."""
+        out, err = io.StringIO(), io.StringIO()
+        real_out, real_err = sys.stdout, sys.stderr
+        self.stderr = real_err
+        sys.stdout, sys.stderr = _Tee(real_out, out), _Tee(real_err, err)
+        try:
+            yield
+        finally:
+            sys.stdout, sys.stderr = real_out, real_err
+        if self.kept is not None:
+            self.kept.stdout, self.kept.stderr = out.getvalue(), err.getvalue()
+            runcache.save(self.folder, self.key, self.kept)
+
+    def keep(self, summary: dict, status: int) -> None:
+        """Record this run (called when it wrote all it had to)."""
+        self.kept = runcache.RunRecord(self.inputs, self._outputs(), summary=summary, status=status)
+
+
+class _Tee(io.TextIOBase):
+    def __init__(self, stream, copy: io.StringIO):
+        self.stream, self.copy = stream, copy
+
+    def write(self, text: str) -> int:
+        self.copy.write(text)
+        return self.stream.write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    @property
+    def buffer(self):
+        return self.stream.buffer
 
 
 def _write_if_different(path: Path, data: bytes, like: Path) -> bool:

@@ -15,7 +15,6 @@ import dataclasses
 import os
 
 from translator.rules.model import CallRewrite, HeaderMap, Rename, RuleSet, RulesError, UserRule
-from translator.rules.parse import parse_text
 
 _FILES: dict[str, tuple[tuple[int, int], tuple[UserRule, ...]]] = {}   # path -> ((mtime_ns, size), rules)
 _SETS: dict[tuple, RuleSet] = {}
@@ -39,6 +38,7 @@ def read_rules(path: str) -> tuple[UserRule, ...]:
         line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise RulesError(path, line, col, "the rules file is not UTF-8") from None
+    from translator.rules.parse import parse_text     # lark only for a run that has rules
     rules = tuple(parse_text(text.replace("\r\n", "\n"), path))
     _FILES[path] = (key, rules)
     return rules
@@ -57,6 +57,7 @@ def load_rules(paths) -> RuleSet:
 
 def parse_rules(text: str, path: str = "<rules>") -> RuleSet:
     """The checked, numbered rules of one text (as the only file of a run)."""
+    from translator.rules.parse import parse_text
     return finish(parse_text(text, path))
 
 
