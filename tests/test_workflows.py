@@ -389,3 +389,19 @@ def test_cuda_shaped_names_the_tree_declares_are_not_unknown(tmp_path: Path, cap
     assert [line for line in capsys.readouterr().err.splitlines() if "[H019]" in line] == [
         f"{tmp_path / 'k.cu'}:2:49: warning: 'cudaNope' looks like a CUDA API but is in no mapping table; left as it "
         "is [H019]"]
+
+
+def test_a_repeated_run_is_replayed_until_an_input_or_an_output_changes(tmp_path: Path, capsys) -> None:
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    (src / "a.cu").write_bytes(b"void a() { cudaThreadSynchronize(); }\n")
+    assert main(["translate", str(src), "-o", str(out), *ROCM]) == 0
+    first = capsys.readouterr().err
+    assert main(["translate", str(src), "-o", str(out), *ROCM]) == 0
+    replayed = capsys.readouterr().err
+    # The same diagnostics; the summary says the cache answered for every file.
+    assert replayed.splitlines()[:-1] == first.splitlines()[:-1]
+    assert replayed.splitlines()[-1] == first.splitlines()[-1].replace(" warnings;", " warnings, 1 cached;")
+    (out / "a.cu").write_bytes(b"edited by hand\n")          # an output changed: the run is done again
+    assert main(["translate", str(src), "-o", str(out), "-q", *ROCM]) == 0
+    assert (out / "a.cu").read_bytes() == b"#include <hip/hip_runtime.h>\nvoid a() { hipDeviceSynchronize(); }\n"
