@@ -135,6 +135,21 @@ _STATEMENT_MACRO_LINE = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]+)[ \t]*\r?$", re.M)
 
 def node_at(root: ts.Node, start: int, end: int) -> ts.Node | None:
     """The smallest node spanning exactly [start, end), or None."""
+    # A search from the root costs the node's depth. Every 64th search first measures
+    # the depth at its start; where the tree is deep, its searches go through an Ancestry
+    # (translator.ir.ancestry), which starts each one at the deepest node of its path
+    # that contains the range: searches in document order then cost the distance between
+    # their nodes, not their depth. The node found is the same.
+    state = node_at.__dict__
+    deep = state.get("deep")       # the Ancestry of the deep tree searched last, or None
+    if deep is not None and deep.root == root:
+        return deep.node_at(start, end)
+    searches = state["searches"] = state.get("searches", 0) + 1
+    if not searches % 64 and start < end:
+        from translator.ir.ancestry import Ancestry, deep_at
+        state["deep"] = deep = Ancestry(root, deep=True) if deep_at(root, start) else None
+        if deep is not None:
+            return deep.node_at(start, end)
     node = root.descendant_for_byte_range(start, end)
     if node is None or node.start_byte != start or node.end_byte != end:
         return None
@@ -143,27 +158,42 @@ def node_at(root: ts.Node, start: int, end: int) -> ts.Node | None:
 
 def wrong_tree_sites(root: ts.Node, data: bytes, delta: int = 0) -> list[ErrorSite]:
     """`data` is the text `root` was parsed from; sites are shifted by `delta`."""
+    # Nodes and their parents come from an Ancestry of the tree (translator.ir.ancestry):
+    # `.parent` and a search from the root each cost the node's depth. A line's start is
+    # searched for back to the previous match only (the matches come in order).
+    tree = None
     sites = []
+    line_start, scanned = 0, 0
     for close in _LINE_ENDS_WITH_PAREN.finditer(data, root.start_byte, root.end_byte):
         # A `)` (and maybe `{`) ending a line: is the line `NAME(...)`? (Literal first:
         # a regex anchored at every line start is scanned many times slower.)
-        match = _LOOP_MACRO_LINE.match(data, data.rfind(b"\n", 0, close.start()) + 1)
+        newline = data.rfind(b"\n", scanned, close.start())
+        if newline != -1:
+            line_start = newline + 1
+        scanned = close.start()
+        match = _LOOP_MACRO_LINE.match(data, line_start)
         if match is None:
             continue
-        name = node_at(root, match.start(1), match.end(1))
-        declarator = name.parent if name is not None else None
-        function = declarator.parent if declarator is not None else None
+        if tree is None:
+            from translator.ir.ancestry import Ancestry
+            tree = Ancestry(root)
+        name = tree.node_at(match.start(1), match.end(1))
+        declarator = tree.parent(name) if name is not None else None
+        function = tree.parent(declarator) if declarator is not None else None
         if (declarator is not None and declarator.type == "function_declarator" and function is not None
-                and function.type == "function_definition" and function.parent is not None
-                and function.parent.type == "compound_statement"):
+                and function.type == "function_definition" and (holder := tree.parent(function)) is not None
+                and holder.type == "compound_statement"):
             sites.append(ErrorSite(function.start_byte + delta, function.end_byte + delta,
                                    "a macro used as a loop or block header (parsed as a nested function)"))
     for match in _STATEMENT_MACRO_LINE.finditer(data, root.start_byte, root.end_byte):
-        name = node_at(root, match.start(1), match.end(1))
-        declaration = name.parent if name is not None else None
+        if tree is None:
+            from translator.ir.ancestry import Ancestry
+            tree = Ancestry(root)
+        name = tree.node_at(match.start(1), match.end(1))
+        declaration = tree.parent(name) if name is not None else None
         if (name is not None and name.type == "type_identifier" and declaration is not None
                 and declaration.type == "declaration" and declaration.child_by_field_name("type") == name
-                and declaration.parent is not None and declaration.parent.type == "compound_statement"):
+                and (holder := tree.parent(declaration)) is not None and holder.type == "compound_statement"):
             sites.append(ErrorSite(declaration.start_byte + delta, declaration.end_byte + delta,
                                    f"statement macro '{match.group(1).decode()}' without ';' hides the next "
                                    "statement"))
@@ -185,13 +215,27 @@ def words_of(text: bytes) -> frozenset[bytes]:
 def directives(text: bytes, name: bytes):
     """(offset of '#', end of name) of every `#name` directive line. bytes.find and a look
     at the line's start: a line-anchored regex scans every line, many times slower."""
+    # A line's start is searched for back to the previous hit only: on one long line, a
+    # search back to its start per hit would be quadratic.
     pos = text.find(name)
+    line_start, scanned = 0, 0
     while pos != -1:
         end = pos + len(name)
-        line_start = text.rfind(b"\n", 0, pos) + 1
-        head = text[line_start:pos]
-        if head.strip(b" \t") == b"#" and not text[end:end + 1].isalnum() and text[end:end + 1] != b"_":
-            yield line_start + head.index(b"#"), end
+        newline = text.rfind(b"\n", scanned, pos)
+        if newline != -1:
+            line_start = newline + 1
+        scanned = pos
+        # The line up to the name is blanks, `#`, blanks. (A long head, on a long line,
+        # is matched in place, not copied once per hit.)
+        if pos - line_start <= 64:
+            head = text[line_start:pos]
+            hash_at = line_start + head.index(b"#") if head.strip(b" \t") == b"#" else -1
+        elif re.compile(rb"[ \t]*#[ \t]*").fullmatch(text, line_start, pos):
+            hash_at = text.index(b"#", line_start, pos)
+        else:
+            hash_at = -1
+        if hash_at != -1 and not text[end:end + 1].isalnum() and text[end:end + 1] != b"_":
+            yield hash_at, end
         pos = text.find(name, end)
 
 _WRAP_OPEN = b"void __cu2hip_macro_body__() {\n"

@@ -96,21 +96,33 @@ def _using_namespace(node: ts.Node, name: str) -> bool:
 def _in_broken_literal(text: bytes, node: ts.Node, offset: int) -> bool:
     """Inside an ERROR region tree-sitter may read a string or a comment as tokens; there,
     trust the line's own quoting instead."""
+    # The line first: it needs no walk up the tree, where each `.parent` costs the
+    # node's depth. A line longer than a few KiB is read through an index of the text's
+    # lines (translator.ir.lines), not once per name.
+    lo = offset - 4096
+    found = text.rfind(b"\n", lo if lo > 0 else 0, offset)
+    if found != -1 or lo <= 0:
+        line = text[found + 1:offset]
+        literal = b"//" in line.replace(b"://", b"") or len(re.findall(rb'(?<!\\)"', line)) % 2 == 1
+    else:
+        from translator.ir.lines import comment_or_open_string
+        literal = comment_or_open_string(text, offset)
+    if not literal:
+        return False
     parent = node.parent
     while parent is not None and parent.type != "ERROR":
         parent = parent.parent
-    if parent is None:
-        return False
-    line = text[text.rfind(b"\n", 0, offset) + 1:offset]
-    if b"//" in line.replace(b"://", b""):
-        return True
-    quotes = len(re.findall(rb'(?<!\\)"', line))
-    return quotes % 2 == 1
+    return parent is not None
 
 
 def _in_directive(text: bytes, offset: int) -> bool:
     """Is the offset on a preprocessor directive's line (a continued one included)?"""
-    start = text.rfind(b"\n", 0, offset) + 1
-    while start > 1 and (text[start - 2:start - 1] == b"\\" or text[max(start - 3, 0):start - 1] == b"\\\r"):
-        start = text.rfind(b"\n", 0, start - 1) + 1
-    return text[start:offset].lstrip(b" \t").startswith(b"#")
+    # A line longer than a few KiB, or continued, is read through an index of the text's
+    # lines (translator.ir.lines): a search back to its start per name is quadratic.
+    lo = offset - 4096
+    start = text.rfind(b"\n", lo if lo > 0 else 0, offset) + 1
+    if (start or lo <= 0) and not (start > 1 and (text[start - 2:start - 1] == b"\\" or
+                                                  text[max(start - 3, 0):start - 1] == b"\\\r")):
+        return text[start:offset].lstrip(b" \t").startswith(b"#")
+    from translator.ir.lines import in_directive
+    return in_directive(text, offset)

@@ -5,7 +5,9 @@ frozen dataclasses whose spans are byte ranges into the original source. The
 warp-size, launch-bounds and fusion passes read this, never the tree.
 
 model holds the dataclasses and name lists; kernels (with body), launches and host
-are the analyses; nodes the helpers they share.
+are the analyses; nodes the helpers they share; ancestry and lines make the questions
+about a node's ancestors and an offset's line cost the same however deep the tree and
+however long the line (the front end and the scan use them too).
 """
 
 from __future__ import annotations

@@ -10,9 +10,10 @@ import re
 
 import tree_sitter as ts
 
-from translator.frontend import Fragment, ParsedFile, node_at
+from translator.frontend import Fragment, ParsedFile
+from translator.ir.ancestry import ancestry
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Access, Expr, Param, SharedDecl
-from translator.ir.nodes import call_of, expr, hits, text
+from translator.ir.nodes import call_of, expr, hits, parent_of, text
 
 _INDEX = re.compile(rb"(?:threadIdx|blockIdx|blockDim|gridDim)\b")
 _WARP = re.compile(rb"(?:" + b"|".join(sorted((n.encode() for n in WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTINS
@@ -31,7 +32,7 @@ def index_uses(parsed: ParsedFile, frag: Fragment, lo: int, hi: int) -> list[Exp
     argument of a field expression; the Expr is the whole field expression."""
     out = []
     for _, node in hits(parsed, frag, _INDEX, lo, hi):
-        parent = node.parent
+        parent = parent_of(frag, node)
         if node.type == "identifier" and parent is not None and parent.type == "field_expression" \
                 and parent.child_by_field_name("argument") == node:
             out.append(expr(parsed, frag, parent))
@@ -45,7 +46,7 @@ def warp_builtins(parsed: ParsedFile, frag: Fragment, lo: int, hi: int) -> list[
     for match, node in hits(parsed, frag, _WARP, lo, hi):
         if node.type != "identifier":
             continue
-        call = call_of(node)
+        call = call_of(node, frag)
         if call is not None:
             out.append(expr(parsed, frag, call))
         elif match.group() == b"warpSize":
@@ -59,7 +60,8 @@ def group_calls(parsed: ParsedFile, frag: Fragment, lo: int, hi: int) -> tuple[l
     barriers): `sync`, `barrier_wait` and `arrive_and_wait` are barriers."""
     warp_ops, barriers = [], []
     for match, node in hits(parsed, frag, _GROUP_METHOD, lo, hi, group=1):
-        call = node.parent.parent if node.type == "field_identifier" and node.parent is not None else None
+        parent = parent_of(frag, node) if node.type == "field_identifier" else None
+        call = parent_of(frag, parent) if parent is not None else None
         if call is None or call.type != "call_expression":
             continue
         (barriers if match.group(1) in _GROUP_BARRIERS else warp_ops).append(expr(parsed, frag, call))
@@ -71,10 +73,11 @@ def free_barriers(parsed: ParsedFile, frag: Fragment, lo: int, hi: int) -> list[
     `barrier_wait`, `arrive_and_wait` functions: the name (the match without its `(`)
     confirmed as the called identifier."""
     out = []
+    tree = ancestry(frag)
     for match in _FREE_BARRIER.finditer(parsed.cleaned, lo, hi):
         name_end = match.start() + len(match.group().split(b"(")[0].rstrip())
-        node = node_at(frag.root, match.start() - frag.delta, name_end - frag.delta)
-        call = call_of(node) if node is not None and node.type == "identifier" else None
+        node = tree.node_at(match.start() - frag.delta, name_end - frag.delta)
+        call = call_of(node, frag) if node is not None and node.type == "identifier" else None
         if call is not None:
             out.append(expr(parsed, frag, call))
     return out
@@ -84,7 +87,7 @@ def atomics(parsed: ParsedFile, frag: Fragment, lo: int, hi: int) -> list[Expr]:
     """Calls of `atomic*` functions: the name confirmed as the called identifier."""
     out = []
     for _, node in hits(parsed, frag, _ATOMIC, lo, hi):
-        call = call_of(node) if node.type == "identifier" else None
+        call = call_of(node, frag) if node.type == "identifier" else None
         if call is not None:
             out.append(expr(parsed, frag, call))
     return out
@@ -95,8 +98,8 @@ def shared_decls(parsed: ParsedFile, frag: Fragment, lo: int, hi: int) -> list[S
     one SharedDecl per declarator."""
     out = []
     for _, token in hits(parsed, frag, _SHARED, lo, hi):
-        qualifier = token.parent
-        decl = qualifier.parent if qualifier is not None else None
+        qualifier = parent_of(frag, token)
+        decl = parent_of(frag, qualifier) if qualifier is not None else None
         if qualifier is not None and qualifier.type == "type_qualifier" and decl is not None \
                 and decl.type == "declaration":
             out.extend(shared_decl(parsed, frag, decl, d) for d in decl.children_by_field_name("declarator"))
@@ -128,25 +131,29 @@ def accesses(parsed: ParsedFile, frag: Fragment, body: ts.Node, params: list[Par
     lo, hi = frag.span(body)
     out = []
     pattern = re.compile(rb"(" + b"|".join(re.escape(n.encode()) for n in pointers) + rb")\s*\[")
+    conditions: dict = {}
     for match, node in hits(parsed, frag, pattern, lo, hi, group=1):
-        sub = node.parent
+        sub = parent_of(frag, node)
         if node.type == "identifier" and sub is not None and sub.type == "subscript_expression" \
                 and sub.child_by_field_name("argument") == node:
-            out.append(access(parsed, frag, match.group(1).decode(), sub, body))
+            out.append(access(parsed, frag, match.group(1).decode(), sub, body, conditions))
     return out
 
 
-def access(parsed: ParsedFile, frag: Fragment, name: str, sub: ts.Node, body: ts.Node) -> Access:
+def access(parsed: ParsedFile, frag: Fragment, name: str, sub: ts.Node, body: ts.Node,
+           conditions: dict | None = None) -> Access:
     """One subscript of a parameter: its mode (read, write, or readwrite for `+=`, `++`
     ...), the `if` conditions around it up to the body (`!cond` in an else branch),
-    outermost first, and its index as written."""
+    outermost first, and its index as written. `conditions` keeps each `if`'s condition
+    span and else branch, for the other subscripts under it."""
     # `p[i].x = v` and `(p[i]) = v` store through p[i] too.
-    target = sub
-    while target.parent is not None and (
-            (target.parent.type == "field_expression" and target.parent.child_by_field_name("argument") == target)
-            or target.parent.type == "parenthesized_expression"):
-        target = target.parent
-    parent = target.parent
+    # The ancestors come from the fragment's Ancestry: `.parent` costs the node's depth.
+    tree = ancestry(frag)
+    target, parent = sub, tree.parent(sub)
+    while parent is not None and (
+            (parent.type == "field_expression" and parent.child_by_field_name("argument") == target)
+            or parent.type == "parenthesized_expression"):
+        target, parent = parent, tree.parent(parent)
     mode = "read"
     if parent is not None and parent.type in _WRITE_PARENTS:
         if parent.type == "update_expression":
@@ -155,15 +162,18 @@ def access(parsed: ParsedFile, frag: Fragment, name: str, sub: ts.Node, body: ts
             op = parent.child_by_field_name("operator")
             mode = "write" if op is not None and text(parsed, frag, op) == "=" else "readwrite"
     guards = []
-    child, node = sub, sub.parent
-    while node is not None and node != body:
-        if node.type == "if_statement":
+    conditions = {} if conditions is None else conditions
+    for node, child in tree.ifs_between(sub, body):
+        known = conditions.get(node)
+        if known is None:
             cond = node.child_by_field_name("condition")
-            if cond is not None:
-                cond_text = text(parsed, frag, cond)
-                in_else = node.child_by_field_name("alternative") == child
-                guards.append(f"!{cond_text}" if in_else else cond_text)
-        child, node = node, node.parent
+            known = conditions[node] = (frag.span(cond) if cond is not None else None,
+                                        node.child_by_field_name("alternative"))
+        span, alternative = known
+        if span is not None:
+            # Decoded for each subscript: Access values share no string objects, as before.
+            cond_text = parsed.data[span[0]:span[1]].decode("utf-8", "replace")
+            guards.append(f"!{cond_text}" if alternative == child else cond_text)
     indices = sub.child_by_field_name("indices")
     index = text(parsed, frag, indices)[1:-1].strip() if indices is not None else ""
     return Access(name, index, mode, tuple(reversed(guards)), frag.span(sub))

@@ -21,7 +21,7 @@ def find_sync_points(parsed: ParsedFile, frag: Fragment) -> list[SyncPoint]:
     for match, node in owned_hits(parsed, frag, pattern):
         if match.group() not in _SYNC_NAMES:
             continue
-        call = call_of(node) if node.type == "identifier" else None
+        call = call_of(node, frag) if node.type == "identifier" else None
         if call is not None:
             out.append(SyncPoint(match.group().decode(), frag.span(call), enclosing_function(parsed, frag, call)))
     return out

@@ -9,7 +9,7 @@ import tree_sitter as ts
 from translator.frontend import Fragment, ParsedFile
 from translator.ir import body
 from translator.ir.model import Kernel, Param
-from translator.ir.nodes import expr, owned_hits, text
+from translator.ir.nodes import expr, owned_hits, parent_of, text
 
 _GLOBAL = re.compile(rb"__global__")
 _BODY_FACTS = ("shared", "index_uses", "warp_ops", "barriers", "atomics", "accesses")
@@ -22,7 +22,7 @@ def find_kernels(parsed: ParsedFile, frag: Fragment) -> list[Kernel]:
     if b"__global__" not in parsed.words:
         return out
     for _, token in owned_hits(parsed, frag, _GLOBAL):
-        node = token.parent
+        node = parent_of(frag, token)
         if node is None or node.type not in ("function_definition", "declaration"):
             continue
         declarator = node.child_by_field_name("declarator")
@@ -50,8 +50,9 @@ def find_kernels(parsed: ParsedFile, frag: Fragment) -> list[Kernel]:
 
 def template_params(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> tuple[str, ...]:
     """The template parameters as written, when the kernel is a template_declaration's; else ()."""
-    if node.parent is not None and node.parent.type == "template_declaration":
-        plist = node.parent.child_by_field_name("parameters")
+    parent = parent_of(frag, node)
+    if parent is not None and parent.type == "template_declaration":
+        plist = parent.child_by_field_name("parameters")
         return tuple(text(parsed, frag, p) for p in plist.named_children) if plist else ()
     return ()
 

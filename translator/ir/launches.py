@@ -6,7 +6,7 @@ import re
 
 from translator.frontend import Fragment, ParsedFile
 from translator.ir.model import LaunchSite
-from translator.ir.nodes import enclosing_function, expr, owned_hits, statement_of, text
+from translator.ir.nodes import enclosing_function, expr, owned_hits, parent_of, statement_of, text
 
 _LAUNCH = re.compile(rb"<<<")
 
@@ -17,8 +17,8 @@ def find_launches(parsed: ParsedFile, frag: Fragment) -> list[LaunchSite]:
     kernel's name is split from its template arguments, if any."""
     out = []
     for _, token in owned_hits(parsed, frag, _LAUNCH):
-        config = token.parent
-        node = config.parent if config is not None and config.type == "kernel_call_syntax" else None
+        config = parent_of(frag, token)
+        node = parent_of(frag, config) if config is not None and config.type == "kernel_call_syntax" else None
         if node is None or node.type != "call_expression":
             continue
         kernel, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
@@ -33,7 +33,7 @@ def find_launches(parsed: ParsedFile, frag: Fragment) -> list[LaunchSite]:
             arguments = template.child_by_field_name("arguments")
             targs = text(parsed, frag, arguments)
             name_text = parsed.data[frag.span(kernel)[0]:frag.span(arguments)[0]].decode("utf-8", "replace")
-        statement, index = statement_of(node)
+        statement, index = statement_of(node, frag)
         out.append(LaunchSite(
             kernel=name_text, kernel_expr=expr(parsed, frag, kernel), template_args=targs,
             grid=expr(parsed, frag, conf[0]), block=expr(parsed, frag, conf[1]),

@@ -17,14 +17,19 @@ import re
 
 import tree_sitter as ts
 
-from translator.frontend import Fragment, ParsedFile, node_at
+from translator.frontend import Fragment, ParsedFile
+from translator.ir.ancestry import ancestry
 from translator.ir.model import Expr
 
 
 def hits(parsed: ParsedFile, frag: Fragment, pattern: re.Pattern, lo: int, hi: int, group: int = 0):
-    """(match, node) for each regex hit in file bytes [lo, hi) whose exact range is a node."""
+    """(match, node) for each regex hit in file bytes [lo, hi) whose exact range is a node.
+    (Searched from the fragment's Ancestry: each search starts at the deepest node of its
+    path that contains the hit, not at the root; the node found is the same.)"""
+    tree = ancestry(frag)
+    delta = frag.delta
     for match in pattern.finditer(parsed.cleaned, lo, hi):
-        node = node_at(frag.root, match.start(group) - frag.delta, match.end(group) - frag.delta)
+        node = tree.node_at(match.start(group) - delta, match.end(group) - delta)
         if node is not None:
             yield match, node
 
@@ -45,21 +50,45 @@ def expr(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> Expr:
     return Expr(text(parsed, frag, node), frag.span(node))
 
 
-def call_of(name: ts.Node) -> ts.Node | None:
-    """The call_expression whose function is `name` (through `ns::` qualifiers), or None."""
+def parent_of(frag: Fragment, node: ts.Node) -> ts.Node | None:
+    """`node.parent`, from the fragment's Ancestry (see translator.ir.ancestry)."""
+    held = frag.__dict__.get("_ancestry")       # ancestry(frag), inlined: called per hit
+    if held is None or held[0] is not frag.tree:
+        return ancestry(frag).parent(node)
+    return held[1].parent(node)
+
+
+def call_of(name: ts.Node, frag: Fragment | None = None) -> ts.Node | None:
+    """The call_expression whose function is `name` (through `ns::` qualifiers), or None.
+    With the node's fragment, its ancestors come from the fragment's Ancestry."""
     node = name
-    while node.parent is not None and node.parent.type == "qualified_identifier" \
-            and node.parent.child_by_field_name("name") == node:
-        node = node.parent
-    parent = node.parent
+    if frag is None:
+        while node.parent is not None and node.parent.type == "qualified_identifier" \
+                and node.parent.child_by_field_name("name") == node:
+            node = node.parent
+        parent = node.parent
+    else:       # parent after parent: O(1) each on a deep Ancestry's path
+        tree = ancestry(frag)
+        parent = tree.parent(node)
+        while parent is not None and parent.type == "qualified_identifier" \
+                and parent.child_by_field_name("name") == node:
+            node, parent = parent, tree.parent(parent)
     if parent is not None and parent.type == "call_expression" and parent.child_by_field_name("function") == node:
         return parent
     return None
 
 
-def statement_of(node: ts.Node) -> tuple[ts.Node | None, int | None]:
+def statement_of(node: ts.Node, frag: Fragment | None = None) -> tuple[ts.Node | None, int | None]:
     """The statement of the nearest enclosing block that holds `node`, and its position
-    among the block's statements (comments not counted); (None, None) outside a block."""
+    among the block's statements (comments not counted); (None, None) outside a block.
+    With the node's fragment, from the fragment's Ancestry: no walk up the tree, and each
+    block's statements are listed once however many are asked about."""
+    if frag is not None:
+        tree = ancestry(frag)
+        parent, child = tree.block_of(node)
+        if parent is None:
+            return None, None
+        return child, tree.position(parent, child)
     child = node
     parent = node.parent
     while parent is not None and parent.type != "compound_statement":
@@ -72,11 +101,12 @@ def statement_of(node: ts.Node) -> tuple[ts.Node | None, int | None]:
 
 def enclosing_function(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> str | None:
     """The name of the function definition around `node`, as written; None in a macro
-    body or outside any function."""
+    body or outside any function. (The fragment's Ancestry knows the nearest function
+    definition above each node of its path: no walk up the tree, whose `.parent` calls
+    each cost the node's depth.)"""
     if frag.in_macro:
         return None
-    while node is not None and node.type != "function_definition":
-        node = node.parent
+    node = ancestry(frag).function_of(node)
     if node is None:
         return None
     decl = node.child_by_field_name("declarator")
