@@ -23,6 +23,7 @@ Safety:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import tree_sitter as ts
 
@@ -111,6 +112,15 @@ def rewrite(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.Node,
             f"{name}(full mask, ...) -> {MASKLESS[name]}(...): HIP {version} has no warp-sync builtins")
 
 
+@lru_cache(maxsize=4)
+def _macro_values(data: bytes) -> dict[bytes, list[str]]:
+    """Each object-like macro of the text: its values (once per file, not per call)."""
+    out: dict[bytes, list[str]] = {}
+    for name, body in object_macros(data):
+        out.setdefault(name, []).append(body.strip(b"()").replace(b" ", b"").decode("utf-8", "replace"))
+    return out
+
+
 def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
     """True when the mask is provably all ones: a literal, an object-like macro of this
     file defined as one, or a local variable initialised with one and never assigned."""
@@ -121,8 +131,7 @@ def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
     if mask.type != "identifier":
         return False
     word = text.encode()
-    values = [body.strip(b"()").replace(b" ", b"").decode("utf-8", "replace")
-              for name, body in object_macros(data) if name == word]
+    values = _macro_values(data).get(word, [])
     if values:
         return len(set(values)) == 1 and bool(FULL_MASK.match(values[0]))
     function = mask.parent
