@@ -31,3 +31,10 @@ def test_the_runtime_include_goes_after_the_whole_pragma_once_line() -> None:
 def test_an_include_guard_with_a_comment_is_still_a_guard() -> None:
     assert hip(b"#ifndef G // g\n#define G\nvoid f() { cudaFree(0); }\n#endif\n") == \
         b"#ifndef G // g\n#include <hip/hip_runtime.h>\n\n#define G\nvoid f() { hipFree(0); }\n#endif\n"
+
+
+def test_a_removed_include_takes_the_line_splices_that_joined_it() -> None:
+    # Found by bench/fuzz.py: a `\` line splice left dangling before a removed duplicate include.
+    source = b'#include"cuda_runtime.h"\n\\\n#include<cuda_runtime.h>\n'
+    assert hip(source, roc=True) == b'#include"hip/hip_runtime.h"\n\n'
+    assert hip(hip(source, roc=True), roc=True) == b'#include"hip/hip_runtime.h"\n\n'

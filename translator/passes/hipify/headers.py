@@ -61,7 +61,8 @@ def map_headers(ctx: Context) -> None:
         new = (entry.roc or entry.hip) if to_roc else entry.hip
         if not new or new in seen:
             reason = f"'{header}' has no HIP counterpart" if not new else f"'{new}' is already included"
-            ctx.fix(HEADER, Edit(node.start_byte, path.end_byte, b""), f"remove #include: {reason}")
+            ctx.fix(HEADER, Edit(_spliced_start(data, node.start_byte), path.end_byte, b""),
+                    f"remove #include: {reason}")
             continue
         seen.add(new)
         ctx.fix(HEADER, Edit(path.start_byte + 1, path.end_byte - 1, new.encode()), f"{header} -> {new}")
@@ -72,6 +73,18 @@ def map_headers(ctx: Context) -> None:
 LANGUAGE_WORDS = frozenset({b"__global__", b"__device__", b"__shared__", b"__constant__", b"__managed__",
                             b"threadIdx", b"blockIdx", b"blockDim", b"gridDim", b"warpSize", b"__syncthreads"})
 CUDA_SOURCE_SUFFIXES = (".cu", ".cuh")
+
+
+def _spliced_start(data: bytes, start: int) -> int:
+    """Where a directive really starts: before the line splices (`\\` at the end of the
+    lines above) that join it to them, which would otherwise be left dangling."""
+    while True:
+        if data[max(start - 2, 0):start] == b"\\\n":
+            start -= 2
+        elif data[max(start - 3, 0):start] == b"\\\r\n":
+            start -= 3
+        else:
+            return start
 
 
 def request_runtime(ctx: Context) -> None:
