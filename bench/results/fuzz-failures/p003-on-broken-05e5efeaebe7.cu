@@ -1,0 +1,4 @@
+>
+#include"caffe2/core/common_cudnn.h"
+\
+#include"caffe2/core/common_cudnn.h"

@@ -1,0 +1,1 @@
+#include<cuda_runtime.h>while(0)#include<cuda_runtime.h>namespace{;{;}}

@@ -1,0 +1,3 @@
+#include<curand_kernel.h>
+_(){}\
+#include<curand_kernel.h>
