@@ -93,8 +93,10 @@ class Fragment:
         if self.owns is not None and not any(lo <= start + self.delta and end + self.delta <= hi
                                              for lo, hi in self.owns):
             return False   # part of it belongs to another configuration's parse
-        return not any(s.start - self.delta < end and start < s.end - self.delta
-                       for s in self.error_sites)
+        # A zero-width site (a missing token) at the node's edge counts too: the node's
+        # shape is what tree-sitter guessed around it.
+        return not any((s.start - self.delta < end and start < s.end - self.delta) if s.end > s.start
+                       else start <= s.start - self.delta <= end for s in self.error_sites)
 
 
 def error_sites(root: ts.Node, delta: int = 0) -> list[ErrorSite]:
