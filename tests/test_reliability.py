@@ -14,9 +14,25 @@ def hip(source: bytes, **options) -> bytes:
     return result.output
 
 
-def test_the_runtime_include_precedes_a_launch_rewritten_at_the_start_of_a_file() -> None:
-    assert hip(b"k<<<grid, block>>>(d_x, n);\n", hip_kernel_execution_syntax=True) == \
-        b"#include <hip/hip_runtime.h>\nhipLaunchKernelGGL(k, dim3(grid), dim3(block), 0, 0, d_x, n);\n"
+def test_the_runtime_include_precedes_a_rewrite_at_the_same_offset(monkeypatch) -> None:
+    # A launch at the very start of an included fragment once got the include inserted
+    # inside its rewrite. Such a fragment does not parse now, so its launch is kept; the
+    # ordering itself: a pass's insertion at offset 0 comes after the requested include.
+    source = b"k<<<grid, block>>>(d_x, n);\n"
+    result = translate("r.cu", source, Options(rocm_version=(6, 0), hip_kernel_execution_syntax=True))
+    assert result.output == source and "H003" in [d.code for d in result.diagnostics]
+    import dataclasses
+    from translator import passes
+    from translator.edits import Edit
+    from translator.passes.hipify.launch_syntax import LAUNCH
+    original = passes.all_passes()["hipify"]
+
+    def prefixing(ctx):
+        original.run(ctx)
+        if not ctx.source.data.lstrip().startswith((b"#include", b"/*x*/")):
+            ctx.fix(LAUNCH, Edit(0, 0, b"/*x*/"), "an insertion at the start")
+    monkeypatch.setitem(passes.PASSES, "hipify", dataclasses.replace(original, run=prefixing))
+    assert hip(b"void f() { cudaFree(0); }\n") == b"#include <hip/hip_runtime.h>\n/*x*/void f() { hipFree(0); }\n"
 
 
 def test_the_runtime_include_goes_after_the_whole_pragma_once_line() -> None:
