@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (CORPUS, REPO, Contention, build_tree, child_env, command_line, corpus_files,  # noqa: E402
+from common import (write_results, CORPUS, REPO, Contention, build_tree, child_env, command_line, corpus_files,  # noqa: E402
                     corpus_info, folder_size, git_info, header_lines, list_tree, loadavg, machine_info, now,
                     others_cores, run_measured, shown, tree_digests)
 
@@ -276,13 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     res["contention"] = contention.figures()
     res["all_pass"] = res["output"]["pass"] and res["examine"]["pass"] and res["verification"]["identical"]
 
-    report = render(res, profile_text)
-    print(report, end="")
-    out_json = Path(args.out)
-    out_json.parent.mkdir(parents=True, exist_ok=True)
-    out_json.write_text(json.dumps(res, indent=2) + "\n")
-    out_json.with_suffix(".txt").write_text(report)
-    step(f"wrote {out_json} and {out_json.with_suffix('.txt')}")
+    write_results(Path(args.out), res, render(res, profile_text), step)
     return 0
 
 

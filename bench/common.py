@@ -291,3 +291,12 @@ def header_lines(res: dict) -> list[str]:
         f"({res['contention']['others_cpu_s']} CPU-s in {res['contention']['wall_s']} s; from /proc/stat, "
         f"less this benchmark's own processes)",
     ]
+
+
+def write_results(out_json: Path, res: dict, report: str, step) -> None:
+    """Print the report; write the JSON and the report next to it (.txt)."""
+    print(report, end="")
+    out_json.parent.mkdir(parents=True, exist_ok=True)
+    out_json.write_text(json.dumps(res, indent=2) + "\n")
+    out_json.with_suffix(".txt").write_text(report)
+    step(f"wrote {out_json} and {out_json.with_suffix('.txt')}")

@@ -54,7 +54,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (CORPUS, MIB, REPO, Contention, build_tree, child_env, command_line,  # noqa: E402
+from common import (write_results, CORPUS, MIB, REPO, Contention, build_tree, child_env, command_line,  # noqa: E402
                     corpus_files, corpus_info, count_lines, git_info, header_lines, list_tree, loadavg,
                     machine_info, maxrss_mib, now, others_cores, run_measured, shown)
 
@@ -847,13 +847,7 @@ def main(argv: list[str] | None = None) -> int:
     res["targets"] = targets
     res["all_pass"] = all(tg["pass"] for tg in targets)
 
-    report = render(res, profile_text)
-    print(report, end="")
-    out_json = Path(args.out)
-    out_json.parent.mkdir(parents=True, exist_ok=True)
-    out_json.write_text(json.dumps(res, indent=2) + "\n")
-    out_json.with_suffix(".txt").write_text(report)
-    step(f"wrote {out_json} and {out_json.with_suffix('.txt')}")
+    write_results(Path(args.out), res, render(res, profile_text), step)
     return 0
 
 
