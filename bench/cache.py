@@ -45,7 +45,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (write_results, CORPUS, REPO, Contention, build_tree, child_env, command_line, corpus_files,  # noqa: E402
+from common import (tree_lines, write_results, CORPUS, REPO, Contention, build_tree, child_env, command_line, corpus_files,  # noqa: E402
                     corpus_info, folder_size, git_info, header_lines, list_tree, loadavg, machine_info, now,
                     others_cores, run_measured, shown, tree_digests)
 
@@ -146,10 +146,7 @@ def contended(cores: float | None) -> str:
 def render(res: dict, profile_text: str) -> str:
     out = header_lines(res)
     w = out.append
-    c, t = res["corpus"], res["tree"]
-    w(f"corpus:  {c['files']} files, {c['lines']:,} lines, {c['bytes']:,} bytes (sha256 {c['sha256']})")
-    w(f"tree:    {t['copies']} copies = {t['files']:,} files, {t['lines']:,} lines, {t['bytes'] / 1e6:.2f} MB")
-    w(f"({res['environment']})")
+    out += tree_lines(res)
     w("")
     w("== Targets")
     for key in ("output", "examine"):

@@ -278,6 +278,14 @@ def loadavg() -> list[float] | None:
         return None
 
 
+def tree_lines(res: dict) -> list[str]:
+    """The report's lines on the corpus and the generated tree."""
+    c, t = res["corpus"], res["tree"]
+    return [f"corpus:  {c['files']} files, {c['lines']:,} lines, {c['bytes']:,} bytes (sha256 {c['sha256']})",
+            f"tree:    {t['copies']} copies = {t['files']:,} files, {t['lines']:,} lines, {t['bytes'] / 1e6:.2f} MB",
+            f"({res['environment']})"]
+
+
 def header_lines(res: dict) -> list[str]:
     """The first lines of a report: command, machine, commit, load."""
     m, g = res["machine"], res["git"]

@@ -54,7 +54,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import (write_results, CORPUS, MIB, REPO, Contention, build_tree, child_env, command_line,  # noqa: E402
+from common import (tree_lines, write_results, CORPUS, MIB, REPO, Contention, build_tree, child_env, command_line,  # noqa: E402
                     corpus_files, corpus_info, count_lines, git_info, header_lines, list_tree, loadavg,
                     machine_info, maxrss_mib, now, others_cores, run_measured, shown)
 
@@ -588,10 +588,7 @@ SMALL_FILE_KEYS = ("python_baseline", "python_m_version", "python_m", "console_s
 def render(res: dict, profile_text: str | None) -> str:
     out: list[str] = header_lines(res)
     w = out.append
-    c, t = res["corpus"], res["tree"]
-    w(f"corpus:  {c['files']} files, {c['lines']:,} lines, {c['bytes']:,} bytes (sha256 {c['sha256']})")
-    w(f"tree:    {t['copies']} copies = {t['files']:,} files, {t['lines']:,} lines, {t['bytes'] / 1e6:.2f} MB")
-    w(f"({res['environment']})")
+    out += tree_lines(res)
     w("")
     w("== Targets")
     for tg in res["targets"]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from translator import __version__, hipify_compat
 from translator.commands import check, diff, rules, translate
@@ -114,7 +115,7 @@ def _parser() -> argparse.ArgumentParser:
                        description="A unified diff of each CUDA file against its translation, each hunk annotated "
                                    "with the ids and reasons of its edits.")
     _common(d)
-    d.add_argument("--against", metavar="DIR", type=_path,
+    d.add_argument("--against", metavar="DIR", type=Path,
                    help="diff against an existing translated tree: what a regeneration would change")
     d.add_argument("--format", choices=("text", "patch", "json", "sarif", "markdown"), default="text",
                    help="text: annotated for review; patch: plain, for patch or git apply")
@@ -126,8 +127,3 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     r.add_argument("--rules", action="append", metavar="FILE", help="also list the user rules of FILE")
     return parser
-
-
-def _path(text: str):
-    from pathlib import Path
-    return Path(text)

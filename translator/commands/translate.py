@@ -191,7 +191,7 @@ class _Replay:
             return None
         mode = (str(output) if output else None, args.examine, args.no_output, args.print_stats,
                 args.print_stats_csv, args.pre_commit, settings.only_translated, args.quiet, settings.strict,
-                settings.include, settings.exclude, settings.jobs > 1)
+                settings.include, settings.exclude)
         key = runcache.run_key(args.paths, settings.options, mode)
         return cls(default_dir(), key, runcache.tree_state(args.paths, skip=output), output)
 
@@ -244,10 +244,6 @@ class _Tee(io.TextIOBase):
 
     def isatty(self) -> bool:
         return self.stream.isatty()
-
-    @property
-    def buffer(self):
-        return self.stream.buffer
 
 
 def _write_if_different(path: Path, data: bytes, like: Path) -> bool:
