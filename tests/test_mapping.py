@@ -296,3 +296,78 @@ def test_generator_reports_duplicates_and_keeps_first(reference_copy):
     # The first row wins, so the output is unchanged; the duplicate is only reported.
     assert result.returncode == 0, result.stdout + result.stderr
     assert "duplicate CUDA name 'cuCadd'" in result.stderr
+
+
+# --- corrections.tsv: bf16 and the headers the include map lacks --------------
+
+def _correction_rows() -> list[list[str]]:
+    lines = (DATA_DIR / "corrections.tsv").read_text(encoding="utf-8").split("\n")
+    assert lines[0] == "table\tname\tfield\tvalue\tevidence" and lines[-1] == ""
+    return [line.split("\t") for line in lines[1:-1]]
+
+
+def test_every_correction_names_a_real_target_and_says_why(tables):
+    api_fields = set(ApiEntry.__dataclass_fields__) - {"cuda", "library"}
+    for table, name, field, value, evidence in _correction_rows():
+        assert len(evidence) > 30, name
+        if table == "api":
+            assert tables.lookup(name) is not None, f"{name}: a correction of a name no table lists"
+            assert field in api_fields, (name, field)
+            if field.endswith(("_added", "_deprecated", "_changed", "_removed", "_experimental")):
+                assert parse_version(value) is not None, (name, value)
+        else:
+            assert table == "header" and field in {"hip", "roc", "api", "hip_added"}, (table, name, field)
+
+
+@pytest.mark.parametrize("cuda, hip, added", [
+    ("__nv_bfloat16", "__hip_bfloat16", (5, 7, 0)),
+    ("__nv_bfloat162", "__hip_bfloat162", (5, 7, 0)),
+    ("__nv_bfloat16_raw", "__hip_bfloat16_raw", (6, 2, 0)),
+    ("__nv_bfloat162_raw", "__hip_bfloat162_raw", (6, 2, 0)),
+    ("__float2bfloat16", "__float2bfloat16", (5, 7, 0)),
+    ("__bfloat162float", "__bfloat162float", (5, 7, 0)),
+    ("__float22bfloat162_rn", "__float22bfloat162_rn", (5, 7, 0)),
+    ("__halves2bfloat162", "__halves2bfloat162", (5, 7, 0)),
+    ("__hmax2", "__hmax2", (5, 7, 0)),
+])
+def test_bf16_names_map_to_hip_bf16_from_rocm_5_7(tables, cuda, hip, added):
+    entry = tables.lookup(cuda)
+    assert (entry.library, entry.hip, entry.hip_added) == ("device", hip, added)
+    # The device page and lookup() hand out the same corrected entry.
+    assert [e for e in tables.entries("device") if e.cuda == cuda] == [entry]
+
+
+@pytest.mark.parametrize("cuda", ["__floats2bfloat162_rn", "__float2bfloat16_rn", "__float2bfloat162_rn",
+                                  "__int2bfloat16_rd", "nv_bfloat162"])
+def test_bf16_names_hip_lacks_stay_unmapped(tables, cuda):
+    # HIP's hip_bf16.h (ROCm/clr amd_hip_bf16.h, 2025) declares none of these.
+    assert tables.lookup(cuda).hip is None
+
+
+def test_bf16_corrections_keep_the_default_target(tables):
+    from translator.mapping import newest_in_tables
+    assert newest_in_tables(tables) == (6, 3, 0)
+
+
+def test_cuda_bf16_header_is_added_with_its_release(tables):
+    bf16 = tables.header("cuda_bf16.h")
+    assert (bf16.hip, bf16.roc, bf16.api, bf16.unsupported, bf16.hip_added) == \
+        ("hip/hip_bf16.h", None, "API_RUNTIME", False, (5, 7, 0))
+    assert tables.header("cuda_fp16.h").hip_added is None
+    assert [h.cuda for h in tables.headers()].count("cuda_bf16.h") == 1
+
+
+def test_header_corrections_are_checked(monkeypatch):
+    from translator import mapping
+    monkeypatch.setattr(mapping, "_correction_map", lambda: {("header", "cuda_new.h"): {"hip": "hip/new.h"}})
+    with pytest.raises(ValueError, match="cuda_new.h.*give its hip and api"):
+        mapping._read_headers()
+    monkeypatch.setattr(mapping, "_correction_map", lambda: {("header", "cuda_fp16.h"): {"hip_removed": "6.0.0"}})
+    with pytest.raises(ValueError, match=r"unknown fields \['hip_removed'\]"):
+        mapping._read_headers()
+    monkeypatch.setattr(mapping, "_correction_map",
+                        lambda: {("header", "cuda_fp16.h"): {"hip_added": "1.6.0"},
+                                 ("header", "cuda_new.h"): {"hip": "hip/new.h", "api": "API_RUNTIME"}})
+    headers = mapping._read_headers()
+    assert headers["cuda_fp16.h"].hip_added == (1, 6, 0) and headers["cuda_fp16.h"].hip == "hip/hip_fp16.h"
+    assert headers["cuda_new.h"] == mapping.HeaderEntry("cuda_new.h", "hip/new.h", None, "API_RUNTIME", False)

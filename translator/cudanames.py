@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
-# The shapes of CUDA's names: its runtime, driver, libraries, intrinsics and macros.
-SHAPE = (rb"(?:cuda[A-Z_]\w*|cu[A-Z]\w*|CU_\w+|CUDA_\w+|CUDART_\w+|CUBLAS\w*|CUSPARSE\w*|CURAND\w*|CUFFT\w*|"
+# The shapes of CUDA's names: its runtime, driver (`cuInit`, `CUdevice`, `CU_CTX_*`),
+# libraries, intrinsics (`__nv_*`, `__*_sync`, the scoped atomics) and macros.
+SHAPE = (rb"(?:cuda[A-Z_]\w*|cu[A-Z]\w*|CU[a-z]\w*|CU_\w+|CUDA_\w+|CUDART_\w+|CUBLAS\w*|CUSPARSE\w*|CURAND\w*|CUFFT\w*|"
          rb"CUSOLVER\w*|CUDNN\w*|NVRTC_\w+|cublas[A-Z]\w*|cusparse[A-Z]\w*|curand[A-Z_]\w*|cufft[A-Z]\w*|"
          rb"cusolver[A-Z]\w*|cudnn[A-Z]\w*|nvrtc[A-Z]\w*|__nv_\w+|__\w+_sync|atomic\w+_(?:block|system)|__CUDA\w*)")
 CUDA_SHAPED = re.compile(SHAPE + rb"(?![\w$])")

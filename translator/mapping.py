@@ -102,6 +102,9 @@ class HeaderEntry:
     roc: str | None
     api: str          # as in HIPIFY's include map: API_RUNTIME, API_BLAS, ...
     unsupported: bool
+    # The HIP release that first installs `hip` (None: every release the tables know);
+    # HIPIFY's include map records none, so only corrections.tsv sets it.
+    hip_added: Version | None = None
 
 
 class MappingTables:
@@ -187,8 +190,9 @@ def _parse_entry(library: str, line: str) -> ApiEntry:
 
 
 def _corrections() -> dict[tuple[str, str], dict[str, str]]:
-    """corrections.tsv: facts verified against installed HIP packages where HIPIFY's
-    tables disagree with them (each row says where it was seen)."""
+    """corrections.tsv: facts verified against installed HIP packages, or taken from
+    HIPIFY's newer sources and HIP's headers, where the reference tables disagree or
+    have nothing (each row says where it was seen)."""
     out: dict[tuple[str, str], dict[str, str]] = {}
     for line in _data_lines("corrections.tsv", CORRECTIONS_TSV_HEADER, 5):
         table, name, column, value, _evidence = line.split("\t")
@@ -226,15 +230,28 @@ def _data_lines(name: str, header: str, width: int) -> list[str]:
     return lines
 
 
+_HEADER_FIELDS = frozenset({"hip", "roc", "api", "hip_added"})
+
+
 def _read_headers() -> dict[str, HeaderEntry]:
-    headers = {}
-    corrections = _correction_map()
+    """headers.tsv with the corrections applied; a corrected header that the include
+    map lacks (it needs `hip` and `api`) is added after the generated ones."""
+    rows = {}
     for line in _data_lines("headers.tsv", HEADERS_TSV_HEADER, 5):
         cuda, hip, roc, api, unsupported = line.split("\t")
-        fix = corrections.get(("header", cuda), {})
-        hip, roc = fix.get("hip", hip), fix.get("roc", roc)
-        headers[cuda] = HeaderEntry(cuda, hip or None, roc or None, api, unsupported == "1")
-    return headers
+        rows[cuda] = {"hip": hip, "roc": roc, "api": api, "unsupported": unsupported}
+    for (table, cuda), fix in _correction_map().items():
+        if table != "header":
+            continue
+        unknown = set(fix) - _HEADER_FIELDS
+        if unknown:
+            raise ValueError(f"corrections.tsv: header {cuda!r}: unknown fields {sorted(unknown)}")
+        if cuda not in rows and not (fix.get("hip") and fix.get("api")):
+            raise ValueError(f"corrections.tsv: header {cuda!r} is not in headers.tsv: give its hip and api")
+        rows.setdefault(cuda, {"hip": "", "roc": "", "api": "", "unsupported": "0"}).update(fix)
+    return {cuda: HeaderEntry(cuda, row["hip"] or None, row["roc"] or None, row["api"], row["unsupported"] == "1",
+                              _VERSIONS[row.get("hip_added", "")])
+            for cuda, row in rows.items()}
 
 
 @functools.cache

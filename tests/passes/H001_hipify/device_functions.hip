@@ -19,4 +19,4 @@ __device__ float round_down_add(float a, float b) {
   return __fadd_rd(a, b);
 }
 
-__device__ float widen(hip_bfloat16 b);
+__device__ float widen(__nv_bfloat16 b);

@@ -1,0 +1,24 @@
+#include <cuda_runtime.h>
+#include <cuda_bf16.h>
+
+// Target ROCm 5.2: HIP's bfloat16 header and names arrive in ROCm 5.7, so every
+// bf16 name is kept, with an error saying which release has it.
+__global__ void axpy_bf16(float alpha, const __nv_bfloat16 *x, __nv_bfloat16 *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = __float2bfloat16(alpha * __bfloat162float(x[i]) + __bfloat162float(y[i]));
+}
+
+__global__ void pairs(const float2 *in, __nv_bfloat162 *out, __nv_bfloat16 *sum, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  __nv_bfloat162 p = __float22bfloat162_rn(in[i]);
+  out[i] = __halves2bfloat162(__high2bfloat16(p), __low2bfloat16(p));
+  sum[i] = __hadd(__low2bfloat16(p), __high2bfloat16(p));
+}
+
+__device__ unsigned short bits(__nv_bfloat16 v) { return __bfloat16_as_ushort(v); }
+__device__ __nv_bfloat16_raw raw(__nv_bfloat16 v) { return v; }
+
+// No HIP counterpart in any release: an error each, whatever the target.
+__device__ __nv_bfloat162 pack(float a, float b) { return __floats2bfloat162_rn(a, b); }
+__device__ __nv_bfloat16 round_near(float a) { return __float2bfloat16_rn(a); }

@@ -1,0 +1,9 @@
+#include <hip/hip_runtime.h>
+// cu2hip-options: --rocm-version 6.3
+// `#define` bodies are code too: an unknown name is reported there, whether or not the
+// body also names a known API; a macro's own parameters are not.
+#define WAIT_ALL() cudaDeviceWaitAll()
+#define ALLOC(ptr, n) hipMalloc(ptr, n); cudaMemAdviseFrobnicate(ptr, n)
+#define FREE(ptr) hipFree(ptr)
+#define SCALE(cudaFactor, x) ((cudaFactor) * (x))
+#define LIMIT CU_FROBNICATE_LIMIT
