@@ -3,17 +3,23 @@
 What it does:
     HIP has CUDA's `*_sync` warp builtins from 6.2 (behind HIP_ENABLE_WARP_SYNC_BUILTINS
     until 7.0) with a 64-bit mask. From 6.2 a 32-bit full mask is widened to
-    `0xffffffffffffffffull`, which HIP's static_assert requires (H006), with a note
-    below 7.0 (H016). Below 6.2 a call whose mask is provably all ones becomes the
-    mask-less builtin (`__shfl_down_sync(~0u, v, 1)` -> `__shfl_down(v, 1)`), and
-    `__activemask()` becomes `__ballot(1)` (H006).
+    `0xffffffffffffffffull`, and a 32-bit literal mask gets the suffix `ull` (the same
+    value), which HIP's static_assert requires (H006), with a note below 7.0 (H016).
+    Below 6.2 a call whose mask is provably all ones, or is `__activemask()`, becomes the
+    mask-less builtin (`__shfl_down_sync(~0u, v, 1)` -> `__shfl_down(v, 1)`): HIP 6.2's
+    own `*_sync` builtins assert that the mask is exactly the active lanes and then do
+    what the mask-less builtin does. `__activemask()` elsewhere becomes `__ballot(1)` (H006).
 Legal when:
-    The mask is provably all ones: a literal, an object-like macro of the file defined
-    as one, or a local variable initialised with one and never assigned; the call has
-    no parse error around it.
+    The mask is provably all ones: a literal (`0xffffffff`, `0xFFFFFFFFu`, `~0u`, `-1`,
+    `UINT_MAX`, `(unsigned)-1` ...), an object-like macro of the file defined as one, a
+    local variable initialised with one and never assigned, or a `const`/`constexpr`
+    variable of the file's namespace scope initialised with one; or it is
+    `__activemask()`. The call has no parse error around it.
 Not handled:
-    A partial or unknown mask below 6.2, `__match_*_sync` below 6.2, `__syncwarp` and
-    `__reduce_*_sync` below 7.0: H014, no edit.
+    A partial or unknown mask below 6.2: H014, whose message gives the mask-less call to
+    write where the mask is exactly the lanes that reach it. `__match_*_sync` below 6.2,
+    `__syncwarp` and `__reduce_*_sync` below 7.0: H014, no edit. A 32-bit mask that is
+    not a literal from 6.2 (a variable): left to the warp-size analysis.
 Example:
     __shfl_down_sync(0xffffffff, v, 16)  ->  __shfl_down(v, 16)      (target below 6.2)
 Safety:
@@ -63,8 +69,16 @@ MASKLESS = {
 }
 SINCE_7 = {"__syncwarp", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync",
            "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"}
-FULL_MASK = re.compile(r"(0x[fF]{8}|0x[fF]{16}|4294967295|~0|-1|0xffffffff)[uUlL]*\Z")
+FULL_MASK = re.compile(r"(0[xX][fF]{8}|0[xX][fF]{16}|4294967295|18446744073709551615|~0|~0[xX]0+|-1)[uUlL]*\Z"
+                       r"|UINT(32|64)?_MAX\Z|ULL?ONG_MAX\Z")
+# Casts that keep all ones all ones: to an integer type of 32 bits or more.
+_WIDE_CAST = re.compile(r"\((?:unsigned|unsignedint|int|unsignedlong|long|unsignedlonglong|longlong|uint32_t|"
+                        r"int32_t|uint64_t|int64_t|size_t)\)|static_cast<(?:unsigned|unsignedint|int|unsignedlong|long|"
+                        r"unsignedlonglong|longlong|uint32_t|int32_t|uint64_t|int64_t|size_t)>")
 FULL_MASK_64 = "0xffffffffffffffffull"
+_LITERAL = re.compile(r"(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)([uU]?)\Z")
+OPT_IN = ("target ROCm 6.2 or newer (defining HIP_ENABLE_WARP_SYNC_BUILTINS before the first HIP include "
+          "below 7.0)")
 
 
 def rewrite(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.Node, args: list[ts.Node]) -> None:
@@ -80,7 +94,7 @@ def rewrite(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.Node,
                 if name == "__syncwarp" else "reduce with __shfl_xor in a loop")
         return report(NOT_IN_TARGET, f"'{name}' needs HIP 7.0; the target is ROCm {version} ({hint})")
     if name == "__activemask":
-        if not version_at_least(target, SINCE):
+        if not version_at_least(target, SINCE) and not _mask_of_maskless(frag, data, call):
             ctx.fix(WARP_SYNC, Edit(fn_start, frag.span(call)[1], b"__ballot(1)"),
                     "HIP below 6.2 has no __activemask; __ballot(1) is its definition")
         return
@@ -90,26 +104,78 @@ def rewrite(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.Node,
     mask_text = frag.text(data, mask).replace(" ", "")
     full = _full_mask(ctx, frag, mask)
     if version_at_least(target, SINCE):
+        literal = _LITERAL.match(mask_text)
         if full and not mask_text.lower().startswith("0xffffffffffffffff") and frag.clean(mask):
             start, end = frag.span(mask)
             ctx.fix(WARP_SYNC, Edit(start, end, FULL_MASK_64.encode()),
                     "HIP warp masks are 64-bit: a 32-bit full mask fails its static_assert")
+        elif not full and literal and int(literal.group(1), 0) <= 0xffffffff and frag.clean(mask):
+            start, end = frag.span(mask)
+            ctx.fix(WARP_SYNC, Edit(start, end, (literal.group(1) + "ull").encode()),
+                    "HIP warp masks are 64-bit: a 32-bit literal mask fails its static_assert (same value)")
         if not version_at_least(target, DEFAULT_SINCE):
             report(NEEDS_OPT_IN, f"'{name}' needs HIP_ENABLE_WARP_SYNC_BUILTINS defined before the first HIP "
                    f"include below HIP 7.0 (target ROCm {version}); or compile with "
                    "-DHIP_ENABLE_WARP_SYNC_BUILTINS")
         return
     if name not in MASKLESS:
-        return report(NOT_IN_TARGET, f"'{name}' needs HIP 6.2; the target is ROCm {version}")
-    if not full:
-        return report(NOT_IN_TARGET, f"'{name}' with mask '{frag.text(data, mask)}' needs HIP 6.2 "
-                      f"(target ROCm {version}); only a full mask has a mask-less equivalent")
+        base = name.removesuffix("_sync")
+        return report(NOT_IN_TARGET, f"'{name}' needs HIP 6.2; the target is ROCm {version} (HIP below 6.2 has "
+                      f"no {base} either): {OPT_IN}")
+    if not full and not _active_mask(frag, data, mask):
+        rest = ", ".join(frag.text(data, a) for a in args[1:])
+        return report(NOT_IN_TARGET, f"'{name}' with mask '{frag.text(data, mask)}' needs HIP 6.2 (target ROCm "
+                      f"{version}): write '{MASKLESS[name]}({rest})' if the mask is exactly the lanes that reach "
+                      f"this call (what HIP 6.2's {name} asserts before doing the same), or {OPT_IN}")
     if not frag.clean(call) or len(args) < 2:
         return report(NOT_IN_TARGET, f"'{name}' not rewritten: parse error around it", severity="warning")
     mask_start = frag.span(mask)[0]
     next_start = frag.span(args[1])[0]
     ctx.fix(WARP_SYNC, (Edit(fn_start, fn_end, MASKLESS[name].encode()), Edit(mask_start, next_start, b"")),
             f"{name}(full mask, ...) -> {MASKLESS[name]}(...): HIP {version} has no warp-sync builtins")
+
+
+def _active_mask(frag: Fragment, data: bytes, mask: ts.Node) -> bool:
+    """Is the mask `__activemask()`: exactly the lanes that reach the call?"""
+    function = mask.child_by_field_name("function") if mask.type == "call_expression" else None
+    arguments = mask.child_by_field_name("arguments")
+    return function is not None and frag.text(data, function) == "__activemask" and \
+        arguments is not None and not arguments.named_children
+
+
+def _mask_of_maskless(frag: Fragment, data: bytes, call: ts.Node) -> bool:
+    """Is this `__activemask()` the mask of a call that becomes a mask-less builtin (so it
+    goes with the mask, below 6.2)?"""
+    parent = call.parent
+    outer = parent.parent if parent is not None and parent.type == "argument_list" else None
+    if outer is None or outer.type != "call_expression" or not frag.clean(outer):
+        return False
+    args = [a for a in parent.named_children if a.type != "comment"]
+    function = outer.child_by_field_name("function")
+    return len(args) >= 2 and args[0] == call and function is not None and function.type == "identifier" \
+        and frag.text(data, function) in MASKLESS
+
+
+def _all_ones(text: str) -> bool:
+    """Is the text (spaces removed) an all-ones literal of 32 bits or more?"""
+    while True:
+        if text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+            text = text[1:-1]
+            continue
+        cast = _WIDE_CAST.match(text)
+        if cast and cast.end() < len(text):
+            text = text[cast.end():]
+            continue
+        return bool(FULL_MASK.match(text))
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 @lru_cache(maxsize=4)
@@ -123,24 +189,25 @@ def _macro_values(data: bytes) -> dict[bytes, list[str]]:
 
 def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
     """True when the mask is provably all ones: a literal, an object-like macro of this
-    file defined as one, or a local variable initialised with one and never assigned."""
+    file defined as one, a local variable initialised with one and never assigned, or a
+    const/constexpr variable of namespace scope initialised with one."""
     data = ctx.source.data
     text = frag.text(data, mask).replace(" ", "")
-    if FULL_MASK.match(text):
+    if _all_ones(text):
         return True
     if mask.type != "identifier":
         return False
     word = text.encode()
     values = _macro_values(data).get(word, [])
     if values:
-        return len(set(values)) == 1 and bool(FULL_MASK.match(values[0]))
+        return len(set(values)) == 1 and _all_ones(values[0])
     function = mask.parent
     while function is not None and function.type != "function_definition":
         function = function.parent
     if function is None:
         return False
     lo, hi = frag.span(function)
-    inits, assigned = [], False
+    inits, assigned, declared = [], False, False
     for match in re.compile(re.escape(word) + rb"\b").finditer(ctx.parsed.cleaned, lo, hi):
         node = node_at(frag.root, match.start() - frag.delta, match.end() - frag.delta)
         parent = node.parent if node is not None else None
@@ -153,4 +220,38 @@ def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
                 or parent.type == "update_expression" \
                 or (parent.type == "pointer_expression" and frag.text(data, parent).startswith("&")):
             assigned = True
-    return not assigned and len(inits) == 1 and bool(FULL_MASK.match(inits[0]))
+        elif parent.type in _DECLARING:
+            declared = True
+    if inits or declared:
+        return not assigned and not declared and len(inits) == 1 and _all_ones(inits[0])
+    return not assigned and _namespace_constant(frag, data, word)
+
+
+# Where an identifier is the name a declaration introduces (a parameter, a local without
+# an initialiser): a mask so named is not the namespace-scope constant of that name.
+_DECLARING = frozenset({"parameter_declaration", "optional_parameter_declaration", "declaration",
+                        "pointer_declarator", "reference_declarator", "array_declarator"})
+
+
+def _namespace_constant(frag: Fragment, data: bytes, word: bytes) -> bool:
+    """Is `word` a const or constexpr variable of the file's namespace scope, declared once,
+    initialised with all ones?"""
+    values, stack = [], [frag.root]
+    while stack:
+        node = stack.pop()
+        for child in node.named_children:
+            if child.type in ("namespace_definition", "linkage_specification", "declaration_list"):
+                stack.append(child.child_by_field_name("body") or child)
+                continue
+            if child.type != "declaration":
+                continue
+            qualifiers = {frag.text(data, q) for q in child.named_children if q.type == "type_qualifier"}
+            for declarator in child.children_by_field_name("declarator"):
+                name = declarator.child_by_field_name("declarator") if declarator.type == "init_declarator" \
+                    else declarator
+                if name is None or name.type != "identifier" or frag.text(data, name).encode() != word:
+                    continue
+                value = declarator.child_by_field_name("value") if declarator.type == "init_declarator" else None
+                values.append(frag.text(data, value).replace(" ", "") if value is not None and
+                              qualifiers & {"const", "constexpr"} else "")
+    return len(values) == 1 and _all_ones(values[0])

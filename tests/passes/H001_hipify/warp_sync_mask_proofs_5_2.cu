@@ -1,0 +1,25 @@
+#include <cuda_runtime.h>
+#include <climits>
+
+// Masks proven full below HIP 6.2: each call becomes the mask-less builtin.
+constexpr unsigned kAllLanes = 0xFFFFFFFFu;
+
+__global__ void reduce(const float* in, float* out, unsigned* votes) {
+  float v = in[threadIdx.x];
+  v += __shfl_down_sync(kAllLanes, v, 16);
+  v += __shfl_down_sync(UINT_MAX, v, 8);
+  v += __shfl_xor_sync((unsigned)-1, v, 4);
+  v += __shfl_xor_sync(static_cast<unsigned int>(-1), v, 2);
+  // __activemask() names exactly the lanes that reach the call: what the mask-less form does.
+  v += __shfl_sync(__activemask(), v, 0);
+  unsigned long long any = __ballot_sync(__activemask(), v > 0.0f);
+  // Elsewhere __activemask() is __ballot(1).
+  unsigned long long active = __activemask();
+  votes[threadIdx.x] = (unsigned)(any + active);
+  out[threadIdx.x] = v;
+}
+
+namespace lanes {
+const unsigned int every = ~0u;
+__global__ void vote(const int* in, int* out) { out[threadIdx.x] = __any_sync(every, in[threadIdx.x] > 0); }
+}
