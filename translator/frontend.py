@@ -244,10 +244,45 @@ _WRAP_OPEN = b"void __cu2hip_macro_body__() {\n"
 _WRAP_CLOSE = b"\n;}\n"
 
 
+def macro_operators_read(body: bytes) -> bytes:
+    """A #define body with its `##` and `#` operators made something C++ parses,
+    length-preserving (they are no C++ tokens, so every body using them failed to parse):
+    `a ## b` reads as `a :: b`, one qualified name whose parts stay separate identifiers
+    (renamed token by token, as HIPIFY's token rewriter does), and `#x` (stringizing) as
+    ` x`. String and character literals and comments are left as they are."""
+    if b"#" not in body:
+        return body
+    out, i, n = bytearray(body), 0, len(body)
+    while i < n:
+        c = body[i]
+        if c in b"\"'":
+            i += 1
+            while i < n and body[i] != c and body[i] != 0x0A:
+                i += 2 if body[i] == 0x5C else 1
+            i += 1
+        elif body.startswith(b"/*", i):
+            close = body.find(b"*/", i + 2)
+            i = n if close < 0 else close + 2
+        elif body.startswith(b"//", i):
+            newline = body.find(b"\n", i)
+            i = n if newline < 0 else newline
+        elif c == 0x23:
+            if body.startswith(b"##", i):
+                out[i:i + 2] = b"::"
+                i += 2
+            else:
+                out[i] = 0x20
+                i += 1
+        else:
+            i += 1
+    return bytes(out)
+
+
 def _macro_fragment(data: bytes, start: int, end: int) -> Fragment:
     """Parse a #define body as statements inside a function, or else as top-level code,
-    whichever parses with fewer errors."""
-    body = data[start:end]
+    whichever parses with fewer errors (its `#` and `##` operators read as
+    `macro_operators_read` says)."""
+    body = macro_operators_read(data[start:end])
     wrapped = parse(_WRAP_OPEN + body + _WRAP_CLOSE)
     best = Fragment(wrapped, start - len(_WRAP_OPEN), True)
     if wrapped.root_node.has_error:

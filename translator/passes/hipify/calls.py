@@ -107,7 +107,9 @@ KERNEL_ARGUMENT = {
 # argument count, the text to add at the end). hipHostMalloc's C declaration has no
 # default for its flags (hipify-clang adds hipHostMallocDefault).
 ADDED_ARGUMENTS = {
-    "cudaMallocHost": (2, "hipHostMallocDefault"),
+    "cudaMallocHost": {2: "hipHostMallocDefault"},
+    # CUDA's C++ template defaults the shared memory size and stream; HIP declares no default.
+    "cudaLaunchCooperativeKernel": {4: "0, 0", 5: "0"},
 }
 NAMES = frozenset(SYMBOL_ARGUMENT) | frozenset(OVERLOADS) | frozenset(DROPPED_ARGUMENTS) | \
     frozenset(KERNEL_ARGUMENT) | frozenset(ADDED_ARGUMENTS)
@@ -133,13 +135,12 @@ def rewrite(ctx: Context, use) -> bool:
         return False          # the name itself is renamed as usual
     if name in KERNEL_ARGUMENT:
         _kernel_argument(ctx, frag, call, args, KERNEL_ARGUMENT[name], name)
-        return False
     if name in ADDED_ARGUMENTS:
-        count, text = ADDED_ARGUMENTS[name]
-        if len(args) == count and frag.clean(call) and use.entry is not None and use.entry.hip is not None:
+        text = ADDED_ARGUMENTS[name].get(len(args))
+        if text is not None and frag.clean(call) and use.entry is not None and use.entry.hip is not None:
             at = frag.span(args[-1])[1]
             ctx.fix(ADDED_ARGUMENT, Edit(at, at, b", " + text.encode()),
-                    f"{name}: {use.entry.hip} takes a flags argument with no default: {text}")
+                    f"{name}: {use.entry.hip} declares no default for its last arguments: adds {text}")
         return False
     if name in OVERLOADS and len(args) in OVERLOADS[name]:
         entry = ctx.tables.lookup(OVERLOADS[name][len(args)])

@@ -1,0 +1,26 @@
+// cu2hip-options: --rocm-version 6.0
+#include <hip/hip_runtime.h>
+
+__global__ void add_kernel(float* x) { x[threadIdx.x] += 1.0f; }
+template <typename T> __global__ void zero(T* x) { x[threadIdx.x] = T(0); }
+
+// The kernel is a macro parameter: the cast goes around it in the definition, and
+// holds whatever the use passes (a name, a template instance, a pasted name).
+#define KERNEL_ATTRIBUTES(kern, attr) hipFuncGetAttributes((attr), reinterpret_cast<const void*>(kern))
+#define PREFER_L1(kern) hipFuncSetCacheConfig(reinterpret_cast<const void*>(kern), hipFuncCachePreferL1)
+#define BEST_BLOCK(kern, grid, block) hipOccupancyMaxPotentialBlockSize((grid), (block), reinterpret_cast<const void*>(kern), 0, 0)
+#define OP_ATTRIBUTES(op, attr) hipFuncGetAttributes((attr), reinterpret_cast<const void*>(op##_kernel))
+#define LAUNCH_BY_POINTER(kern, args) hipLaunchKernel(reinterpret_cast<const void*>(kern), dim3(1), dim3(32), (args), 0, 0)
+
+void f(float* x) {
+  hipFuncAttributes attr;
+  int grid = 0, block = 0;
+  void* args[] = {&x};
+  KERNEL_ATTRIBUTES(add_kernel, &attr);
+  KERNEL_ATTRIBUTES(zero<float>, &attr);
+  PREFER_L1(zero<double>);
+  BEST_BLOCK(add_kernel, &grid, &block);
+  OP_ATTRIBUTES(add, &attr);
+  LAUNCH_BY_POINTER(add_kernel, args);
+  LAUNCH_BY_POINTER((const void*)zero<float>, args);
+}
