@@ -68,6 +68,8 @@ def main() -> int:
             build = subprocess.run(["nvcc", "-std=c++17", f"-arch={args.arch}", "-o", str(exe),
                                     str(ROOT / program.path), *flags, *libs], capture_output=True, text=True)
             entry = {"path": program.path, "built": build.returncode == 0}
+            if program.options:   # the translate options its translation is checked with
+                entry["options"] = list(program.options)
             if build.returncode != 0:
                 entry.update(passed=False, output=build.stderr[-2000:])
             else:

@@ -1,4 +1,9 @@
-"""The bundled corpus's manifest (corpus/manifest.toml): one [[program]] per program."""
+"""The bundled corpus's manifest (corpus/manifest.toml): one [[program]] per program.
+
+A program may name the translate options its translation is checked with
+(`options = ["--roc"]`): the ones that choose what a translation is (`--roc`,
+`--miopen`, `--experimental`), as the `Options` fields they set.
+"""
 
 from __future__ import annotations
 
@@ -22,12 +27,26 @@ class Program:
     amd_compile: bool
     libs: tuple[str, ...]
     reason: str | None
+    options: tuple[str, ...] = ()
+
+    def option_fields(self) -> dict[str, bool]:
+        """The translator Options fields the program's options set (`--roc`: roc=True)."""
+        return {OPTION_FIELDS[o]: True for o in self.options}
+
+
+# The translate options a program may ask for, and the Options field each sets.
+OPTION_FIELDS = {"--roc": "roc", "--miopen": "miopen", "--experimental": "experimental"}
 
 
 def load_manifest(root: Path) -> list[Program]:
     data = tomllib.loads((root / "corpus" / "manifest.toml").read_text(encoding="utf-8"))
     programs = []
     for table in data.get("program", []):
+        options = tuple(table.get("options", ()))
+        unknown = [o for o in options if o not in OPTION_FIELDS]
+        if unknown:
+            raise ValueError(f"corpus/manifest.toml: {table['path']}: unknown options {unknown} "
+                             f"(known: {', '.join(OPTION_FIELDS)})")
         programs.append(Program(table["path"], tuple(table.get("covers", ())), bool(table["amd_compile"]),
-                                tuple(table.get("libs", ())), table.get("reason")))
+                                tuple(table.get("libs", ())), table.get("reason"), options))
     return programs

@@ -10,7 +10,8 @@ What it does:
 Legal when:
     Always: header names are table facts.
 Not handled:
-    A header HIP lists as unsupported (H015): kept, with a warning.
+    A header HIP lists as unsupported (H015): kept, with a warning. A HIP header newer
+    than the target ROCm (`cuda_bf16.h` needs ROCm 5.7's `hip/hip_bf16.h`): kept, H014.
 Example:
     #include <cuda_runtime.h>  ->  #include <hip/hip_runtime.h>
 Safety:
@@ -22,7 +23,9 @@ from __future__ import annotations
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.frontend import include_directives
+from translator.mapping import version_at_least, version_str
 from translator.passes import Context
+from translator.passes.hipify.renames import NOT_IN_TARGET
 
 HEADER = rule(
     "H002", "map-header", NOTE, "a CUDA include becomes its HIP include", """
@@ -41,6 +44,9 @@ Caffe2's CUDA headers); the include is kept and will not resolve on AMD.""",
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
 _ROC_APIS = frozenset({"API_BLAS", "API_RAND", "API_SPARSE", "API_SOLVER"})
+# rocBLAS's header lives in its own folder from ROCm 5.2, whose file reorganization left
+# the top-level rocblas.h a deprecated wrapper (rocSPARSE's: corrections.tsv).
+_ROC_HEADER_FOLDERS = {"rocblas.h": ((5, 2), "rocblas/rocblas.h")}
 
 
 def map_headers(ctx: Context) -> None:
@@ -59,6 +65,15 @@ def map_headers(ctx: Context) -> None:
             continue
         to_roc = (o.roc and entry.api in _ROC_APIS) or (o.miopen and entry.api == "API_DNN")
         new = (entry.roc or entry.hip) if to_roc else entry.hip
+        if to_roc and new in _ROC_HEADER_FOLDERS and version_at_least(o.rocm_version, _ROC_HEADER_FOLDERS[new][0]):
+            new = _ROC_HEADER_FOLDERS[new][1]
+        if new and new == entry.hip and entry.hip_added is not None \
+                and not version_at_least(o.rocm_version, entry.hip_added):
+            ctx.report(NOT_IN_TARGET, path.start_byte, f"'{new}' (for '{header}') needs HIP "
+                       f"{version_str(entry.hip_added)}; the target is ROCm {version_str(o.rocm_version)} "
+                       "(--rocm-version)", end=path.end_byte, subject=header)
+            seen.add(header)
+            continue
         if not new or new in seen:
             reason = f"'{header}' has no HIP counterpart" if not new else f"'{new}' is already included"
             ctx.fix(HEADER, Edit(_spliced_start(data, node.start_byte), path.end_byte, b""),

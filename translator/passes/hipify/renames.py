@@ -5,14 +5,21 @@ What it does:
     tables map (translator/data, generated from HIPIFY's tables), in code, `#if`
     branches and `#define` bodies alike, member names included (as HIPIFY's token
     rewriter does); `cub::` and `using namespace cub;` become `hipcub`. With --roc or
-    --miopen, library names map to rocBLAS, rocSPARSE, rocRAND, rocSOLVER or MIOpen.
+    --miopen, library names map to rocBLAS, rocSPARSE, rocRAND, rocSOLVER or MIOpen;
+    with --roc, the scalar types rocBLAS's calls take become rocBLAS's in the host code
+    of a file that calls cuBLAS (`cuComplex` to `rocblas_float_complex`, `__half` to
+    `rocblas_half`), as hipify-clang maps them.
 Legal when:
     A table fact, the name's version in the target ROCm permitting.
 Not handled:
     A name with no counterpart (H010), removed (H011) or not yet in the target (H014),
     experimental without --experimental (H013): a diagnostic, no edit. A call whose
-    MIOpen or rocSPARSE counterpart takes other arguments (H017). A declaration of a
-    CUDA name whose counterpart is not a name (H018).
+    MIOpen or rocSPARSE counterpart takes other arguments that no rewrite of
+    library_calls covers (H017). A declaration of a CUDA name whose counterpart is not a
+    name (H018). rocBLAS's types in device code (a kernel keeps HIP's `__half`, whose
+    arithmetic `rocblas_half` lacks), so a kernel parameter and the host variable passed
+    to it may end up with different types; `make_cuComplex` and the other complex
+    functions stay HIP's, returning HIP's types.
 Example:
     cudaStream_t s; cudaStreamCreate(&s);  ->  hipStream_t s; hipStreamCreate(&s);
 Safety:
@@ -25,7 +32,7 @@ import re
 
 import tree_sitter as ts
 
-from translator.catalog import ERROR, NOTE, WARNING, rule
+from translator.catalog import ERROR, NOTE, WARNING, Rule, rule
 from translator.edits import Edit
 from translator.mapping import ApiEntry, Version, version_at_least, version_str
 from translator.passes import Context
@@ -71,9 +78,13 @@ raise the target version if the code will be built with that ROCm, or replace th
 ARGUMENTS_DIFFER = rule(
     "H017", "arguments-differ", ERROR, "the counterpart takes other arguments: not translated", """
 The rocSPARSE (`--roc`), MIOpen (`--miopen`) or HIP counterpart takes its arguments in
-another order or number, so a rename alone would compile into a wrong call. The call is
-left as it is, to be rewritten by hand.""",
-    example="void f() { cudnnSoftmaxForward(h, a, m, &x, xd, px, &y, yd, py); }\n", options=("--miopen",),
+another order or number, so a rename alone would compile into a wrong call, and no
+argument rewrite (H021) applies: the counterpart needs a value the CUDA call has not
+(rocsparse_csrsv_zero_pivot's matrix descriptor), or the call is not one the rewrite
+knows (another argument count, a parse error around it, a name used as no call, a
+target ROCm older than the rewritten signature). The call is left as it is, to be
+rewritten by hand.""",
+    example="void f() { cusparseXcsrsv2_zeroPivot(h, info, &pivot); }\n", options=("--roc",),
     unconverted=True)
 DECLARED_NAME = rule(
     "H018", "declared-name-not-renamed", WARNING, "a declaration introduces a CUDA name whose counterpart is not a name", """
@@ -84,36 +95,73 @@ cannot stand where a declaration introduces the name; the declaration is left as
 ROC_LIBRARIES = frozenset({"blas", "rand", "sparse", "solver"})
 LIBRARY_NAMES = {"blas": "rocBLAS", "rand": "rocRAND", "sparse": "rocSPARSE", "solver": "rocSOLVER",
                  "dnn": "MIOpen"}
-# Calls whose MIOpen (--miopen) or rocSPARSE (--roc) counterpart takes different
-# arguments (the calls HIPIFY rewrites argument by argument): renaming alone would
-# compile into the wrong call, so they get a diagnostic and no edit.
+# Calls whose rocSPARSE counterpart (--roc) takes other arguments and that no rewrite of
+# library_calls covers (cuSPARSE's prototypes, as hipSPARSE repeats them, against
+# rocSPARSE 5.3's): rocSPARSE's takes an argument the CUDA call has no value for (the
+# matrix descriptor of rocsparse_csrsv_zero_pivot, the block direction of a blocked-ELL
+# matrix). A rename alone would compile into a wrong call: a diagnostic and no edit.
 DIFFERENT_ARGUMENTS = {
-    "dnn": frozenset({
-        "cudnnGetConvolutionForwardWorkspaceSize", "cudnnGetConvolutionBackwardDataWorkspaceSize",
-        "cudnnFindConvolutionForwardAlgorithmEx", "cudnnSetPooling2dDescriptor", "cudnnGetPooling2dDescriptor",
-        "cudnnSetPoolingNdDescriptor", "cudnnGetPoolingNdDescriptor", "cudnnSetLRNDescriptor",
-        "cudnnGetRNNDescriptor_v6", "cudnnSetRNNDescriptor_v6", "cudnnSoftmaxForward", "cudnnSoftmaxBackward",
-        "cudnnConvolutionForward", "cudnnConvolutionBackwardData", "cudnnRNNBackwardWeights"}),
     "sparse": frozenset({
-        "cusparseSpMM", "cusparseSpMM_bufferSize", "cusparseSpMM_preprocess", "cusparseSpMV",
-        "cusparseSpMV_bufferSize", "cusparseSpVV", "cusparseSpVV_bufferSize", "cusparseSpSM_analysis",
-        "cusparseSpSM_solve", "cusparseSpSV_bufferSize", "cusparseSparseToDense", "cusparseSparseToDense_bufferSize",
-        "cusparseDenseToSparse_bufferSize", "cusparseDenseToSparse_analysis", "cusparseCsr2cscEx2_bufferSize",
-        "cusparseXcsrgeam2Nnz"}),
+        "cusparseXcsrsv2_zeroPivot", "cusparseCreateBlockedEll", "cusparseBlockedEllGet",
+        "cusparseCreateConstBlockedEll", "cusparseConstBlockedEllGet"}),
+}
+# With --roc, the scalar types rocBLAS's calls take, in BLAS code (hipify-clang's roc
+# column for cuComplex's types, src/CUDA2HIP_Complex_API_types.cpp, and for the half and
+# bfloat16 device types, src/CUDA2HIP_Device_types.cpp).
+ROC_TYPES = {
+    "cuComplex": "rocblas_float_complex", "cuFloatComplex": "rocblas_float_complex",
+    "cuDoubleComplex": "rocblas_double_complex", "__half": "rocblas_half", "__nv_bfloat16": "rocblas_bfloat16",
 }
 # The version columns of a library's table count in that library's releases.
 CUDA_SIDE = {"dnn": "cuDNN"}
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*\Z")
+_DEVICE_QUALIFIERS = frozenset({"__global__", "__device__"})
 
 
-def _target(entry: ApiEntry, ctx: Context) -> tuple[str | None, Version | None, Version | None,
-                                                     Version | None, Version | None, str]:
+def counterpart(entry: ApiEntry, ctx: Context) -> tuple[str | None, Version | None, Version | None,
+                                                        Version | None, Version | None, str]:
     """(name, added, deprecated, removed, experimental, where) for the options in force."""
     o = ctx.options
     if (o.roc and entry.library in ROC_LIBRARIES) or (o.miopen and entry.library == "dnn"):
         return (entry.roc, entry.roc_added, entry.roc_deprecated, entry.roc_removed,
                 entry.roc_experimental, LIBRARY_NAMES[entry.library])
     return entry.hip, entry.hip_added, entry.hip_deprecated, entry.hip_removed, entry.hip_experimental, "HIP"
+
+
+_target = counterpart   # its earlier name, which other modules of the pass import
+
+
+def refusal(ctx: Context, entry: ApiEntry, written: str | None = None) -> tuple[Rule, str] | None:
+    """Why a use of `entry` gets a diagnostic and no rename (the counterpart is missing,
+    experimental, removed or too new, or takes other arguments), or None."""
+    cuda = written or entry.cuda
+    name, added, _deprecated, removed, experimental, where = counterpart(entry, ctx)
+    target = ctx.options.rocm_version   # the roc* libraries and MIOpen are numbered like ROCm
+    if name is None:
+        return NO_EQUIVALENT, f"'{cuda}' has no {where} equivalent"
+    if experimental is not None and not ctx.options.experimental:
+        return EXPERIMENTAL, (f"'{cuda}' maps to '{name}', experimental in {where} {version_str(experimental)}; "
+                              "not translated without --experimental")
+    if removed is not None and version_at_least(target, removed):
+        return REMOVED, (f"'{name}' (for '{cuda}') was removed in {where} {version_str(removed)}; the target is "
+                         f"ROCm {version_str(target)}")
+    if added is not None and not version_at_least(target, added):
+        return NOT_IN_TARGET, (f"'{name}' (for '{cuda}') needs {where} {version_str(added)}; the target is ROCm "
+                               f"{version_str(target)} (--rocm-version)")
+    if where != "HIP" and cuda in DIFFERENT_ARGUMENTS.get(entry.library, ()):
+        return ARGUMENTS_DIFFER, f"'{cuda}' -> '{name}': {where} takes different arguments; not translated"
+    return None
+
+
+def _rocblas_host_code(ctx: Context, node: ts.Node) -> bool:
+    """Is the node in host code of a file that calls cuBLAS? (rocBLAS's half type is no
+    arithmetic type, and a kernel's parameters keep HIP's types.)"""
+    if not any(w.startswith(b"cublas") for w in ctx.parsed.words):
+        return False
+    parent = node.parent
+    while parent is not None and parent.type != "function_definition":
+        parent = parent.parent
+    return parent is None or all(c.type not in _DEVICE_QUALIFIERS for c in parent.children)
 
 
 def _declared_here(node: ts.Node) -> bool:
@@ -132,29 +180,17 @@ def rename(ctx: Context, span: tuple[int, int], entry: ApiEntry, written: str | 
     `written` is the name in the source when `entry` is another overload's."""
     o = ctx.options
     cuda = written or entry.cuda
-    name, added, deprecated, removed, experimental, where = _target(entry, ctx)
+    name, _added, deprecated, _removed, _experimental, where = counterpart(entry, ctx)
     start, end = span
-
-    def report(r, message: str) -> None:
-        ctx.report(r, start, message, end=end, subject=cuda)
-    if name is None:
-        return report(NO_EQUIVALENT, f"'{cuda}' has no {where} equivalent")
-    if experimental is not None and not o.experimental:
-        return report(EXPERIMENTAL, f"'{cuda}' maps to '{name}', experimental in {where} "
-                      f"{version_str(experimental)}; not translated without --experimental")
-    # The roc* libraries and MIOpen are released with ROCm and numbered like it.
+    refused = refusal(ctx, entry, written)
+    if refused is not None:
+        return ctx.report(refused[0], start, refused[1], end=end, subject=cuda)
     target = o.rocm_version
-    if removed is not None and version_at_least(target, removed):
-        return report(REMOVED, f"'{name}' (for '{cuda}') was removed in {where} {version_str(removed)}; "
-                      f"the target is ROCm {version_str(target)}")
-    if added is not None and not version_at_least(target, added):
-        return report(NOT_IN_TARGET, f"'{name}' (for '{cuda}') needs {where} {version_str(added)}; the target "
-                      f"is ROCm {version_str(target)} (--rocm-version)")
-    if where != "HIP" and cuda in DIFFERENT_ARGUMENTS.get(entry.library, ()):
-        return report(ARGUMENTS_DIFFER, f"'{cuda}' -> '{name}': {where} takes different arguments; not translated")
+    if o.roc and cuda in ROC_TYPES and node is not None and _rocblas_host_code(ctx, node):
+        name, deprecated, where = ROC_TYPES[cuda], None, "rocBLAS"
     if name != cuda and node is not None and not _IDENTIFIER.match(name) and _declared_here(node):
-        return report(DECLARED_NAME, f"'{cuda}' is declared here; its {where} counterpart '{name}' is not a "
-                      "name, so it is left as is")
+        return ctx.report(DECLARED_NAME, start, f"'{cuda}' is declared here; its {where} counterpart '{name}' is "
+                          "not a name, so it is left as is", end=end, subject=cuda)
     fix = None
     if name != cuda:
         fix = ctx.fix(RENAME, _edit(span, name), f"{cuda} -> {name} ({entry.library} API)")
