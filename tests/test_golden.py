@@ -45,7 +45,7 @@ def case_options(source: bytes) -> Options:
         words = shlex.split(first_line[len(OPTIONS_PREFIX):].decode("utf-8"))
     parser = argparse.ArgumentParser(prog="cu2hip-options", add_help=False)
     parser.add_argument("--rocm-version", type=_version, default=DEFAULT_ROCM_VERSION)
-    for flag in ("--roc", "--miopen", "--experimental", "--hip-kernel-execution-syntax"):
+    for flag in ("--roc", "--miopen", "--experimental", "--hip-kernel-execution-syntax", "--use-hip-data-types"):
         parser.add_argument(flag, action="store_true")
     parser.add_argument("--only", help="run this pass alone")
     for flag in ("--select", "--ignore"):
@@ -56,6 +56,7 @@ def case_options(source: bytes) -> Options:
     return Options(rocm_version=args.rocm_version, roc=args.roc, miopen=args.miopen,
                    experimental=args.experimental,
                    hip_kernel_execution_syntax=args.hip_kernel_execution_syntax,
+                   use_hip_data_types=args.use_hip_data_types,
                    only=args.only, select=args.select, ignore=args.ignore)
 
 

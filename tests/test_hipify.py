@@ -135,7 +135,7 @@ def test_roc_picks_the_rocblas_name(entry: ApiEntry) -> None:
 def test_roc_leaves_runtime_names_on_hip_and_renames_the_blas_header() -> None:
     result = run("#include <cublas_v2.h>\nvoid f(cublasHandle_t h) { cudaDeviceSynchronize(); cublasCreate(&h); }\n",
                  roc=True)
-    assert result.output == (b"\n#include <hip/hip_runtime.h>\n#include <rocblas.h>\n"
+    assert result.output == (b"\n#include <hip/hip_runtime.h>\n#include <rocblas/rocblas.h>\n"
                              b"void f(rocblas_handle h) { hipDeviceSynchronize(); rocblas_create_handle(&h); }\n")
 
 
@@ -443,3 +443,351 @@ def test_overlapping_fixes_give_p004(monkeypatch) -> None:
     assert result.output == b"#include <hip/hip_runtime.h>\nvoid f() { hipFree(0); }\n"
     assert [d.format() for d in result.diagnostics] == [
         "t.cu:1:12: warning: edit not applied, it overlaps another: a second rename of the same bytes [P004]"]
+
+
+# ------------------------------------------------------------------ legacy cuBLAS (H023)
+
+def _cublas_headers() -> tuple[str, str, str] | None:
+    """The text of CUDA's cublas.h, cublas_api.h and cublas_v2.h, comments removed, from
+    $CU2HIP_CUDA_INCLUDE, PyPI's nvidia-* wheels or the CI cache; None where absent."""
+    import os
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    places = [Path(p) for p in os.environ.get("CU2HIP_CUDA_INCLUDE", "").split(os.pathsep) if p]
+    places += [Path(p) / "nvidia" / "cu13" / "include" for p in sys.path]
+    places.append(root / ".ci" / "cache" / "cuda-headers" / "nvidia" / "cu13" / "include")
+    for place in places:
+        if (place / "cublas.h").is_file():
+            return tuple(re.sub(r"/\*.*?\*/", " ", (place / name).read_text(encoding="utf-8"), flags=re.S)
+                         for name in ("cublas.h", "cublas_api.h", "cublas_v2.h"))
+    return None
+
+
+def _prototypes(text: str) -> dict[str, list[str]]:
+    """name -> parameter declarations of every `CUBLASWINAPI name(...)` in a header."""
+    found = {}
+    for m in re.finditer(r"CUBLASWINAPI\s+(cublas\w+)\s*\(([^)]*)\)", text):
+        params = [" ".join(p.split()) for p in m.group(2).split(",")]
+        found[m.group(1)] = [] if params == ["void"] else params
+    return found
+
+
+@pytest.mark.skipif(_cublas_headers() is None, reason="CUDA's cublas.h not found: set CU2HIP_CUDA_INCLUDE")
+def test_legacy_cublas_routines_are_those_of_cudas_headers() -> None:
+    from translator.passes.hipify.legacy_blas import ROUTINES
+    legacy_h, api_h, v2_h = _cublas_headers()
+    legacy, api = _prototypes(legacy_h), _prototypes(api_h)
+    assert sorted(ROUTINES) == sorted(legacy) and len(ROUTINES) == 157
+    for name, params in legacy.items():
+        routine = ROUTINES[name]
+        assert routine.arguments == len(params), name
+        v2 = api.get(name + "_v2")
+        # cublas_v2.h makes the legacy name the _v2 function's, exactly where one exists.
+        assert (f"#define {name} {name}_v2" in v2_h) == (v2 is not None), name
+        assert routine.v2_arguments == (len(v2) if v2 else None), name
+        if v2 is None or name == "cublasGetVersion":
+            continue
+        # The message's v2 arguments: `&` exactly where the legacy API passed a value that
+        # v2 takes by address, and where v2 adds an output (a result); options become enums.
+        written = re.search(rf"{name}\(handle, ([^)]*)\)", routine.message).group(1).split(", ")
+        note = re.search(r"\) \(([^)]*); not char\) first", routine.message)
+        enums = {p: t for group in (note.group(1).split("; ") if note else ())
+                 for t in [group.split(": ")[1]] for p in group.split(": ")[0].split(", ")}
+        assert len(written) == len(v2) - 1, name
+        for i, declared in enumerate(v2[1:]):
+            # (TRMM's added output C is a matrix, like B: no `&`.)
+            by_address = "*" in declared and (params[i:i + 1] == [] and declared.endswith(" result")
+                                              or params[i:i + 1] != [] and "*" not in params[i])
+            assert written[i].startswith("&") == by_address, (name, declared)
+            assert written[i].lstrip("&") == declared.split()[-1].lstrip("*"), (name, declared)
+            if i < len(params) and params[i].startswith("char "):
+                assert enums.pop(written[i]) == declared.split()[0], (name, declared)
+        assert enums == {}, name
+
+
+def test_legacy_and_v2_argument_counts_never_coincide() -> None:
+    from translator.passes.hipify.legacy_blas import ROUTINES
+    assert all(r.arguments != r.v2_arguments for r in ROUTINES.values())
+
+
+def test_a_legacy_routine_is_not_renamed_in_a_later_round() -> None:
+    # The launch rewrite makes a second round, whose text includes hipblas.h, not cublas.h:
+    # the function pointer (no call, so no argument count) must still be left as it is.
+    source = ("#include <cublas.h>\n__global__ void k(float *x) { x[0] = 1; }\n"
+              "void f(float *x) {\n  k<<<1, 1>>>(x);\n  void (*s)(int, float, float *, int) = cublasSscal;\n}\n")
+    result = run(source, hip_kernel_execution_syntax=True)
+    assert result.output == (
+        b"\n#include <hip/hip_runtime.h>\n#include <hipblas.h>\n__global__ void k(float *x) { x[0] = 1; }\n"
+        b"void f(float *x) {\n  hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0, x);\n"
+        b"  void (*s)(int, float, float *, int) = cublasSscal;\n}\n")
+    assert [d.format() for d in result.diagnostics] == [
+        "t.cu:5:41: error: legacy cuBLAS 'cublasSscal' takes no handle: port to cublas_v2.h's "
+        "cublasSscal(handle, n, &alpha, x, incx) first; not translated [H023]"]
+
+
+def test_cublas_v2_wins_where_a_file_includes_both_headers() -> None:
+    source = ("#ifdef OLD_BLAS\n#include <cublas.h>\n#else\n#include <cublas_v2.h>\n#endif\n"
+              "void f(cublasHandle_t h, float *x) { const float a = 2; cublasSscal(h, 4, &a, x, 1); }\n")
+    result = run(source)
+    assert result.output.endswith(
+        b"#endif\nvoid f(hipblasHandle_t h, float *x) { const float a = 2; hipblasSscal(h, 4, &a, x, 1); }\n")
+    assert result.diagnostics == []
+
+
+def test_an_ignored_legacy_call_is_still_not_renamed() -> None:
+    # Silencing H023 (by option or by comment) does not bring back the wrong rename.
+    header = b"\n#include <hip/hip_runtime.h>\n#include <hipblas.h>\n"
+    source = "#include <cublas.h>\nvoid f(float *x) { cublasSscal(4, 2.0f, x, 1); }\n"
+    result = run(source, ignore=("H023",))
+    assert result.output == header + b"void f(float *x) { cublasSscal(4, 2.0f, x, 1); }\n"
+    assert result.diagnostics == []
+    commented = source.replace("}\n", "}  // cu2hip: ignore[H023]\n")
+    result = run(commented)
+    assert result.output == header + b"void f(float *x) { cublasSscal(4, 2.0f, x, 1); }  // cu2hip: ignore[H023]\n"
+    assert result.diagnostics == []
+
+
+# ------------------------------------------------------------------ hipify-clang's matchers, launches in macros
+
+def test_macro_operators_read_as_cpp_keeps_offsets_literals_and_comments() -> None:
+    from translator.frontend import macro_operators_read
+    body = b'name ## _k<<<g, b>>>(x); printf("%s ## #", #name); /* # ## */ f(a, ##__VA_ARGS__) // ##\n\'#\''
+    read = macro_operators_read(body)
+    assert len(read) == len(body)
+    assert read == b'name :: _k<<<g, b>>>(x); printf("%s ## #",  name); /* # ## */ f(a, ::__VA_ARGS__) // ##\n\'#\''
+    assert macro_operators_read(b"k<<<1, 2>>>(x)") == b"k<<<1, 2>>>(x)"
+
+
+def test_launch_in_a_pasting_body_is_a_launch_site() -> None:
+    result = run("__global__ void a_kernel(int *x) {}\n#define L(op, ...) op##_kernel<<<1, 32>>>(__VA_ARGS__)\n",
+                 hip_kernel_execution_syntax=True)
+    (site,) = result.module.launches
+    assert (site.kernel, site.in_macro, site.clean) == ("op##_kernel", True, True)
+    assert b"#define L(op, ...) hipLaunchKernelGGL(op##_kernel, dim3(1), dim3(32), 0, 0, __VA_ARGS__)\n" \
+        in result.output
+
+
+@pytest.mark.parametrize("source", [
+    "__global__ void k(int *x) {}\n#define L(kern, ...) \\\n  kern<<<1, \\\n    32>>>(__VA_ARGS__)\n"
+    "void f(int *x) { L(k, x); }\n",
+    "template <typename T> __global__ void k(T *x) {}\n#define L(T, x) k<T><<<1, 32, 0, 0>>>(x)\n",
+    "__global__ void k() {}\n#define L(n) k<<<1, (n)>>>()\nvoid f() { L(4); k<<<1, 1>>> (); }\n",
+], ids=["line-splices", "template-parameter", "no-arguments"])
+def test_launch_syntax_output_is_a_fixed_point(source: str) -> None:
+    first = run(source, hip_kernel_execution_syntax=True)
+    assert b"<<<" not in first.output
+    again = run(first.output, hip_kernel_execution_syntax=True)
+    assert again.output == first.output and again.applied == []
+
+
+def test_launch_kept_warnings_need_the_hip_syntax_option() -> None:
+    source = "__global__ void k(int *x) {}\n#define CALL(k) k<<<1, 32>>>\nint f(int *x) { return k<<<1, 1>>>(x), 0; }\n"
+    assert codes(run(source)) == []
+    assert [(d.line, d.code, d.severity) for d in run(source, hip_kernel_execution_syntax=True).diagnostics] == [
+        (2, "H003", "warning"), (3, "H003", "warning")]
+
+
+def test_half2_member_rewrite_is_idempotent_and_can_be_ignored() -> None:
+    source = "__device__ float f(half2 v, half2 *p) { return __half2float(v.y) + __half2float(p[0].x); }\n"
+    first = run(source)
+    assert first.output == (b"#include <hip/hip_runtime.h>\n__device__ float f(half2 v, half2 *p) { return "
+                            b"__half2float(reinterpret_cast<half&>(v.y)) + "
+                            b"__half2float(reinterpret_cast<half&>(p[0].x)); }\n")
+    assert [f.rule for f in first.applied] == ["H002", "H027", "H027"]
+    assert run(first.output).output == first.output
+    assert run(source, ignore=("H027",)).output == b"#include <hip/hip_runtime.h>\n" + source.encode()
+
+
+def test_half2_member_of_an_undeclared_or_other_type_is_left() -> None:
+    source = ("struct S { half2 h; };\n__device__ float f(S s, float2 v, half2 *p) {\n"
+              "  return __half2float(s.h.x) + v.x + __half2float(p.x);\n}\n")
+    assert run(source).output == b"#include <hip/hip_runtime.h>\n" + source.encode()
+
+
+def test_data_type_selection_changes_nothing_without_roc() -> None:
+    source = "#include <library_types.h>\nvoid f(cudaDataType_t t) { cudaDataType u = CUDA_R_32F; (void)(t == u); }\n"
+    assert run(source, use_hip_data_types=True).output == run(source).output
+    assert b"void f(hipDataType t) { hipDataType u = HIP_R_32F;" in run(source).output
+
+
+def test_data_type_selection_is_a_rename_gated_on_the_target() -> None:
+    source = "void f(cudaDataType_t t);\n"
+    result = run(source, roc=True, use_hip_data_types=True)
+    assert result.output == b"#include <hip/hip_runtime.h>\nvoid f(hipDataType t);\n"
+    assert [f.rule for f in result.applied] == ["H002", "H001"]
+    old = run(source, roc=True, use_hip_data_types=True, rocm_version=(5, 0))
+    assert old.output == source.encode() and codes(old) == ["H014"]
+
+
+def test_pasted_name_is_reported_per_use_in_the_file() -> None:
+    source = ("#define R(op, a, b) __f##op##_rd(a, b)\n#define E(f) __##f##f\n"
+              "__device__ float g(float a) { return R(add, a, a) + R(sub, a, a) + E(exp)(a); }\n"
+              "// R(mul, a, a) in a comment\n")
+    result = run(source)
+    assert [d.format() for d in result.diagnostics] == [
+        "t.cu:3:38: error: a use of macro 'R' pastes '__fadd_rd' with ##, which has no HIP equivalent [H028]",
+        "t.cu:3:53: error: a use of macro 'R' pastes '__fsub_rd' with ##, which has no HIP equivalent [H028]"]
+    assert result.output == b"#include <hip/hip_runtime.h>\n" + source.encode()
+
+
+def test_cooperative_launch_gets_hips_missing_defaults() -> None:
+    source = "__global__ void k() {}\nvoid f(void **a) { cudaLaunchCooperativeKernel(k, 1, 32, a); }\n"
+    assert run(source).output == (b"#include <hip/hip_runtime.h>\n__global__ void k() {}\nvoid f(void **a) { "
+                                  b"hipLaunchCooperativeKernel(reinterpret_cast<const void*>(k), 1, 32, a, 0, 0); }\n")
+
+
+# ------------------------------------------------------------------ library argument rewrites (H021, H022)
+
+from pathlib import Path  # noqa: E402
+
+from translator.passes.hipify.library_calls import HIP_REWRITES, PRECISIONS, REWRITES  # noqa: E402
+
+ROCSPARSE_FUNCTIONS = Path("/usr/include/rocsparse/rocsparse-functions.h")
+HIPSPARSE_HEADER = Path("/usr/include/hipsparse/hipsparse.h")
+
+
+def _call_arguments(output: bytes, name: str) -> list[str]:
+    """The arguments of the first call of `name` in `output`, split at top-level commas."""
+    text = output.decode()
+    start = text.index(name + "(") + len(name) + 1
+    depth, args, current = 0, [], ""
+    for ch in text[start:]:
+        if ch == ")" and depth == 0:
+            break
+        depth += (ch in "(<") - (ch in ")>")
+        if ch == "," and depth == 0:
+            args.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    return args + [current.strip()]
+
+
+def _prototype_arity(header: Path, name: str, status: str) -> int:
+    found = re.findall(status + r"\s+" + re.escape(name) + r"\s*\(([^)]*)\)", header.read_text())
+    assert found, f"{name} is not declared in {header}"
+    return len(re.sub(r"/\*.*?\*/", "", found[-1], flags=re.S).split(","))
+
+
+@pytest.mark.skipif(not ROCSPARSE_FUNCTIONS.exists(), reason="rocSPARSE's headers are not installed (librocsparse-dev)")
+@pytest.mark.parametrize("name", sorted(n for n, r in REWRITES.items() if n.startswith("cusparse") and r.since is None))
+def test_rocsparse_rewrite_gives_the_installed_prototypes_argument_count(name: str) -> None:
+    rewrite = REWRITES[name]
+    arguments = ", ".join(f"a{i}" for i in range(rewrite.arguments))
+    result = run(f"void f() {{ {name}({arguments}); }}\n", roc=True, rocm_version=(6, 3))
+    roc = TABLES.lookup(name).roc
+    assert [f.rule for f in result.applied if f.rule == "H021"] == ["H021"]
+    assert len(_call_arguments(result.output, roc)) == _prototype_arity(ROCSPARSE_FUNCTIONS, "rocsparse_" +
+                                                                         roc.removeprefix("rocsparse_"),
+                                                                         "rocsparse_status")
+
+
+@pytest.mark.skipif(not HIPSPARSE_HEADER.exists(), reason="hipSPARSE's header is not installed (libhipsparse-dev)")
+def test_hipsparse_rewrite_gives_the_installed_prototypes_argument_count() -> None:
+    for name, rewrite in HIP_REWRITES.items():
+        result = run(f"void f() {{ {name}({', '.join(f'a{i}' for i in range(rewrite.arguments))}); }}\n",
+                     rocm_version=(6, 3))
+        hip = TABLES.lookup(name).hip
+        assert len(_call_arguments(result.output, hip)) == _prototype_arity(HIPSPARSE_HEADER, hip, "hipsparseStatus_t")
+
+
+def test_the_rewrite_table_covers_whole_precision_families_and_known_names() -> None:
+    for name, rewrite in {**REWRITES, **HIP_REWRITES}.items():
+        entry = TABLES.lookup(name)
+        assert entry is not None and entry.library in ("sparse", "dnn"), name
+        assert (entry.roc if rewrite.to_roc else entry.hip), name
+        for op in rewrite.ops:      # what an operation takes is an argument of the call
+            if op.kind == "add":
+                assert 0 <= op.index <= rewrite.arguments + 1, name
+            else:
+                assert 0 <= op.index and op.index + op.count <= rewrite.arguments, name
+    families = {n[:8] + "?" + n[9:] for n in REWRITES if n.startswith("cusparse") and n[8] in PRECISIONS
+                and n[9:].startswith(("csr", "bsr", "gtsv", "gpsv", "gemvi"))}
+    assert len(families) == 32     # hipify-clang's 30 and csrgemm2_bufferSizeExt, bsrsm2_analysis
+    for family in families:
+        assert all(family.replace("?", p, 1) in REWRITES for p in PRECISIONS), family
+
+
+def test_spmv_rewrite_follows_rocsparse_3s_signature_and_needs_rocm_6() -> None:
+    source = "void f() { cusparseSpMV(h, op, a, A, x, b, y, t, alg, buf); }\n"
+    new = run(source, roc=True, rocm_version=(6, 0))
+    assert b"rocsparse_spmv(h, op, a, A, x, b, y, t, alg, rocsparse_spmv_stage_compute, nullptr, buf);" in new.output
+    old = run(source, roc=True, rocm_version=(5, 7))
+    assert old.output == source.encode()
+    assert [d.format() for d in old.diagnostics] == [
+        "t.cu:1:12: error: 'cusparseSpMV' -> 'rocsparse_spmv': rocSPARSE takes different arguments; not translated: "
+        "'rocsparse_spmv' takes the rewritten arguments from ROCm 6.0; the target is ROCm 5.7 [H017]"]
+
+
+def test_a_library_rewrite_applies_only_to_the_mapping_it_is_for() -> None:
+    sparse = "void f() { cusparseScsrilu02(h, m, n, d, v, r, c, i, p, b); }\n"
+    assert run(sparse).output == (b"#include <hip/hip_runtime.h>\n"
+                                  b"void f() { hipsparseScsrilu02(h, m, n, d, v, r, c, i, p, b); }\n")
+    softmax = "void f() { cudnnSoftmaxForward(h, al, mo, a, xd, x, b, yd, y); }\n"
+    result = run(softmax, roc=True, rocm_version=(6, 3))
+    assert "H021" not in {f.rule for f in result.applied}
+    assert b"(h, al, mo, a, xd, x, b, yd, y)" in result.output
+
+
+def test_a_call_with_another_argument_count_is_refused() -> None:
+    source = "void f() { cusparseScsrilu02(h, m, n, d, v, r, c, i, b); }\n"
+    result = run(source, roc=True)
+    assert result.output == source.encode()
+    assert [d.format() for d in result.diagnostics] == [
+        "t.cu:1:12: error: 'cusparseScsrilu02' -> 'rocsparse_scsrilu0': rocSPARSE takes different arguments; not "
+        "translated: the call has 9 arguments where the rewrite is for 10 [H017]"]
+
+
+def test_ignoring_h021_leaves_the_call_unrenamed_with_h017() -> None:
+    source = "void f() { cusparseScsrilu02(h, m, n, d, v, r, c, i, p, b); }\n"
+    result = run(source, roc=True, ignore=("H021",))
+    assert result.output == source.encode()
+    assert codes(result) == ["H017"]
+    assert "turned off" in result.diagnostics[0].message
+
+
+def test_moved_arguments_are_renamed_where_they_land_without_overlaps() -> None:
+    source = ("void f() {\n  cudnnSoftmaxBackward(h, CUDNN_SOFTMAX_LOG,\n                       CUDNN_SOFTMAX_MODE_INSTANCE, "
+              "a, yd, y, dyd, dy, b, dxd, dx);\n}\n")
+    result = run(source, miopen=True, rocm_version=(6, 3))
+    assert result.output == (b"#include <hip/hip_runtime.h>\nvoid f() {\n  miopenSoftmaxBackward_V2(h, a, yd, y, dyd, "
+                             b"dy, b, dxd, dx, MIOPEN_SOFTMAX_LOG,\n                       MIOPEN_SOFTMAX_MODE_INSTANCE);\n}\n")
+    assert "P004" not in codes(result)
+    assert run(result.output.decode(), miopen=True, rocm_version=(6, 3)).output == result.output
+
+
+def test_a_buffer_size_cast_is_warned_once_at_the_argument() -> None:
+    result = run("void f(int *n) { cusparseSgemvi_bufferSize(h, op, 4, 4, 8, n); }\n", roc=True)
+    assert b"rocsparse_sgemvi_buffer_size(h, op, 4, 4, 8, reinterpret_cast<size_t*>(n));" in result.output
+    assert [d.format() for d in result.diagnostics] == [
+        "t.cu:1:60: warning: 'cusparseSgemvi_bufferSize': rocsparse_sgemvi_buffer_size writes a size_t through "
+        "argument 'n', which the CUDA call passes as int* [H022]"]
+
+
+def test_rocblas_types_are_for_host_code_of_blas_files_only() -> None:
+    blas = ("#include <cublas_v2.h>\n__global__ void k(cuComplex *x) {}\n"
+            "void f(cublasHandle_t h, cuComplex *x, __half *y) {}\n")
+    output = run(blas, roc=True).output
+    assert b"__global__ void k(hipComplex *x) {}" in output
+    assert b"void f(rocblas_handle h, rocblas_float_complex *x, rocblas_half *y) {}" in output
+    sparse = "#include <cusparse.h>\nvoid f(cusparseHandle_t h, cuComplex *x) {}\n"
+    assert b"void f(rocsparse_handle h, hipComplex *x) {}" in run(sparse, roc=True).output
+    assert b"void f(hipblasHandle_t h, hipComplex *x, __half *y) {}" in run(blas).output
+
+
+def test_rocblas_header_is_in_its_folder_from_rocm_5_2() -> None:
+    source = "#include <cublas_v2.h>\nvoid f(cublasHandle_t h) {}\n"
+    assert b"#include <rocblas/rocblas.h>\n" in run(source, roc=True, rocm_version=(5, 2)).output
+    assert b"#include <rocblas.h>\n" in run(source, roc=True, rocm_version=(5, 1)).output
+
+
+def test_a_library_rewrite_waits_for_its_counterparts_version() -> None:
+    source = "void f() { cusparseSgtsvInterleavedBatch(h, 0, m, dl, d, du, x, n, b); }\n"
+    old = run(source, roc=True, rocm_version=(5, 0))
+    assert old.output == source.encode()
+    assert [d.format() for d in old.diagnostics] == [
+        "t.cu:1:12: error: 'rocsparse_sgtsv_interleaved_batch' (for 'cusparseSgtsvInterleavedBatch') needs rocSPARSE "
+        "5.1.0; the target is ROCm 5.0 (--rocm-version) [H014]"]
+    assert b"rocsparse_sgtsv_interleaved_batch(h, 0, m, dl, d, du, x, n, n, b);" in \
+        run(source, roc=True, rocm_version=(5, 1)).output

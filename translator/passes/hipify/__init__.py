@@ -2,9 +2,12 @@
 
 One pass, one rule family per module: `renames` (H001 and the diagnostics of a name,
 H010-H014, H017, H018), `calls` (H004, H005, H007, H008: rewrites that depend on the arguments),
+`library_calls` (H021, H022: rocSPARSE and MIOpen calls rewritten argument by argument),
 `warp_sync` (H006, H016), `headers` (H002, H015), `launch_syntax` (H003),
-`unknown` (H019: CUDA-shaped names no table knows) and `builtins` (H020: a user's
-definition of a function HIP already defines). Each
+`unknown` (H019: CUDA-shaped names no table knows), `builtins` (H020: a user's
+definition of a function HIP already defines) and `legacy_blas` (H023: calls of cuBLAS's
+legacy API, left as they are); `device_calls` (H027, H028 and the data type selection:
+hipify-clang's remaining AST matchers). Each
 module's docstring says what it does, when it is legal, what it leaves, an example and
 its safety.
 """
@@ -12,7 +15,10 @@ its safety.
 from __future__ import annotations
 
 from translator.passes import Context, register_pass
-from translator.passes.hipify import builtins, calls, headers, launch_syntax, renames, unknown, warp_sync
+from translator.passes.hipify import builtins, calls, headers, launch_syntax, legacy_blas, renames, unknown, warp_sync
+from translator.passes.hipify import device_calls
+from translator.passes.hipify import signatures
+from translator.passes.hipify import library_calls
 from translator.ir import WARP_SYNC_BUILTINS, call_of
 from translator.scan import NAMESPACES
 
@@ -20,13 +26,21 @@ RULES = (renames.RENAME, headers.HEADER, launch_syntax.LAUNCH, calls.HIP_SYMBOL,
          calls.KERNEL_CAST, calls.ADDED_ARGUMENT,
          warp_sync.WARP_SYNC, renames.NO_EQUIVALENT, renames.REMOVED, renames.DEPRECATED, renames.EXPERIMENTAL,
          renames.NOT_IN_TARGET, headers.UNSUPPORTED_HEADER, warp_sync.NEEDS_OPT_IN, renames.ARGUMENTS_DIFFER,
-         renames.DECLARED_NAME, unknown.UNKNOWN, builtins.HIP_DEFINES)
+         renames.DECLARED_NAME, unknown.UNKNOWN, builtins.HIP_DEFINES, legacy_blas.LEGACY_CUBLAS,
+         device_calls.HALF2_MEMBER, device_calls.PASTED_NAME, signatures.SIGNATURE, signatures.LOCATION,
+         library_calls.LIBRARY_ARGUMENTS, library_calls.SIZE_CAST)
 
 
 @register_pass("hipify", rules=RULES, requires=("uses", "kernels", "launches", "tree"))
 def run(ctx: Context) -> None:
+    legacy = legacy_blas.report_legacy(ctx)
+    consumed = library_calls.Consumed()    # arguments a library rewrite moved or dropped
     for use in ctx.uses:
         name = use.api.name
+        if consumed.covers(use.api.span):
+            continue
+        if use.api.span in legacy:
+            continue
         if name in WARP_SYNC_BUILTINS:
             call = call_of(use.node)
             if call is not None:
@@ -36,10 +50,18 @@ def run(ctx: Context) -> None:
                 continue
         elif name in calls.NAMES and calls.rewrite(ctx, use):
             continue
+        elif name in signatures.NAMES and signatures.rewrite(ctx, use):
+            continue
+        elif name in library_calls.NAMES and library_calls.rewrite(ctx, use, consumed):
+            continue
+        elif name in device_calls.DATA_TYPES and device_calls.select_data_type(ctx, use):
+            continue
         if name in NAMESPACES and use.entry is None:
             renames.rename_namespace(ctx, use)
         elif use.entry is not None:
             renames.rename(ctx, use.api.span, use.entry, node=use.node)
+    device_calls.rewrite_half2_members(ctx)
+    device_calls.report_pasted_names(ctx)
     unknown.report_unknown(ctx)
     builtins.guard_definitions(ctx)
     headers.map_headers(ctx)
