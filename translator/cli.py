@@ -62,6 +62,10 @@ def _common(p: argparse.ArgumentParser) -> None:
                         help="rewrite k<<<...>>>(...) as hipLaunchKernelGGL(...)")
     syntax.add_argument("--cuda-kernel-execution-syntax", action="store_false", dest="hip_kernel_execution_syntax",
                         help="keep k<<<...>>>(...) (the default)")
+    fuse = p.add_mutually_exclusive_group()
+    fuse.add_argument("--fuse", action="store_true", default=None,
+                      help="fuse chains of elementwise launches into one kernel (the default)")
+    fuse.add_argument("--no-fuse", action="store_false", dest="fuse", help="do not fuse launches")
     p.add_argument("--select", action="append", metavar="IDS",
                    help="report and apply only these rule ids or prefixes (comma-separated; default: all)")
     p.add_argument("--ignore", action="append", metavar="IDS", help="drop these rule ids or prefixes")
