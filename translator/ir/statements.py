@@ -74,6 +74,7 @@ class Pointers:
     parameters are `__restrict__`, and every use of each name."""
     allocated: frozenset[str]     # locals set only by one cudaMalloc/cudaMallocManaged (&p)
     restricted: frozenset[str]    # pointer parameters declared __restrict__
+    parameters: frozenset[str]
     locals: frozenset[str]        # names declared in the function's body
     uses: dict[str, tuple[PointerUse, ...]]
 
@@ -163,10 +164,12 @@ def _classify(parsed: ParsedFile, node: ts.Node, site: LaunchSite | None, macros
     for n in _walk(node):
         kind = n.type
         if kind == "call_expression":
-            function = n.child_by_field_name("function")
-            name = _text(parsed, function) if function is not None else ""
+            name = _callee(parsed, n)
             if name not in PURE_CALLS:
-                return Statement(span, "barrier", f"a call of {name}", frozenset(), None)
+                inner = [_callee(parsed, c) for c in _walk(n) if c.type == "call_expression" and c is not n]
+                inner = [c for c in inner if c not in PURE_CALLS]
+                what = f"a call of {inner[0]} (in {name}(...))" if name in macros and inner else f"a call of {name}"
+                return Statement(span, "barrier", what, frozenset(), None)
         elif kind == "subscript_expression":
             return Statement(span, "barrier", f"a memory access ({_text(parsed, n)})", frozenset(), None)
         elif kind == "pointer_expression" and _text(parsed, n).lstrip().startswith("*"):
@@ -192,6 +195,11 @@ def _classify(parsed: ParsedFile, node: ts.Node, site: LaunchSite | None, macros
     return Statement(span, "transparent", "", frozenset(assigns), None)
 
 
+def _callee(parsed: ParsedFile, call: ts.Node) -> str:
+    function = call.child_by_field_name("function")
+    return _text(parsed, function) if function is not None else ""
+
+
 def _error_check(parsed: ParsedFile, node: ts.Node, macros: frozenset[str]) -> bool:
     """`cudaGetLastError();`, `cudaError_t e = cudaGetLastError();` or `CHECK(q())` for a
     reporting macro CHECK and an error query q."""
@@ -209,18 +217,19 @@ def pointers(parsed: ParsedFile, function_span: Span) -> Pointers:
     """The facts of one function definition (see Pointers)."""
     function = node_at(parsed.main.root, *function_span)
     if function is None:
-        return Pointers(frozenset(), frozenset(), frozenset(), {})
+        return Pointers(frozenset(), frozenset(), frozenset(), frozenset(), {})
     declarator = function.child_by_field_name("declarator")
     params = declarator.child_by_field_name("parameters") if declarator is not None else None
-    restricted = set()
+    restricted, parameters = set(), set()
     for p in (params.named_children if params is not None else ()):
-        text = _text(parsed, p)
-        if "__restrict__" in text or "__restrict" in text or "restrict" in text.split():
-            name = p.child_by_field_name("declarator")
-            while name is not None and name.type != "identifier":
-                name = name.child_by_field_name("declarator")
-            if name is not None:
-                restricted.add(_text(parsed, name))
+        name = p.child_by_field_name("declarator")
+        while name is not None and name.type != "identifier":
+            name = name.child_by_field_name("declarator")
+        if name is None:
+            continue
+        parameters.add(_text(parsed, name))
+        if re.search(r"\b(__restrict__|__restrict|restrict)\b", _text(parsed, p)):
+            restricted.add(_text(parsed, name))
     body = function.child_by_field_name("body")
     uses: dict[str, list[PointerUse]] = {}
     declared, allocations, assigned = set(), {}, {}
@@ -254,7 +263,7 @@ def pointers(parsed: ParsedFile, function_span: Span) -> Pointers:
         uses.setdefault(name, []).append(PointerUse((n.start_byte, n.end_byte), role))
     allocated = {name for name, count in allocations.items()
                  if count == 1 and name in declared and not assigned.get(name)}
-    return Pointers(frozenset(allocated), frozenset(restricted), frozenset(declared),
+    return Pointers(frozenset(allocated), frozenset(restricted), frozenset(parameters), frozenset(declared),
                     {k: tuple(v) for k, v in uses.items()})
 
 

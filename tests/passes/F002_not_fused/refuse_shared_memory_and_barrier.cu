@@ -1,9 +1,6 @@
 // cu2hip-options: --target cuda
-// Must not fuse: the second kernel shares values between threads through shared memory.
-__global__ void fill(float *a, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) a[i] = 1.0f;
-}
+// Must not fuse: the first kernel shares values between threads through shared memory,
+// so a thread's element of b is not its own work (a reduction may end a chain, not start one).
 __global__ void reverse_block(const float *a, float *b, int n) {
     __shared__ float tile[256];
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -11,10 +8,13 @@ __global__ void reverse_block(const float *a, float *b, int n) {
     __syncthreads();
     if (i < n) b[i] = tile[255 - threadIdx.x];
 }
-void run(int n) {
-    float *a, *b;
-    cudaMalloc(&a, n * 4);
+__global__ void twice(const float *b, float *c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = 2.0f * b[i];
+}
+void run(const float *a, float *c, int n) {
+    float *b;
     cudaMalloc(&b, n * 4);
-    fill<<<(n + 255) / 256, 256>>>(a, n);
     reverse_block<<<(n + 255) / 256, 256>>>(a, b, n);
+    twice<<<(n + 255) / 256, 256>>>(b, c, n);
 }

@@ -13,8 +13,11 @@ Legal when:
     a grid-stride loop), with index variables of one type and guards against the same
     bound once the arguments are substituted; no name a launch uses is assigned before
     the chain's last launch (the fused launch is made there); and every two different
-    pointers of which one is written are provably distinct allocations: locals that
-    only one cudaMalloc or cudaMallocManaged sets, or parameters declared __restrict__.
+    pointers of which one is written are provably distinct allocations: a local that
+    one cudaMalloc or cudaMallocManaged of the function sets, against a parameter or
+    another such local; or two parameters declared __restrict__. A kernel that is not
+    elementwise may end a chain when it reads what the chain writes only at its own
+    index under the chain's guard (translator.ir.reductions: a reduction).
 Not handled:
     Chains across blocks, branches or loops (a chain inside a loop body is one block and
     is handled); template kernels; kernels in macros.
@@ -32,6 +35,7 @@ from dataclasses import dataclass, field
 from translator.catalog import NOTE, rule
 from translator.ir import Kernel, LaunchSite, Module
 from translator.ir.elementwise import Refusal, Stage, analyse, device_functions, squeeze, substitute
+from translator.ir.reductions import Consumer, consumer
 from translator.ir.statements import Block, Pointers, Statement, launch_blocks, pointers
 from translator.frontend import ParsedFile
 
@@ -61,82 +65,109 @@ class Link:
 
 
 @dataclass
+class Consumed:
+    """The launch that ends a map-then-reduce chain: a kernel that reads what the chain
+    produces at its own index, under the chain's guard (translator.ir.reductions)."""
+    site: LaunchSite
+    kernel: Kernel
+    consumer: Consumer
+    args: dict[str, str]
+
+
+@dataclass
 class Chain:
     block: Block
     links: list[Link]
     pointers: Pointers
     statements: list[Statement] = field(default_factory=list)   # the first launch's to the last's
+    consumer: Consumed | None = None
 
 
 def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
     """The fusable chains of the file, reporting F002 for each launch that cannot join
-    the chain before it."""
+    the chain before it (in the first round only: later rounds see the pass's output)."""
     blocks = launch_blocks(parsed, module)
     if not blocks:
         return []
     helpers = device_functions(parsed)
     stages: dict[str, Stage | Refusal] = {}
+    consumers: dict[str, Consumer | Refusal] = {}
 
-    def stage_of(site: LaunchSite) -> tuple[Kernel | None, Stage | Refusal]:
+    def kernel_of(site: LaunchSite) -> Kernel | Refusal:
         kernels = [k for k in module.kernels_by_name.get(site.kernel, []) if k.body_span is not None]
         if len(kernels) != 1:
-            return None, Refusal(site.kernel, "its definition is not in this file" if not kernels
-                                 else "it is overloaded")
+            return Refusal(site.kernel, "its definition is not in this file" if not kernels else "it is overloaded")
+        return kernels[0]
+
+    def stage_of(site: LaunchSite, kernel: Kernel | Refusal) -> Stage | Refusal:
+        if isinstance(kernel, Refusal):
+            return kernel
         if site.kernel not in stages:
-            stages[site.kernel] = analyse(parsed, kernels[0], helpers)
-        return kernels[0], stages[site.kernel]
+            stages[site.kernel] = analyse(parsed, kernel, helpers)
+        return stages[site.kernel]
+
+    def consumer_of(site: LaunchSite, kernel: Kernel) -> Consumer | Refusal:
+        if site.kernel not in consumers:
+            consumers[site.kernel] = consumer(parsed, kernel, helpers)
+        return consumers[site.kernel]
 
     chains = []
     for block in blocks:
         facts = pointers(parsed, block.function_span) if block.function_span else Pointers(
-            frozenset(), frozenset(), frozenset(), {})
+            frozenset(), frozenset(), frozenset(), frozenset(), {})
         current: list[Link] = []
         previous: LaunchSite | None = None
         start = 0
         between: list[Statement] = []
+
+        def close(end: int, consumed: Consumed | None = None) -> None:
+            if len(current) >= 2 or (current and consumed is not None):
+                chains.append(Chain(block, list(current), facts, list(block.statements[start:end]), consumed))
+
         for position, statement in enumerate(block.statements):
             if statement.kind != "launch":
                 between.append(statement)
                 continue
             site = statement.launch
-            kernel, stage = stage_of(site)
-            link = None
-            if isinstance(stage, Stage):
-                link = Link(site, kernel, stage, _arguments(kernel, site))
+            kernel = kernel_of(site)
+            stage = stage_of(site, kernel)
             reason = None
-            if previous is not None:
-                if isinstance(stage, Refusal):
-                    reason = f"{site.kernel} is not elementwise: {stage.reason}"
-                elif not current:
-                    reason = f"{previous.kernel} is not elementwise: {stages[previous.kernel].reason}" \
-                        if isinstance(stages.get(previous.kernel), Refusal) else f"{previous.kernel} cannot be fused"
-                else:
-                    reason = _cannot_join(current, link, between, facts)
-            if reason is not None and ctx.round > 0:
-                reason = ""         # said in the first round, of the input's code
-            if previous is not None and reason is None:
-                current.append(link)
+            if previous is None:
+                pass
+            elif not current:
+                before = stages.get(previous.kernel)
+                reason = f"{previous.kernel} is not elementwise: {before.reason}" if isinstance(before, Refusal) \
+                    else f"{previous.kernel} cannot be fused"
+            elif isinstance(stage, Stage):
+                reason = _cannot_join(current, Link(site, kernel, stage, _arguments(kernel, site)), between, facts)
+            elif isinstance(kernel, Refusal):
+                reason = f"{site.kernel}: {kernel.reason}"
             else:
-                if reason:
+                found = consumer_of(site, kernel)
+                consumed = Consumed(site, kernel, found, _arguments(kernel, site)) \
+                    if isinstance(found, Consumer) else None
+                why = None if consumed is None else _cannot_consume(current, consumed, between, facts)
+                if consumed is not None and why is None:
+                    close(position + 1, consumed)
+                    current, previous, between = [], site, []
+                    continue
+                reason = f"{site.kernel} is not elementwise: {stage.reason}" if consumed is None else \
+                    f"{site.kernel} is not elementwise ({stage.reason}) and does not only reduce what the chain " \
+                    f"computes: {why}"
+            if reason is None and previous is not None:
+                current.append(Link(site, kernel, stage, _arguments(kernel, site)))
+            else:
+                if reason and ctx.round == 0:
                     ctx.report(NOT_FUSED, site.span[0], f"launch of {site.kernel} not fused with the launch of "
                                f"{previous.kernel} before it: {reason}", end=site.config_span[1],
                                subject=site.kernel)
-                if len(current) >= 2:
-                    chains.append(Chain(block, current, facts, list(block.statements[start:position_of_last(
-                        block, current[-1])])))
-                current = [link] if link is not None else []
+                close(position)
+                current = [Link(site, kernel, stage, _arguments(kernel, site))] if isinstance(stage, Stage) else []
                 start = position
             previous = site
             between = []
-        if len(current) >= 2:
-            chains.append(Chain(block, current, facts,
-                                list(block.statements[start:position_of_last(block, current[-1])])))
+        close(len(block.statements))
     return chains
-
-
-def position_of_last(block: Block, link: Link) -> int:
-    """One past the position of the link's launch statement in the block."""
-    return next(i for i, s in enumerate(block.statements) if s.launch is link.site) + 1
 
 
 def _arguments(kernel: Kernel, site: LaunchSite) -> dict[str, str]:
@@ -158,32 +189,87 @@ def substituted_bound(link: Link) -> str:
     return squeeze(substitute(stage.bound.encode(), stage.bound_span[0], stage.bound_names, argument).decode())
 
 
-def _cannot_join(chain: list[Link], link: Link, between: list[Statement], facts: Pointers) -> str | None:
-    """Why `link` cannot join the chain, or None."""
+def _cannot_follow(chain: list[Link], site: LaunchSite, name: str, index_type: str, between: list[Statement]) \
+        -> str | None:
+    """What stops any launch from following the chain: something between the launches,
+    another configuration, another index type, or an argument modified before the end."""
     for statement in between:
         if statement.kind == "barrier":
             return f"{statement.what} between the launches"
     first = chain[0]
-    config, other = _config(first.site), _config(link.site)
+    config, other = _config(first.site), _config(site)
     for what, a, b in zip(("grids", "block sizes", "dynamic shared memory sizes", "streams"), config, other):
         if a != b:
             return f"the {what} differ ({a} and {b})"
     if config[2] != "0":
         return "the launches ask for dynamic shared memory"
+    if squeeze(index_type).replace("const", "") != squeeze(first.stage.index_type).replace("const", ""):
+        return f"the index types differ ({first.stage.index_type} in {first.kernel.name}, {index_type} in {name})"
+    assigned = set().union(*(s.assigns for s in between)) if between else set()
+    for earlier in chain:
+        hit = sorted(_names_in(earlier.site) & assigned)
+        if hit:
+            return f"'{hit[0]}', an argument of the launch of {earlier.kernel.name}, is modified between the launches"
+    return None
+
+
+def _cannot_join(chain: list[Link], link: Link, between: list[Statement], facts: Pointers) -> str | None:
+    """Why `link` cannot join the chain, or None."""
+    why = _cannot_follow(chain, link.site, link.kernel.name, link.stage.index_type, between)
+    if why:
+        return why
+    first = chain[0]
     if link.stage.form != first.stage.form:
         return f"{first.kernel.name} is a {first.stage.form} kernel and {link.kernel.name} a {link.stage.form} one"
-    if squeeze(link.stage.index_type).replace("const", "") != squeeze(first.stage.index_type).replace("const", ""):
-        return f"the index types differ ({first.stage.index_type} and {link.stage.index_type})"
     if substituted_bound(link) != substituted_bound(first):
         return f"the guards differ: {first.kernel.name} runs where the index < {substituted_bound(first)}, " \
                f"{link.kernel.name} where it is < {substituted_bound(link)}"
-    assigned = set().union(*(s.assigns for s in between)) if between else set()
-    for earlier in chain:
-        used = _names_in(earlier.site)
-        hit = sorted(used & assigned)
-        if hit:
-            return f"'{hit[0]}', an argument of the launch of {earlier.kernel.name}, is modified between the launches"
     return _aliasing(chain + [link], facts)
+
+
+def _cannot_consume(chain: list[Link], consumed: Consumed, between: list[Statement], facts: Pointers) -> str | None:
+    """Why the consumer cannot end the chain, or None: it must read what the chain
+    writes only at its own index and under the chain's guard, write none of it, and
+    touch nothing else that the chain's buffers may overlap."""
+    found = consumed.consumer
+    why = _cannot_follow(chain, consumed.site, consumed.kernel.name, found.index_type, between)
+    if why:
+        return why
+    if chain[0].stage.form != "guard":
+        return f"{chain[0].kernel.name} is a grid-stride kernel: a reduction cannot take its loop"
+    used = buffers(chain)
+    written = {k for k, modes in used.items() if modes & {"write", "readwrite"}}
+    bound = substituted_bound(chain[0])
+    for param in consumed.kernel.params:
+        if not param.is_pointer:
+            continue
+        key = squeeze(consumed.args.get(param.name, ""))
+        if key in written:
+            if param.name in found.other_uses:
+                return f"it uses {param.name} other than as {param.name}[{found.index}]"
+            for access in (a for a in found.accesses if a.param == param.name):
+                if access.mode != "read":
+                    return f"it writes {param.name}[{found.index}], which the chain computes"
+                if not any(_bound_with_arguments(b, consumed.args) == bound for b in access.bounds):
+                    return f"it reads {param.name}[{found.index}] outside a guard {found.index} < {bound}"
+        else:
+            for other in sorted(used):
+                if other != key and not _distinct(key, other, facts) or other == key and key not in written \
+                        and (param.name in found.other_uses or any(a.mode != "read" for a in found.accesses
+                                                                     if a.param == param.name)):
+                    return f"'{key}' may point into the same memory as '{other}' (not provably distinct " \
+                           "allocations)"
+    return None
+
+
+def _bound_with_arguments(bound, args: dict[str, str]) -> str:
+    """A guard bound of a consumer (text, span, names) with the launch's arguments in place."""
+    text, span, names = bound
+
+    def argument(name: str) -> str:
+        value = squeeze(args.get(name, name))
+        return value if value.isidentifier() or value.replace(".", "").isalnum() else f"({value})"
+    return squeeze(substitute(text.encode(), span[0], names, argument).decode())
 
 
 def _names_in(site: LaunchSite) -> set[str]:
@@ -215,15 +301,18 @@ def _aliasing(links: list[Link], facts: Pointers) -> str | None:
         for other in sorted(used):
             if other == w or _distinct(w, other, facts):
                 continue
-            return f"'{w}' is written and '{other}' may point into the same memory (they are not provably " \
-                   "distinct allocations: locals set by one cudaMalloc, or __restrict__ parameters)"
+            return f"'{w}' is written and '{other}' may point into the same memory (not provably distinct " \
+                   "allocations)"
     return None
 
 
 def _distinct(a: str, b: str, facts: Pointers) -> bool:
+    """Provably different memory: a local that one allocation of this function sets
+    cannot be reached through a parameter (whose value predates it) or through another
+    such local; two __restrict__ parameters are distinct by the caller's promise."""
     if not (a.isidentifier() and b.isidentifier()):
         return False
-    known = facts.allocated | facts.restricted
-    if a in facts.allocated and b in known or b in facts.allocated and a in known:
+    fresh = facts.allocated
+    if a in fresh and (b in fresh or b in facts.parameters) or b in fresh and a in facts.parameters:
         return True
     return a in facts.restricted and b in facts.restricted

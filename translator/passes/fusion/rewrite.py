@@ -70,10 +70,9 @@ buffer is provably dead after the chain. `--no-fuse` turns this off.""",
                 "    fused_scale_shift<<<(n + 255) / 256, 256>>>(x, y, 2.0f, n, z, 1.0f);\n}\n",
     options=("--target", "cuda"))
 
-_WORD = re.compile(r"[A-Za-z_]\w*")
+_WORD = re.compile(r"(?<![\w.])(?<!->)[A-Za-z_]\w*")       # a name, not a member's
 _RESERVED = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "float", "double", "int",
                        "auto", "const", "void", "return", "if", "for", "while"})
-STAGE_INDENT = " " * 12
 
 
 class _Param:
@@ -91,7 +90,8 @@ def fuse(ctx, chain: Chain, taken: set[str], inserted: dict[str, str]) -> None:
     this file (text with its name left out -> name)."""
     data = ctx.source.data
     links = chain.links
-    last_kernel_end = max(link.kernel.span[1] for link in links)
+    launched = links + ([chain.consumer] if chain.consumer else [])
+    last_kernel_end = max(link.kernel.span[1] for link in launched)
     if chain.block.function_span is not None and last_kernel_end > chain.block.function_span[0]:
         site = links[-1].site
         ctx.report(NOT_FUSED, site.span[0], f"launch of {site.kernel} not fused with the launches before it: "
@@ -104,14 +104,20 @@ def fuse(ctx, chain: Chain, taken: set[str], inserted: dict[str, str]) -> None:
         lo, hi = link.stage.statements
         renamed = {p.name for p in link.kernel.params} | {link.stage.index}
         avoid |= set(_WORD.findall(data[lo:hi].decode("utf-8", "replace"))) - renamed
-    params, by_link = _merge_parameters(data, links, avoid)
+    if chain.consumer:
+        found = chain.consumer.consumer
+        renamed = {p.name for p in chain.consumer.kernel.params} | {found.index}
+        for lo, hi in filter(None, (found.prefix, found.rest)):
+            avoid |= set(_WORD.findall(data[lo:hi].decode("utf-8", "replace"))) - renamed
+    params, by_link = _merge_parameters(data, launched, avoid)
     if isinstance(params, str):
         site = links[-1].site
         ctx.report(NOT_FUSED, site.span[0], f"launch of {site.kernel} not fused with the launches before it: "
                    f"{params}", end=site.config_span[1], subject=site.kernel)
         return
     avoid |= {p.name for p in params}
-    index = _fresh(links[0].stage.index, avoid | set().union(*(l.stage.locals for l in links)))
+    index = _fresh(links[0].stage.index, avoid | set().union(*(l.stage.locals for l in links)) |
+                   (chain.consumer.consumer.locals if chain.consumer else set()))
     avoid.add(index)
     registers, dropped = _registers(chain, params, by_link, avoid)
     stages = [{"kernel": link.kernel.name, "body": _stage_body(data, link, by_link[i], registers, index)}
@@ -119,15 +125,19 @@ def fuse(ctx, chain: Chain, taken: set[str], inserted: dict[str, str]) -> None:
     first = links[0]
     bound = substitute(first.stage.bound.encode(), first.stage.bound_span[0], first.stage.bound_names,
                        lambda name: by_link[0][name].name).decode()
-    kernels = [link.kernel.name for link in links]
+    kernels = [link.kernel.name for link in launched]
     name = _fresh("fused_" + "_".join(dict.fromkeys(kernels)), avoid | taken)
     values = dict(kernels=kernels, origin=chain.block.function or "the file", form=first.stage.form,
                   index=index, index_type=first.stage.index_type, bound=bound,
                   params=[p.declaration for p in params], stages=stages,
                   registers=[r for r in registers.values() if r["used"]],
                   notes=[f"{b}[{index}] is not stored: {why}" for b, why in dropped])
-    text = render("fused_elementwise.cu.j2", name=name, **values)
-    key = render("fused_elementwise.cu.j2", name="@", **dict(values, origin="@"))
+    template = "fused_elementwise.cu.j2"
+    if chain.consumer:
+        template = "fused_map_reduce.cu.j2"
+        values.update(_consumer_values(data, chain, by_link[-1], registers, index))
+    text = render(template, name=name, **values)
+    key = render(template, name="@", **dict(values, origin="@"))
     if key in inserted:
         name = inserted[key]
     elif parse(text.encode()).root_node.has_error:
@@ -142,14 +152,16 @@ def fuse(ctx, chain: Chain, taken: set[str], inserted: dict[str, str]) -> None:
         newline = ctx.source.newline.decode()
         body = text.rstrip("\n").replace("\n", newline)
         edits.append(Edit(last_kernel_end, last_kernel_end, (newline + newline + body).encode()))
-    for link in links[:-1]:
+    for link in launched[:-1]:
         edits.append(_remove_statement(data, _statement_span(chain, link)))
-    last = links[-1].site
+    last = launched[-1].site
     arguments = ", ".join(p.argument for p in params)
     config = data[last.config_span[0]:last.config_span[1]].decode("utf-8", "replace")
     edits.append(Edit(last.span[0], last.span[1], f"{name}{config}({arguments})".encode()))
     stored = [p.name for p in params if p.pointer and registers.get(p.name, {}).get("store")]
-    reason = f"fused {', '.join(kernels)} into {name}: one launch instead of {len(links)}"
+    reason = f"fused {', '.join(kernels)} into {name}: one launch instead of {len(launched)}"
+    if chain.consumer:
+        reason += f", {chain.consumer.kernel.name} reading the values of the others from registers"
     if dropped:
         reason += "; " + "; ".join(f"{b} is not stored ({why})" for b, why in dropped)
     elif stored:
@@ -176,7 +188,8 @@ def _merge_parameters(data: bytes, links: list[Link], avoid: set[str]):
     to them; or the reason they cannot be merged."""
     params: list[_Param] = []
     by_key: dict[tuple, _Param] = {}
-    written = {k for k, modes in buffers(links).items() if modes & {"write", "readwrite"}}
+    elementwise = [link for link in links if isinstance(link, Link)]
+    written = {k for k, modes in buffers(elementwise).items() if modes & {"write", "readwrite"}}
     by_link = []
     used_names = set(avoid)
     for link in links:
@@ -276,13 +289,42 @@ def _stage_body(data: bytes, link: Link, mapping: dict, registers: dict, index: 
         if name == stage.index:
             return index
         return mapping[name].name
-    text = substitute(data[lo:hi], lo, replacements, new).decode("utf-8", "replace")
-    line_start = data.rfind(b"\n", 0, lo) + 1
+    return _indented(data, lo, substitute(data[lo:hi], lo, replacements, new).decode("utf-8", "replace"), 12)
+
+
+def _indented(data: bytes, lo: int, text: str, indent: int) -> str:
+    """`text`, which starts at offset `lo` of `data`, with its lines' common indentation
+    (the first line's counted from its line's start) made `indent` spaces."""
+    line_start = max(data.rfind(b"\n", 0, lo), data.rfind(b"\r", 0, lo)) + 1
     prefix = data[line_start:lo].decode("utf-8", "replace")
-    lines = (" " * len(prefix.expandtabs()) + text).replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    lines = [l.expandtabs(4).rstrip() for l in lines]
-    margin = min((len(l) - len(l.lstrip()) for l in lines if l.strip()), default=0)
-    return "\n".join(STAGE_INDENT + l[margin:] if l.strip() else "" for l in lines)
+    lines = (" " * len(prefix.expandtabs(4)) + text).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = [line.expandtabs(4).rstrip() for line in lines]
+    margin = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
+    return "\n".join(" " * indent + line[margin:] if line.strip() else "" for line in lines)
+
+
+def _consumer_values(data: bytes, chain: Chain, mapping: dict, registers: dict, index: str) -> dict:
+    """The consumer's declarations before its index and its statements after it, renamed,
+    its reads of what the chain writes made reads of the registers."""
+    found = chain.consumer.consumer
+    written = {name for name, r in registers.items() if r["store"] or r["dropped"]}
+    replaced = [("@" + a.param, a.span) for a in found.accesses if mapping[a.param].name in written]
+    inside = lambda span: any(lo <= span[0] and span[1] <= hi for _, (lo, hi) in replaced)
+    replacements = sorted(replaced + [(n, span) for n, span in found.names if not inside(span)],
+                          key=lambda r: r[1])
+
+    def new(name: str) -> str:
+        if name.startswith("@"):
+            return registers[mapping[name[1:]].name]["name"]
+        return index if name == found.index else mapping[name].name
+
+    def piece(span) -> str:
+        if span is None:
+            return ""
+        lo, hi = span
+        here = [r for r in replacements if lo <= r[1][0] and r[1][1] <= hi]
+        return _indented(data, lo, substitute(data[lo:hi], lo, here, new).decode("utf-8", "replace"), 4)
+    return {"consumer": found.kernel, "prefix": piece(found.prefix), "body": piece(found.rest)}
 
 
 def _statement_span(chain: Chain, link: Link) -> tuple[int, int]:
