@@ -274,3 +274,23 @@ def test_corpus_chains_pass_on_the_gpu(program, tmp_path) -> None:
     assert build.returncode == 0, build.stderr
     run = subprocess.run([str(binary)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and run.stdout.startswith("PASS"), run.stdout + run.stderr
+
+
+def test_report_lists_chains_fused_and_refused(tmp_path, capsys) -> None:
+    from translator.cli import main
+    import json
+    (tmp_path / "t.cu").write_text(KERNELS + "void f(float *__restrict__ y, int n, cudaStream_t st) {\n"
+                                   "    b<<<n, 64>>>(y, n);\n    b<<<n, 64>>>(y, n);\n    b<<<n, 64, 0, st>>>(y, n);\n}\n")
+    assert main(["report", str(tmp_path / "t.cu"), "--target", "cuda"]) == 0
+    path = str(tmp_path / "t.cu")
+    assert capsys.readouterr().out == (
+        "fusion: 2 findings, 1 applied\n"
+        f"  {path}:10:5: applied: fused b, b into fused_b: one launch instead of 2; every store kept (y) [F001]\n"
+        f"  {path}:11:5: not applied: launch of b not fused with the launch of b before it: the streams differ "
+        "(0 and st) [F002]\n")
+    assert main(["report", path, "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [(f["rule"], f["line"], f["applied"]) for f in doc["topics"]["fusion"]] == \
+        [("F001", 10, True), ("F002", 11, False)]
+    assert main(["report", path, "--format", "markdown", "--no-fuse"]) == 0
+    assert capsys.readouterr().out == "## cu2hip report\n\n### fusion\n\nNothing found.\n"

@@ -21,7 +21,7 @@ __global__ void sum_squares(const float *r, float *total, int n) {
 }
 
 // cu2hip: fused_residual_sum_squares does the work of residual, sum_squares, launched one after another in norm2: sum_squares reads what the others compute from registers
-// cu2hip: r[i] is not stored: r is a local of norm2 that nothing reads after this chain (only its allocation, this chain's launches and its cudaFree mention it)
+// cu2hip: r[i] is not stored: r is a local of norm2 that nothing reads after this chain: only its allocation, this chain's launches and its cudaFree mention it
 __global__ void fused_residual_sum_squares(const float *a, const float *x, const float *b, float *r, int n, float *total)
 {
     __shared__ float partial[256];

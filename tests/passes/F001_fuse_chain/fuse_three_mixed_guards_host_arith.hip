@@ -32,7 +32,7 @@ __global__ void scale_into(const float *t, float *y, float s, int n) {
 }
 
 // cu2hip: fused_axpb_activate_scale_into does the work of axpb, activate, scale_into, launched one after another in run
-// cu2hip: y[i] is not stored: y is a local of run that nothing reads after this chain (only its allocation, this chain's launches and its cudaFree mention it)
+// cu2hip: y[i] is not stored: y is a local of run that nothing reads after this chain: only its allocation, this chain's launches and its cudaFree mention it
 __global__ void fused_axpb_activate_scale_into(const float *x, float *t, float a, float b, int n, float *y, float s)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -14,7 +14,7 @@ __global__ void add_one(const float *t, float *y, int n) {
 }
 
 // cu2hip: fused_square_add_one does the work of square, add_one, launched one after another in run
-// cu2hip: t[i] is not stored: t is a local of run that nothing reads after this chain (only its allocation, this chain's launches and its cudaFree mention it)
+// cu2hip: t[i] is not stored: t is a local of run that nothing reads after this chain: only its allocation, this chain's launches and its cudaFree mention it
 __global__ void fused_square_add_one(const float *x, float *t, int n, float *y)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -68,7 +68,7 @@ buffer is provably dead after the chain. `--no-fuse` turns this off.""",
                 "        y[i] = y_v;\n        z[i] = z_v;\n    }\n}\n"
                 "void run(const float *__restrict__ x, float *__restrict__ y, float *__restrict__ z, int n) {\n"
                 "    fused_scale_shift<<<(n + 255) / 256, 256>>>(x, y, 2.0f, n, z, 1.0f);\n}\n",
-    options=("--target", "cuda"))
+    options=("--target", "cuda"), topic="fusion")
 
 _WORD = re.compile(r"(?<![\w.])(?<!->)[A-Za-z_]\w*")       # a name, not a member's
 _RESERVED = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "float", "double", "int",
@@ -163,10 +163,12 @@ def fuse(ctx, chain: Chain, taken: set[str], inserted: dict[str, str]) -> None:
     if chain.consumer:
         reason += f", {chain.consumer.kernel.name} reading the values of the others from registers"
     if dropped:
-        reason += "; " + "; ".join(f"{b} is not stored ({why})" for b, why in dropped)
+        reason += "; " + "; ".join(f"{b} is not stored: {why}" for b, why in dropped)
     elif stored:
         reason += f"; every store kept ({', '.join(stored)})"
-    ctx.fix(FUSED, tuple(sorted(edits, key=lambda e: (e.start, e.end))), reason)
+    made = ctx.fix(FUSED, tuple(sorted(edits, key=lambda e: (e.start, e.end))), reason)
+    if made is not None:
+        ctx.report(FUSED, last.span[0], reason, end=last.config_span[1], fix=made, subject=last.kernel)
 
 
 def _fresh(name: str, taken: set[str]) -> str:
@@ -271,8 +273,8 @@ def _dead(chain: Chain, argument: str) -> str | None:
             continue
         if not any(lo <= use.span[0] and use.span[1] <= hi for lo, hi in launches):
             return None
-    return f"{name} is a local of {chain.block.function} that nothing reads after this chain " \
-           "(only its allocation, this chain's launches and its cudaFree mention it)"
+    return f"{name} is a local of {chain.block.function} that nothing reads after this chain: only its " \
+           "allocation, this chain's launches and its cudaFree mention it"
 
 
 def _stage_body(data: bytes, link: Link, mapping: dict, registers: dict, index: str) -> str:
