@@ -4,6 +4,7 @@
 - `<case>.diag` lists every expected diagnostic, one `d.format()` per line, in the order
   the translator reports them (path shown as `<case>.cu`); missing or empty means none.
 - Options come from an optional first line `// cu2hip-options: --rocm-version 6.2 --roc ...`
+  (also `--target cuda` and `--no-fuse`)
   (default: --rocm-version 5.2, a fixed target so that goldens do not depend on the
   machine's hipcc); `--only PASS` runs one pass alone, `--select`/`--ignore IDS` filter codes.
 
@@ -48,6 +49,8 @@ def case_options(source: bytes) -> Options:
     for flag in ("--roc", "--miopen", "--experimental", "--hip-kernel-execution-syntax", "--use-hip-data-types"):
         parser.add_argument(flag, action="store_true")
     parser.add_argument("--only", help="run this pass alone")
+    parser.add_argument("--target", choices=("hip", "cuda"), default="hip")
+    parser.add_argument("--no-fuse", action="store_false", dest="fuse")
     for flag in ("--select", "--ignore"):
         parser.add_argument(flag, type=lambda text: tuple(text.split(",")), default=())
     args, unknown = parser.parse_known_args(words)
@@ -57,7 +60,7 @@ def case_options(source: bytes) -> Options:
                    experimental=args.experimental,
                    hip_kernel_execution_syntax=args.hip_kernel_execution_syntax,
                    use_hip_data_types=args.use_hip_data_types,
-                   only=args.only, select=args.select, ignore=args.ignore)
+                   only=args.only, select=args.select, ignore=args.ignore, target=args.target, fuse=args.fuse)
 
 
 def golden_cases() -> list[Path]:

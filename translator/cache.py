@@ -34,8 +34,10 @@ def fingerprint() -> str:
     """The tool's version and the size and mtime of each file of the package."""
     root = Path(translator.__file__).parent
     digest = hashlib.sha256(translator.__version__.encode())
-    for path in sorted(root.rglob("*")):
-        if path.is_file() and path.suffix != ".pyc":
+    # Through links too: grammars/ and templates/ are links in a checkout.
+    paths = [Path(folder, name) for folder, _, names in os.walk(root, followlinks=True) for name in names]
+    for path in sorted(paths):
+        if path.suffix != ".pyc":
             stat = path.stat()
             digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()

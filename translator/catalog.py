@@ -40,6 +40,8 @@ class Rule:
     # A diagnostic that counts as an unconverted reference in the statistics (HIPIFY's
     # UNCONVERTED count), its subject the CUDA name left as it was.
     unconverted: bool = False
+    # The section of `cu2hip report` that lists its diagnostics, or None.
+    topic: str | None = None
 
     def __post_init__(self) -> None:
         if not _ID.match(self.id):
@@ -57,10 +59,10 @@ RULES: dict[str, Rule] = {}
 
 def rule(id: str, name: str, severity: str, summary: str, explanation: str, *, edits: bool = False,
          safe: bool | None = None, example: str = "", translation: str | None = None,
-         options: tuple[str, ...] = (), unconverted: bool = False) -> Rule:
+         options: tuple[str, ...] = (), unconverted: bool = False, topic: str | None = None) -> Rule:
     """Declare a rule (once, at import of the module that emits it)."""
     declared = Rule(id, name, severity, edits, safe, summary, explanation.strip(), example,
-                    example if translation is None else translation, options, unconverted)
+                    example if translation is None else translation, options, unconverted, topic)
     if id in RULES and RULES[id] != declared:
         raise ValueError(f"rule {id} declared twice")
     RULES[id] = declared

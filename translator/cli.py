@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from translator import __version__, hipify_compat
-from translator.commands import check, diff, rules, translate
+from translator.commands import check, diff, report, rules, translate
 from translator.settings import UsageError, resolve
 
 
@@ -29,7 +29,8 @@ def main(argv: list[str] | None = None) -> int:
                 for note in notes:
                     print(f"cu2hip: note: {note}", file=sys.stderr)
         settings = resolve(args)
-        return {"translate": translate.run, "check": check.run, "diff": diff.run}[args.command](args, settings)
+        return {"translate": translate.run, "check": check.run, "diff": diff.run,
+                "report": report.run}[args.command](args, settings)
     except UsageError as exc:
         message = str(exc)
         print(message if ": error: " in message else f"cu2hip: error: {message}", file=sys.stderr)
@@ -62,6 +63,10 @@ def _common(p: argparse.ArgumentParser) -> None:
                         help="rewrite k<<<...>>>(...) as hipLaunchKernelGGL(...)")
     syntax.add_argument("--cuda-kernel-execution-syntax", action="store_false", dest="hip_kernel_execution_syntax",
                         help="keep k<<<...>>>(...) (the default)")
+    fuse = p.add_mutually_exclusive_group()
+    fuse.add_argument("--fuse", action="store_true", default=None,
+                      help="fuse chains of elementwise launches into one kernel (the default)")
+    fuse.add_argument("--no-fuse", action="store_false", dest="fuse", help="do not fuse launches")
     p.add_argument("--select", action="append", metavar="IDS",
                    help="report and apply only these rule ids or prefixes (comma-separated; default: all)")
     p.add_argument("--ignore", action="append", metavar="IDS", help="drop these rule ids or prefixes")
@@ -121,6 +126,13 @@ def _parser() -> argparse.ArgumentParser:
                    help="text: annotated for review; patch: plain, for patch or git apply")
     d.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text diff (auto: on a terminal)")
+
+    rp = sub.add_parser("report", help="what the optimizing passes found, and why they did or did not act",
+                        description="Translate as `translate` would and report, per topic, each rewrite "
+                                    "an optimizing pass made and each one it refused, with the reason "
+                                    "(`cu2hip rules` lists each rule's topic); writes nothing else.")
+    _common(rp)
+    rp.add_argument("--format", choices=("text", "json", "markdown"), default="text")
 
     r = sub.add_parser("rules", help="list the rules, or explain one", description="The rule catalog.")
     r.add_argument("id", nargs="?", metavar="ID", help="explain this rule")

@@ -55,6 +55,7 @@ class Config:
     hip_kernel_execution_syntax: bool | None = None
     only_translated: bool | None = None
     strict: bool | None = None
+    fuse: bool | None = None
 
     def describe_rocm_version(self) -> str:
         """'6.2 (from /x/pyproject.toml)'; 'not set' when the file does not say."""
@@ -128,6 +129,7 @@ KEYS = {
     "hip-kernel-execution-syntax": ("hip_kernel_execution_syntax", _bool),
     "only-translated": ("only_translated", _bool),
     "strict": ("strict", _bool),
+    "fuse": ("fuse", _bool),
 }
 
 

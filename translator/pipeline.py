@@ -121,7 +121,7 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
     first = last = None
     for round_ in range(MAX_ROUNDS + 1):
         here = source if round_ == 0 else MappedSource(source, text, OffsetMap(applied))
-        ctx = _analyse(here, options, tables, policy, passes, first_round=round_ == 0)
+        ctx = _analyse(here, options, tables, policy, passes, round_)
         first, last = first or ctx, ctx
         for d in ctx.diagnostics:
             if d.format() not in seen:
@@ -160,18 +160,21 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
     return result
 
 
-def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passes, first_round: bool) -> Context:
+def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passes, round_: int) -> Context:
     """Front end, IR and passes over one text: the context holds the fixes and diagnostics.
     The first round (the input) also reads the suppression comments and reports parse errors."""
     parsed = parse_file(source.data, mentions_api(tables), options.qualifier_macros)
+    first_round = round_ == 0
     if first_round:
         policy.comments = suppressions(source, parsed.main.root)
     uses = scan_api_uses(parsed, tables)
-    ctx = Context(source, parsed, build_ir(source.path, parsed, uses), uses, options, tables, policy)
+    ctx = Context(source, parsed, build_ir(source.path, parsed, uses), uses, options, tables, policy, round=round_)
     if first_round:
         for site in parsed.error_sites:
             ctx.report(PARSE_ERROR, site.start, f"{site.message}; only renames are made here", end=site.end)
-    for info in passes:
+    for k, info in enumerate(passes):
+        if not info.restructures and ctx.fixes and all(p.restructures for p in passes[:k]):
+            break       # the restructuring passes (first) changed the code: the others see the result next round
         info.run(ctx)
     return ctx
 

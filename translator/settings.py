@@ -34,6 +34,8 @@ class Settings:
     only_translated: bool
 
     def describe_target(self) -> str:
+        if self.options.target == "cuda":
+            return "CUDA (--target cuda: optimizing passes only, no renaming)"
         return f"ROCm {version_str(self.options.rocm_version)} ({self.target_source})"
 
 
@@ -79,7 +81,8 @@ def resolve(args) -> Settings:
         use_hip_data_types=bool(getattr(args, "use_hip_data_types", False)),
         hip_kernel_execution_syntax=bool(_flag_or(args, "hip_kernel_execution_syntax",
                                                   config.hip_kernel_execution_syntax)),
-        select=select, ignore=ignore, only=only, rules=rules)
+        select=select, ignore=ignore, only=only, rules=rules,
+        fuse=bool(_flag_or(args, "fuse", config.fuse, True)))
     jobs = _flag_or(args, "jobs", config.jobs, os.cpu_count() or 1)
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")

@@ -49,6 +49,7 @@ class Options:
     select: tuple[str, ...] = ()            # rule ids or prefixes to report and apply (default: all)
     ignore: tuple[str, ...] = ()            # ... and to drop
     only: str | None = None                 # run this pass alone (for debugging and goldens)
+    fuse: bool = True                       # fuse chains of elementwise launches (--no-fuse)
     # Paths of user rules files (translator.rules), applied in this order by the user
     # rules pass; each worker process parses each file once while its mtime stays.
     rules: tuple[str, ...] = ()
@@ -73,6 +74,7 @@ class Context:
     fixes: list[Fix] = field(default_factory=list)
     diagnostics: list[dg.Diagnostic] = field(default_factory=list)
     header_requests: list[HeaderRequest] = field(default_factory=list)
+    round: int = 0          # of the pipeline's fix loop: 0 analyses the input, later ones its rewrites
 
     def fix(self, rule: Rule, edits: tuple[Edit, ...] | Edit, reason: str) -> Fix | None:
         """Add a fix of `rule` (its safety is the rule's), unless --select/--ignore or a
@@ -107,13 +109,16 @@ class Pass:
     requires: tuple[str, ...]       # IR_FACTS it reads
     after: tuple[str, ...]          # passes that must run before it
     targets: tuple[str, ...]
+    # It moves or generates code: it runs before the others, and in a round where it has
+    # fixes the others wait for the next round, which sees its output.
+    restructures: bool = False
 
 
 PASSES: dict[str, Pass] = {}
 
 
 def register_pass(pass_id: str, *, rules: tuple[Rule, ...], requires: tuple[str, ...] = (),
-                  after: tuple[str, ...] = (), targets: tuple[str, ...] = ("hip",)):
+                  after: tuple[str, ...] = (), targets: tuple[str, ...] = ("hip",), restructures: bool = False):
     def decorate(run: Callable[[Context], None]) -> Callable[[Context], None]:
         if pass_id in PASSES:
             raise ValueError(f"pass {pass_id!r} registered twice")
@@ -121,7 +126,7 @@ def register_pass(pass_id: str, *, rules: tuple[Rule, ...], requires: tuple[str,
         if unknown:
             raise ValueError(f"pass {pass_id!r} requires unknown facts {sorted(unknown)}")
         PASSES[pass_id] = Pass(pass_id, run, tuple(r.id for r in rules), tuple(requires), tuple(after),
-                               tuple(targets))
+                               tuple(targets), restructures)
         return run
     return decorate
 
@@ -133,8 +138,8 @@ def all_passes() -> dict[str, Pass]:
 
 
 def passes_for(target: str, only: str | None = None) -> list[Pass]:
-    """The passes for a target in an order that respects every `after`, ties broken by id;
-    with `only`, that pass alone."""
+    """The passes for a target in an order that respects every `after`, restructuring
+    passes first, ties broken by id; with `only`, that pass alone."""
     passes = all_passes()
     if only is not None:
         if only not in passes:
@@ -144,7 +149,8 @@ def passes_for(target: str, only: str | None = None) -> list[Pass]:
     ordered: list[Pass] = []
     done: set[str] = set()
     while len(ordered) < len(chosen):
-        ready = sorted(k for k, p in chosen.items() if k not in done and set(p.after) & set(chosen) <= done)
+        ready = sorted((k for k, p in chosen.items() if k not in done and set(p.after) & set(chosen) <= done),
+                       key=lambda k: (not chosen[k].restructures, k))
         if not ready:
             raise ValueError(f"passes {sorted(set(chosen) - done)} wait on each other")
         ordered.append(chosen[ready[0]])

@@ -1,0 +1,19 @@
+// cu2hip-options: --target cuda
+// Must not fuse here: the kernels are defined after the function that launches them.
+__global__ void fill(float *a, int n);
+__global__ void twice(const float *a, float *b, int n);
+void run(int n) {
+    float *a, *b;
+    cudaMalloc(&a, n * 4);
+    cudaMalloc(&b, n * 4);
+    fill<<<(n + 255) / 256, 256>>>(a, n);
+    twice<<<(n + 255) / 256, 256>>>(a, b, n);
+}
+__global__ void fill(float *a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) a[i] = 1.0f;
+}
+__global__ void twice(const float *a, float *b, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) b[i] = 2.0f * a[i];
+}

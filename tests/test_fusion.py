@@ -1,0 +1,296 @@
+"""The fusion pass: its analyses, each legality condition, the corpus's chains, and the
+compilers' verdict on what it writes. (The byte-exact rewrites are goldens in
+tests/passes/F001_fuse_chain and F002_not_fused; running the chains on a GPU is
+test_corpus_chains_pass_on_the_gpu, marked gpu.)"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from translator import toolchain
+from translator.corpus import load_manifest
+from translator.frontend import parse_file
+from translator.ir import build_ir
+from translator.ir.elementwise import Refusal, Stage, analyse, device_functions
+from translator.ir.statements import launch_blocks, pointers
+from translator.passes import Options
+from translator.pipeline import translate
+from translator.render import render
+
+ROOT = Path(__file__).resolve().parent.parent
+CUDA = Options(target="cuda")
+GID = "int i = blockIdx.x * blockDim.x + threadIdx.x;"
+
+
+def _stage(source: str, name: str = "k") -> Stage | Refusal:
+    parsed = parse_file(source.encode())
+    module = build_ir("t.cu", parsed)
+    kernel = next(k for k in module.kernels if k.name == name)
+    return analyse(parsed, kernel, device_functions(parsed))
+
+
+@pytest.mark.parametrize("body, form, index, bound", [
+    (f"{GID} if (i < n) x[i] = 0;", "guard", "i", "n"),
+    (f"{GID} if (i >= n) return; x[i] = 0;", "guard", "i", "n"),
+    ("const size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x; if (n > j) { x[j] = 0; }", "guard", "j", "n"),
+    ("int i = threadIdx.x + blockDim.x * blockIdx.x; if (n <= i) return; x[i] = 0;", "guard", "i", "n"),
+    ("for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) x[i] = 0;",
+     "grid-stride", "i", "n"),
+])
+def test_elementwise_shapes(body, form, index, bound) -> None:
+    stage = _stage(f"__global__ void k(float *x, int n) {{ {body} }}\n")
+    assert isinstance(stage, Stage), stage
+    assert (stage.form, stage.index, stage.bound) == (form, index, bound)
+    assert [(a.param, a.mode) for a in stage.accesses] == [("x", "write")]
+
+
+@pytest.mark.parametrize("body, reason", [
+    (f"{GID} if (i < n) x[i + 1] = 0;", "it reads or writes x[i+1], not its own element x[i]"),
+    (f"{GID} if (i < n) atomicAdd(x, 1.0f);", "it uses an atomic (atomicAdd(x, 1.0f))"),
+    (f"__shared__ float s[32]; {GID} if (i < n) x[i] = s[0];", "it uses shared memory (s)"),
+    (f"{GID} if (i < n) {{ x[i] = 0; __syncthreads(); }}", "it uses a barrier (__syncthreads())"),
+    (f"{GID} if (i < n) x[i] = __shfl_down_sync(0xffffffff, x[i], 1);",
+     "it uses a warp operation (__shfl_down_sync(0xffffffff, x[i], 1))"),
+    (f"{GID} if (i < n) {{ if (x[i] < 0) return; x[i] = 1; }}", "it returns early inside its guard"),
+    (f"{GID} if (i < n) x[i] = threadIdx.x;", "it uses threadIdx beyond the global thread id"),
+    (f"{GID} if (i < n) {{ float *p = x; p[i] = 0; }}", "it uses the pointer 'x' other than as x[i] (*p = x)"),
+    (f"{GID} if (i < n) x[i] = *x;", "it dereferences a pointer (*x)"),
+    (f"{GID} if (i < n) {{ n = 0; x[i] = 0; }}", "it assigns its parameter 'n'"),
+    (f"{GID} if (i < n) x[i] = g[i];", "it reads or writes memory it was not given as a parameter (g[i])"),
+    (f"{GID} if (i < m) x[i] = 0;", "its guard's bound 'm' uses 'm', not a scalar parameter"),
+    (f"{GID} x[i] = 0;", "its body is not one of the elementwise shapes (an index from the global thread id, then "
+                         "a guard against a bound, or a grid-stride loop)"),
+    ("for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += 32) x[i] = 0;",
+     "its loop is not a grid-stride loop (`i < n; i += blockDim.x * gridDim.x`)"),
+    (f"{GID} if (i < n) x[i] = helper(x);", "it calls helper, which takes a pointer or reference"),
+    (f"{GID} if (i < n) x[i] = norm(x[i]);", "it calls norm, which uses atomicAdd"),
+])
+def test_non_elementwise_kernels_say_why(body, reason) -> None:
+    source = ("__device__ float g[4]; __device__ float helper(const float *p) { return p[0]; }\n"
+              "__device__ float total;\n__device__ float norm(float v) { atomicAdd(&total, v); return v; }\n"
+              f"__device__ int m;\n__global__ void k(float *x, int n) {{ {body} }}\n")
+    stage = _stage(source)
+    assert isinstance(stage, Refusal) and stage.reason == reason
+
+
+def test_a_helper_is_callable_when_it_is_elementwise_itself() -> None:
+    source = ("__device__ float sq(float v) { return v * v; }\n"
+              "__device__ float lane(float v) { return v + threadIdx.x; }\n"
+              f"__global__ void k(float *x, int n) {{ {GID} if (i < n) x[i] = sq(x[i]); }}\n"
+              f"__global__ void j(float *x, int n) {{ {GID} if (i < n) x[i] = lane(x[i]); }}\n")
+    stage = _stage(source)
+    assert isinstance(stage, Stage) and stage.helpers == {"sq"}
+    assert _stage(source, "j").reason == "it calls lane, which uses threadIdx"
+
+
+def test_statements_between_launches_are_classified() -> None:
+    source = """#define CHECK(x) do { if ((x) != cudaSuccess) { printf("bad"); exit(1); } } while (0)
+__global__ void k(float *x, int n) {}
+void f(float *x, int n, cudaStream_t s) {
+    float *y;
+    cudaMalloc(&y, n * 4);
+    k<<<1, 32>>>(x, n);
+    int m = std::min(n, 4) * 2;
+    CHECK(cudaGetLastError());
+    cudaGetLastError();
+    k<<<1, 32>>>(x, m);
+    x[0] = 1;
+    CHECK(cudaMemcpy(x, y, 4, cudaMemcpyDefault));
+    if (m) m++;
+    k<<<1, 32>>>(y, m);
+}
+"""
+    parsed = parse_file(source.encode())
+    module = build_ir("t.cu", parsed)
+    (block,) = launch_blocks(parsed, module)
+    kinds = [(s.kind, s.what, sorted(s.assigns)) for s in block.statements]
+    assert kinds == [("launch", "", []), ("transparent", "", ["m"]), ("check", "", []), ("check", "", []),
+                     ("launch", "", []), ("barrier", "a memory access (x[0])", []),
+                     ("barrier", "a call of cudaMemcpy (in CHECK(...))", []), ("barrier", "an if", []),
+                     ("launch", "", [])]
+    facts = pointers(parsed, block.function_span)
+    assert facts.allocated == {"y"} and facts.locals == {"y", "m"}
+    assert [u.role for u in facts.uses["y"]] == ["declare", "allocate", "other", "other"]
+
+
+def test_restrict_parameters_and_single_allocations_are_distinct_others_are_not() -> None:
+    source = """void f(float *__restrict__ a, float *__restrict__ b, float *c) {
+    float *d, *e;
+    cudaMalloc(&d, 4);
+    cudaMalloc((void **)&e, 4);
+    e = d;
+}
+"""
+    parsed = parse_file(source.encode())
+    function = parsed.main.root.children[0]
+    facts = pointers(parsed, (function.start_byte, function.end_byte))
+    assert facts.restricted == {"a", "b"} and facts.allocated == {"d"}     # e is assigned again
+
+
+def _fused(source: str, options: Options = CUDA):
+    result = translate("t.cu", source.encode(), options)
+    return result.output.decode(), [d.format() for d in result.diagnostics], {f.rule for f in result.applied}
+
+
+KERNELS = """__global__ void a(const float *x, float *y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = x[i] + 1; }
+__global__ void b(float *y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] *= 2; }
+__global__ void s(float *y, int n) { for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) y[i] *= 2; }
+__global__ void w(float *y, unsigned n) { unsigned i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] *= 2; }
+__global__ void r(const float *y, float *sum, int n) { __shared__ float p[64]; int i = blockIdx.x * blockDim.x + threadIdx.x; p[threadIdx.x] = i < n ? y[i] : 0; __syncthreads(); if (threadIdx.x == 0) atomicAdd(sum, p[0]); }
+__global__ void rw(float *y, float *sum, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) { y[i] = 0; atomicAdd(sum, 1.0f); } }
+__global__ void ru(const float *y, float *sum, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; atomicAdd(sum, y[i]); }
+"""
+
+
+@pytest.mark.parametrize("launches, message", [
+    ("a<<<g, 64>>>(x, y, n);\n    b<<<g, 64, 0, st>>>(y, n);", "the streams differ (0 and st)"),
+    ("a<<<g, 64>>>(x, y, n);\n    b<<<g, 64, 16>>>(y, n);", "the dynamic shared memory sizes differ (0 and 16)"),
+    ("a<<<g, 64>>>(x, y, n);\n    b<<<g + 1, 64>>>(y, n);", "the grids differ (g and g+1)"),
+    ("a<<<g, 64>>>(x, y, n);\n    s<<<g, 64>>>(y, n);", "a is a guard kernel and s a grid-stride one"),
+    ("a<<<g, 64>>>(x, y, n);\n    w<<<g, 64>>>(y, n);", "the index types differ (int in a, unsigned in w)"),
+    ("a<<<g, 64>>>(x, y, n);\n    g = g * 2;\n    b<<<g, 64>>>(y, n);",
+     "'g', an argument of the launch of a, is modified between the launches"),
+    ("a<<<g, 64>>>(x, y, n);\n    helper();\n    b<<<g, 64>>>(y, n);", "a call of helper between the launches"),
+    ("a<<<g, 64>>>(x, y, n);\n    b<<<g, 64>>>(x, n);",
+     "'x' is written and 'y' may point into the same memory (not provably distinct allocations)"),
+    ("s<<<g, 64>>>(y, n);\n    r<<<g, 64>>>(y, sum, n);",
+     "r is not elementwise (it uses shared memory (p)) and does not only reduce what the chain computes: s is a "
+     "grid-stride kernel: a reduction cannot take its loop"),
+    ("b<<<g, 64>>>(y, n);\n    rw<<<g, 64>>>(y, sum, n);",
+     "rw is not elementwise (it uses an atomic (atomicAdd(sum, 1.0f))) and does not only reduce what the chain "
+     "computes: it writes y[i], which the chain computes"),
+    ("b<<<g, 64>>>(y, n);\n    ru<<<g, 64>>>(y, sum, n);",
+     "ru is not elementwise (it uses an atomic (atomicAdd(sum, y[i]))) and does not only reduce what the chain "
+     "computes: it reads y[i] outside a guard i < n"),
+])
+def test_each_refusal_names_its_reason(launches, message) -> None:
+    source = KERNELS + ("void helper();\nvoid f(const float *__restrict__ x, float *__restrict__ y, "
+                        f"float *__restrict__ sum, int n, int g, cudaStream_t st) {{\n    {launches}\n}}\n")
+    source = source.replace("float *__restrict__ y", "float *y") if "(x, n)" in launches else source
+    output, diagnostics, applied = _fused(source)
+    assert output == source and not applied
+    second = launches.splitlines()[-1].strip()
+    kernel, line = second.split("<<<")[0], source.count("\n", 0, source.index(second)) + 1
+    first = launches.split("<<<")[0]
+    assert diagnostics == [f"t.cu:{line}:5: note: launch of {kernel} not fused with the launch of {first} before "
+                           f"it: {message} [F002]"]
+
+
+def test_no_fuse_and_the_configuration_turn_fusion_off(tmp_path, capsys) -> None:
+    from translator.cli import main
+    source = KERNELS + "void f(float *__restrict__ y, int n) {\n    b<<<n, 64>>>(y, n);\n    b<<<n, 64>>>(y, n);\n}\n"
+    output, _, applied = _fused(source)
+    assert applied == {"F001"} and "fused_b<<<n, 64>>>(y, n);" in output
+    assert _fused(source, Options(target="cuda", fuse=False))[0] == source
+    (tmp_path / "t.cu").write_text(source)
+    assert main(["translate", str(tmp_path / "t.cu"), "--stdout", "--target", "cuda", "--no-fuse", "-q"]) == 0
+    assert capsys.readouterr().out == source
+    (tmp_path / "cu2hip.toml").write_text("fuse = false\ntarget = \"cuda\"\n")
+    assert main(["translate", str(tmp_path / "t.cu"), "--stdout", "-q"]) == 0
+    assert capsys.readouterr().out == source
+    assert main(["translate", str(tmp_path / "t.cu"), "--stdout", "-q", "--fuse"]) == 0
+    assert "fused_b" in capsys.readouterr().out
+
+
+def test_templates_refuse_missing_values() -> None:
+    with pytest.raises(jinja2.UndefinedError):
+        render("fused_elementwise.cu.j2", name="f")
+
+
+CORPUS = [p for p in load_manifest(ROOT) if p.path.startswith("corpus/fusion/")]
+# What each negative corpus chain's F002 must say (its first comment says why it must not fuse).
+REFUSALS = {
+    "neg_copy_between": "a call of cudaMemcpy (in CHECK(...)) between the launches",
+    "neg_neighbour_read": "not its own element",
+    "neg_two_streams": "the streams differ",
+    "neg_atomic_accumulator": "accumulate is not elementwise: it uses an atomic",
+    "neg_aliasing": "may point into the same memory",
+    "neg_cublas_between": "a call of cublasSscal",
+}
+
+
+@pytest.mark.parametrize("program", CORPUS, ids=lambda p: Path(p.path).stem)
+def test_corpus_chains_are_fused_and_the_others_are_not(program) -> None:
+    name = Path(program.path).stem
+    source = (ROOT / program.path).read_bytes()
+    result = translate(program.path, source, CUDA)
+    notes = [d.message for d in result.diagnostics if d.code == "F002"]
+    if name.startswith("neg_"):
+        assert result.output == source, f"{name} must not be fused"
+        assert any(REFUSALS[name] in n for n in notes), notes
+        assert source.split(b"\n", 1)[0].startswith(b"// must not fuse:")
+    else:
+        assert [f.rule for f in result.applied] == ["F001"], notes
+        assert not notes
+
+
+def _compile_cuda(path: Path) -> toolchain.CompileResult:
+    return toolchain.nvcc_compile_check(path, include_dirs=tuple(filter(None, [os.environ.get("CU2HIP_CUDA_INCLUDE")])))
+
+
+@pytest.mark.skipif(toolchain.nvcc() is None, reason="nvcc is not installed (pip install nvidia-cuda-nvcc)")
+@pytest.mark.parametrize("case", sorted((ROOT / "tests" / "passes" / "F001_fuse_chain").glob("*.cu")), ids=lambda p: p.stem)
+def test_fused_cuda_compiles_with_nvcc(case, tmp_path) -> None:
+    result = translate(case.name, case.read_bytes(), CUDA)
+    assert "F001" in {f.rule for f in result.applied}
+    (tmp_path / case.name).write_bytes(result.output)
+    check = _compile_cuda(tmp_path / case.name)
+    assert check.ok, check.output
+
+
+@pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc is not installed (apt-get install hipcc)")
+@pytest.mark.parametrize("case", sorted((ROOT / "tests" / "passes" / "F001_fuse_chain").glob("*.cu")), ids=lambda p: p.stem)
+def test_fused_hip_compiles_for_gfx90a(case, tmp_path) -> None:
+    result = translate(case.name, case.read_bytes(), Options(rocm_version=(5, 2)))
+    assert "F001" in {f.rule for f in result.applied}
+    (tmp_path / (case.stem + ".hip")).write_bytes(result.output)
+    check = toolchain.hip_syntax_check(tmp_path / (case.stem + ".hip"))
+    assert check.ok, check.output
+
+
+def _gpu() -> bool:
+    return shutil.which("nvidia-smi") is not None and subprocess.run(
+        ["nvidia-smi", "-L"], capture_output=True).returncode == 0
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _gpu() or toolchain.nvcc() is None, reason="needs an NVIDIA GPU and nvcc")
+@pytest.mark.parametrize("program", CORPUS, ids=lambda p: Path(p.path).stem)
+def test_corpus_chains_pass_on_the_gpu(program, tmp_path) -> None:
+    """The --target cuda translation of every corpus chain still passes its self-check."""
+    source = ROOT / program.path
+    fused = tmp_path / source.name
+    fused.write_bytes(translate(program.path, source.read_bytes(), CUDA).output)
+    binary = tmp_path / "a.out"
+    libs = [f"-l{lib}" for lib in program.libs if lib != "cuda"]
+    build = subprocess.run([toolchain.nvcc(), "-O2", "-arch=sm_90", "-o", str(binary), str(fused), *libs],
+                           capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    run = subprocess.run([str(binary)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.startswith("PASS"), run.stdout + run.stderr
+
+
+def test_report_lists_chains_fused_and_refused(tmp_path, capsys) -> None:
+    from translator.cli import main
+    import json
+    (tmp_path / "t.cu").write_text(KERNELS + "void f(float *__restrict__ y, int n, cudaStream_t st) {\n"
+                                   "    b<<<n, 64>>>(y, n);\n    b<<<n, 64>>>(y, n);\n    b<<<n, 64, 0, st>>>(y, n);\n}\n")
+    assert main(["report", str(tmp_path / "t.cu"), "--target", "cuda"]) == 0
+    path = str(tmp_path / "t.cu")
+    assert capsys.readouterr().out == (
+        "fusion: 2 findings, 1 applied\n"
+        f"  {path}:10:5: applied: fused b, b into fused_b: one launch instead of 2; every store kept (y) [F001]\n"
+        f"  {path}:11:5: not applied: launch of b not fused with the launch of b before it: the streams differ "
+        "(0 and st) [F002]\n")
+    assert main(["report", path, "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [(f["rule"], f["line"], f["applied"]) for f in doc["topics"]["fusion"]] == \
+        [("F001", 10, True), ("F002", 11, False)]
+    assert main(["report", path, "--format", "markdown", "--no-fuse"]) == 0
+    assert capsys.readouterr().out == "## cu2hip report\n\n### fusion\n\nNothing found.\n"

@@ -1,0 +1,428 @@
+"""Elementwise kernels: what the fusion pass needs to know of a kernel's body.
+
+A kernel is elementwise when each thread touches memory only at its own index: it
+computes the global thread id once, guards it against a bound made of its scalar
+parameters, and inside the guard reads and writes its pointer parameters at that index
+alone. Three shapes are recognised:
+
+    T i = <global id>; if (i < n) { S }                 "guard"
+    T i = <global id>; if (i >= n) return; S            "guard"
+    for (T i = <global id>; i < n; i += blockDim.x * gridDim.x) { S }   "grid-stride"
+
+where <global id> is `blockIdx.x * blockDim.x + threadIdx.x` in any operand order (a
+cast to an integer type allowed). The statements S may declare locals, loop and branch,
+and call `__device__` helpers that are themselves elementwise (no pointer parameters, no
+shared memory, barriers, atomics, warp operations or thread indices) and any function
+the file does not define (math functions). Everything else is refused, with the reason:
+shared memory, barriers, atomics, warp operations, early exits other than the guard,
+thread indices used beyond the global id, a pointer used other than as `p[i]` (a
+neighbour read, pointer arithmetic, a pointer passed to a function), memory reached
+through anything but a pointer parameter, an assignment to a parameter or to the index,
+preprocessor lines inside the body, template kernels and kernels in macros.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from translator.frontend import Fragment, ParsedFile
+from translator.ir import body as body_facts
+from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel, Span
+
+_SPACE = re.compile(r"\s+")
+_INT_CAST = re.compile(r"\((?:const)?(?:unsigned|signed)?(?:int|long|longlong|size_t|int64_t|uint64_t|"
+                       r"int32_t|uint32_t|ptrdiff_t|unsigned)?\)|static_cast<[\w:]+>")
+_GLOBAL_IDS = frozenset({
+    "blockIdx.x*blockDim.x+threadIdx.x", "blockDim.x*blockIdx.x+threadIdx.x",
+    "threadIdx.x+blockIdx.x*blockDim.x", "threadIdx.x+blockDim.x*blockIdx.x",
+})
+_STRIDES = frozenset({"blockDim.x*gridDim.x", "gridDim.x*blockDim.x"})
+_BUILTIN_INDICES = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"})
+_LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop", "switch_statement"})
+_NEVER = {
+    "return_statement": "returns early", "goto_statement": "jumps with goto", "lambda_expression": "holds a lambda",
+    "new_expression": "allocates with new", "delete_expression": "frees with delete",
+    "gnu_asm_expression": "holds inline assembly", "asm_statement": "holds inline assembly",
+    "throw_statement": "throws",
+}
+_HELPER_HAZARDS = re.compile(r"\b(__shared__|__syncthreads\w*|atomic\w+|threadIdx|blockIdx|blockDim|gridDim|"
+                             r"warpSize|asm|" + "|".join(sorted(WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTINS)) + r")\b")
+
+
+def squeeze(text: str) -> str:
+    """Text with all white space removed: how expressions are compared."""
+    return _SPACE.sub("", text)
+
+
+def substitute(text: bytes, base: int, names, replacement) -> bytes:
+    """`text` (whose first byte is at file offset `base`) with each (name, span) of
+    `names` replaced by `replacement(name)` (a str); the spans are in source order and
+    inside the text."""
+    out, last = [], 0
+    for name, (start, end) in names:
+        out.append(text[last:start - base])
+        out.append(replacement(name).encode())
+        last = end - base
+    out.append(text[last:])
+    return b"".join(out)
+
+
+@dataclass(frozen=True)
+class Access:
+    """`p[i]` in a stage: the pointer parameter, how it is used, and where."""
+    param: str
+    mode: str              # "read", "write" or "readwrite"
+    span: Span
+    plain_store: bool      # `p[i] = e;`, a statement of the stage's own list, e not reading p
+
+
+@dataclass(frozen=True)
+class Stage:
+    """What an elementwise kernel brings to a fused kernel."""
+    kernel: str
+    form: str                              # "guard" or "grid-stride"
+    index: str                             # the index variable's name
+    index_type: str                        # its declared type, as written
+    bound: str                             # the guard's bound, as written (in the kernel's parameters)
+    bound_span: Span
+    bound_names: tuple[tuple[str, Span], ...]   # the parameter names in the bound, with their spans
+    statements: Span                       # the guarded statements' bytes
+    accesses: tuple[Access, ...]           # in source order
+    names: tuple[tuple[str, Span], ...]    # uses of parameters and of the index, in source order
+    locals: frozenset[str]                 # names the statements declare
+    helpers: frozenset[str]                # the file's __device__ functions it calls
+
+
+@dataclass(frozen=True)
+class Refusal:
+    kernel: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class DeviceFunction:
+    name: str
+    span: Span
+    hazard: str | None                     # why it cannot be called from a fused kernel, or None
+
+
+def device_functions(parsed: ParsedFile) -> dict[str, DeviceFunction]:
+    """The `__device__` (not `__global__`) function definitions at the top level of the
+    file, by name, with the first hazard each holds (a name overloaded with different
+    hazards keeps the first)."""
+    frag = parsed.main
+    out: dict[str, DeviceFunction] = {}
+    stack = list(frag.root.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type in ("linkage_specification", "namespace_definition", "declaration_list"):
+            stack.extend(node.named_children)
+            continue
+        if node.type == "template_declaration":
+            stack.extend(c for c in node.named_children if c.type == "function_definition")
+            continue
+        if node.type != "function_definition":
+            continue
+        head = parsed.data[node.start_byte:(node.child_by_field_name("body") or node).start_byte]
+        if b"__device__" not in head or b"__global__" in head:
+            continue
+        declarator = node.child_by_field_name("declarator")
+        name = declarator.child_by_field_name("declarator") if declarator is not None else None
+        if name is None or name.type != "identifier":
+            continue
+        text = frag.text(parsed.data, node)
+        params = declarator.child_by_field_name("parameters")
+        hazard = None
+        found = _HELPER_HAZARDS.search(text[len(head):]) if len(head) < len(text) else None
+        if found:
+            hazard = f"uses {found.group(1)}"
+        elif params is not None and any(c.type in ("pointer_declarator", "reference_declarator")
+                                        for p in params.named_children for c in _walk(p)):
+            hazard = "takes a pointer or reference"
+        key = frag.text(parsed.data, name)
+        out.setdefault(key, DeviceFunction(key, frag.span(node), hazard))
+    return out
+
+
+def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunction]) -> Stage | Refusal:
+    """The kernel as a Stage of a fused kernel, or why it cannot be one."""
+    def refuse(reason: str) -> Refusal:
+        return Refusal(kernel.name, reason)
+    if kernel.body_span is None:
+        return refuse("only its prototype is in this file")
+    if kernel.in_macro or not kernel.clean:
+        return refuse("it is defined in a macro or in code the parser cannot read")
+    if kernel.template_params:
+        return refuse("it is a template")
+    if kernel.shared:
+        return refuse(f"it uses shared memory ({kernel.shared[0].name})")
+    for facts, what in ((kernel.barriers, "a barrier"), (kernel.atomics, "an atomic"),
+                        (kernel.warp_ops, "a warp operation")):
+        if facts:
+            return refuse(f"it uses {what} ({facts[0].text.splitlines()[0]})")
+    frag = parsed.main
+    from translator.frontend import node_at
+    body = node_at(frag.root, *kernel.body_span)
+    if body is None:
+        return refuse("its body was not found in the file's parse")
+    shape = _shape(parsed, frag, body)
+    if isinstance(shape, str):
+        return refuse(shape)
+    form, index, index_type, bound, statements = shape
+    if not statements:
+        return refuse("its guarded body is empty")
+    pointers = {p.name for p in kernel.params if p.is_pointer and p.name}
+    scalars = {p.name for p in kernel.params if not p.is_pointer and p.name}
+    bound_names = []
+    for node in _walk(bound):
+        if node.type == "identifier":
+            name = frag.text(parsed.data, node)
+            if name not in scalars:
+                return refuse(f"its guard's bound '{frag.text(parsed.data, bound)}' uses '{name}', not a "
+                              "scalar parameter")
+            bound_names.append((name, frag.span(node)))
+    walk = _StageWalk(parsed, frag, body, index, pointers, scalars, helpers, statements)
+    if walk.reason:
+        return refuse(walk.reason)
+    return Stage(kernel.name, form, index, index_type, frag.text(parsed.data, bound), frag.span(bound),
+                 tuple(bound_names),
+                 (frag.span(statements[0])[0], frag.span(statements[-1])[1]), tuple(walk.accesses),
+                 tuple(walk.names), frozenset(walk.locals), frozenset(walk.helpers))
+
+
+def _walk(node: ts.Node):
+    """The node and its named descendants, in document order."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.named_children))
+
+
+def _statements(node: ts.Node) -> list[ts.Node]:
+    """A compound statement's statements (comments left out), or the single statement."""
+    if node.type == "compound_statement":
+        return [c for c in node.named_children if c.type != "comment"]
+    return [node]
+
+
+def _condition(node: ts.Node) -> ts.Node | None:
+    cond = node.child_by_field_name("condition")
+    if cond is not None and cond.type == "condition_clause":
+        cond = cond.child_by_field_name("value") or next(iter(cond.named_children), None)
+    while cond is not None and cond.type == "parenthesized_expression" and cond.named_child_count == 1:
+        cond = cond.named_children[0]
+    return cond
+
+
+def _compare(parsed: ParsedFile, frag: Fragment, cond: ts.Node | None, index: str,
+             less: tuple[str, str]) -> ts.Node | None:
+    """The bound of `index < bound` (or `bound > index`) when `less` is ("<", ">"); of
+    `index >= bound` (or `bound <= index`) when it is (">=", "<=")."""
+    if cond is None or cond.type != "binary_expression":
+        return None
+    left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+    op = cond.child_by_field_name("operator")
+    if left is None or right is None or op is None:
+        return None
+    op_text = frag.text(parsed.data, op)
+    if op_text == less[0] and frag.text(parsed.data, left) == index:
+        return right
+    if op_text == less[1] and frag.text(parsed.data, right) == index:
+        return left
+    return None
+
+
+def _global_id(parsed: ParsedFile, frag: Fragment, node: ts.Node | None) -> bool:
+    return node is not None and _INT_CAST.sub("", squeeze(frag.text(parsed.data, node))) \
+        .replace("(", "").replace(")", "") in _GLOBAL_IDS
+
+
+def _index_declaration(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> tuple[str, str] | None:
+    """(name, type) of `T i = <global id>;` (one declarator), else None."""
+    if node.type != "declaration":
+        return None
+    declarators = node.children_by_field_name("declarator")
+    if len(declarators) != 1 or declarators[0].type != "init_declarator":
+        return None
+    name, value = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
+    if name is None or name.type != "identifier" or not _global_id(parsed, frag, value):
+        return None
+    type_text = parsed.data[node.start_byte + frag.delta:name.start_byte + frag.delta].decode("utf-8", "replace")
+    return frag.text(parsed.data, name), " ".join(type_text.split())
+
+
+def _shape(parsed: ParsedFile, frag: Fragment, body: ts.Node):
+    """(form, index, index type, bound node, guarded statements) or the reason it is none
+    of the elementwise shapes."""
+    stmts = _statements(body)
+    unknown = "its body is not one of the elementwise shapes (an index from the global thread id, then a guard " \
+              "against a bound, or a grid-stride loop)"
+    if len(stmts) == 1 and stmts[0].type == "for_statement":
+        loop = stmts[0]
+        init = loop.child_by_field_name("initializer")
+        declared = _index_declaration(parsed, frag, init) if init is not None else None
+        if declared is None:
+            return unknown
+        index, index_type = declared
+        bound = _compare(parsed, frag, _condition(loop), index, ("<", ">"))
+        update = loop.child_by_field_name("update")
+        step = squeeze(frag.text(parsed.data, update)) if update is not None else ""
+        if bound is None or not (step.startswith(index + "+=") and step[len(index) + 2:] in _STRIDES):
+            return "its loop is not a grid-stride loop (`i < n; i += blockDim.x * gridDim.x`)"
+        return "grid-stride", index, index_type, bound, _statements(loop.child_by_field_name("body"))
+    declared = _index_declaration(parsed, frag, stmts[0]) if stmts else None
+    if declared is None or len(stmts) < 2 or stmts[1].type != "if_statement" \
+            or stmts[1].child_by_field_name("alternative") is not None:
+        return unknown
+    index, index_type = declared
+    guard = stmts[1]
+    bound = _compare(parsed, frag, _condition(guard), index, ("<", ">"))
+    if bound is not None and len(stmts) == 2:
+        return "guard", index, index_type, bound, _statements(guard.child_by_field_name("consequence"))
+    bound = _compare(parsed, frag, _condition(guard), index, (">=", "<="))
+    then = _statements(guard.child_by_field_name("consequence"))
+    if bound is not None and len(then) == 1 and then[0].type == "return_statement" \
+            and then[0].named_child_count == 0:
+        return "guard", index, index_type, bound, stmts[2:]
+    return unknown
+
+
+class _StageWalk:
+    """One pass over a stage's statements: the accesses to rename, the names declared,
+    the helpers called, and the first reason to refuse (`reason`, else None)."""
+
+    def __init__(self, parsed: ParsedFile, frag: Fragment, body: ts.Node, index: str, pointers: set[str],
+                 scalars: set[str], helpers: dict[str, DeviceFunction], statements: list[ts.Node]):
+        self.parsed, self.frag, self.body, self.index = parsed, frag, body, index
+        self.pointers, self.scalars, self.helpers_known = pointers, scalars, helpers
+        self.own = {s.id for s in statements}
+        self.accesses: list[Access] = []
+        self.names: list[tuple[str, Span]] = []
+        self.locals: set[str] = set()
+        self.helpers: set[str] = set()
+        self.reason: str | None = None
+        self._conditions: dict = {}
+        for statement in statements:
+            self._visit(statement, loops=0)
+            if self.reason:
+                return
+
+    def _text(self, node: ts.Node) -> str:
+        return self.frag.text(self.parsed.data, node)
+
+    def _refuse(self, reason: str) -> None:
+        self.reason = self.reason or reason
+
+    def _visit(self, node: ts.Node, loops: int) -> None:
+        stack = [(node, loops)]
+        while stack and not self.reason:
+            n, depth = stack.pop()
+            kind = n.type
+            if kind in _NEVER:
+                return self._refuse(f"it {_NEVER[kind]} inside its guard")
+            if kind.startswith("preproc"):
+                return self._refuse("its body holds preprocessor lines")
+            if kind in ("break_statement", "continue_statement") and depth == 0:
+                return self._refuse(f"it leaves its guarded body with {kind.split('_')[0]}")
+            if kind == "identifier":
+                self._identifier(n)
+            elif kind == "subscript_expression":
+                self._subscript(n)
+            elif kind == "pointer_expression" and self._text(n).lstrip().startswith("*"):
+                return self._refuse(f"it dereferences a pointer ({self._text(n)})")
+            elif kind == "field_expression" and any(c.type == "->" for c in n.children):
+                return self._refuse(f"it reaches memory through {self._text(n)}")
+            elif kind == "call_expression":
+                self._call(n)
+            elif kind in ("init_declarator", "declaration", "array_declarator", "pointer_declarator"):
+                self._declared(n)
+            inner = depth + (kind in _LOOPS)
+            stack.extend((c, inner) for c in reversed(n.named_children))
+
+    def _declared(self, node: ts.Node) -> None:
+        target = node.child_by_field_name("declarator")
+        while target is not None and target.type != "identifier":
+            target = target.child_by_field_name("declarator")
+        if target is not None:
+            name = self._text(target)
+            if name in self.pointers or name in self.scalars or name == self.index:
+                self._refuse(f"it declares '{name}', the name of a parameter or of the index")
+            self.locals.add(name)
+
+    def _is_declared_name(self, node: ts.Node) -> bool:
+        parent = node.parent
+        return parent is not None and parent.type in ("init_declarator", "array_declarator", "pointer_declarator",
+                                                      "declaration") and parent.child_by_field_name("declarator") == node
+
+    def _identifier(self, node: ts.Node) -> None:
+        name = self._text(node)
+        if name in _BUILTIN_INDICES:
+            return self._refuse(f"it uses {name} beyond the global thread id")
+        if self._is_declared_name(node):
+            return
+        parent = node.parent
+        if name in self.pointers:
+            if parent is None or parent.type != "subscript_expression" or parent.child_by_field_name("argument") != node:
+                return self._refuse(f"it uses the pointer '{name}' other than as {name}[{self.index}] "
+                                    f"({self._text(parent) if parent is not None else name})")
+            indices = parent.child_by_field_name("indices")
+            index_text = squeeze(self._text(indices))[1:-1] if indices is not None else ""
+            if index_text != self.index:
+                return self._refuse(f"it reads or writes {name}[{index_text}], not its own element "
+                                    f"{name}[{self.index}]")
+            found = body_facts.access(self.parsed, self.frag, name, parent, self.body, self._conditions)
+            self.accesses.append(Access(name, found.mode, found.span, self._plain_store(parent)))
+        elif name in self.scalars or name == self.index:
+            if self._assigned(node):
+                what = "its index" if name == self.index else f"its parameter '{name}'"
+                return self._refuse(f"it assigns {what}")
+            if name == self.index and parent is not None and parent.type == "subscript_argument_list":
+                argument = parent.parent.child_by_field_name("argument") if parent.parent is not None else None
+                if argument is not None and self._text(argument) in self.pointers:
+                    return      # p[i]: replaced whole, with the access
+            self.names.append((name, self.frag.span(node)))
+
+    def _assigned(self, node: ts.Node) -> bool:
+        parent = node.parent
+        if parent is None:
+            return False
+        if parent.type == "update_expression":
+            return True
+        if parent.type == "assignment_expression" and parent.child_by_field_name("left") == node:
+            return True
+        return parent.type == "pointer_expression" and self._text(parent).lstrip().startswith("&")
+
+    def _plain_store(self, sub: ts.Node) -> bool:
+        """`p[i] = e;` where the statement is one of the stage's own and e does not read p."""
+        parent = sub.parent
+        if parent is None or parent.type != "assignment_expression" or parent.child_by_field_name("left") != sub:
+            return False
+        op = parent.child_by_field_name("operator")
+        statement = parent.parent
+        if op is None or self._text(op) != "=" or statement is None or statement.id not in self.own:
+            return False
+        right = parent.child_by_field_name("right")
+        name = self._text(sub.child_by_field_name("argument"))
+        return right is None or not any(n.type == "identifier" and self._text(n) == name for n in _walk(right))
+
+    def _subscript(self, node: ts.Node) -> None:
+        argument = node.child_by_field_name("argument")
+        if argument is not None and argument.type == "identifier":
+            name = self._text(argument)
+            if name in self.pointers or name in self.locals:
+                return
+            return self._refuse(f"it reads or writes memory it was not given as a parameter ({self._text(node)})")
+        self._refuse(f"it reaches memory through {self._text(node)}")
+
+    def _call(self, node: ts.Node) -> None:
+        function = node.child_by_field_name("function")
+        name = self._text(function) if function is not None else ""
+        helper = self.helpers_known.get(name)
+        if helper is not None:
+            if helper.hazard:
+                return self._refuse(f"it calls {name}, which {helper.hazard}")
+            self.helpers.add(name)

@@ -1,0 +1,28 @@
+"""The fusion pass: chains of elementwise launches become one launch of a fused kernel (F0xx).
+
+`chains` finds the chains and says why each other pair of consecutive launches cannot
+be fused (F002); `rewrite` renders the fused kernel from templates/ and replaces the
+chain (F001). The pass restructures code, so it runs before the renaming passes and, in
+a round where it has fixes, alone: the next round translates what it generated.
+It runs for both targets (`--target cuda` checks fused code on NVIDIA hardware) and not
+at all with `--no-fuse`.
+"""
+
+from __future__ import annotations
+
+from translator.passes import Context, register_pass
+from translator.passes.fusion import chains, rewrite
+
+RULES = (rewrite.FUSED, chains.NOT_FUSED)
+
+
+@register_pass("fusion", rules=RULES, requires=("kernels", "launches", "tree"), targets=("hip", "cuda"),
+               restructures=True)
+def run(ctx: Context) -> None:
+    if not ctx.options.fuse or b"<<<" not in ctx.source.data:
+        return
+    found = chains.find_chains(ctx, ctx.parsed, ctx.module)
+    taken = set(w.decode("utf-8", "replace") for w in ctx.parsed.words)
+    inserted: dict[str, str] = {}
+    for chain in found:
+        rewrite.fuse(ctx, chain, taken, inserted)

@@ -1,0 +1,318 @@
+"""F002: which consecutive launches form a chain that can be fused, and why the others cannot.
+
+What it does:
+    Walks each block that launches two kernels or more (translator.ir.statements), in
+    order, and grows a chain while the next launch is legal to fuse with it; each launch
+    that cannot join gets one F002 note at its place naming the launch before it and the
+    reason. A chain of two launches or more is handed to the rewrite (translator.passes.fusion.rewrite).
+Legal when:
+    Between the launches there are only host arithmetic, declarations and error checks
+    (no call but a short allow-list of pure functions, no memory access, no control
+    flow); the launches have equal grid, block and stream, and no dynamic shared memory;
+    each kernel is elementwise (translator.ir.elementwise) in the same shape (a guard, or
+    a grid-stride loop), with index variables of one type and guards against the same
+    bound once the arguments are substituted; no name a launch uses is assigned before
+    the chain's last launch (the fused launch is made there); and every two different
+    pointers of which one is written are provably distinct allocations: a local that
+    one cudaMalloc or cudaMallocManaged of the function sets, against a parameter or
+    another such local; or two parameters declared __restrict__. A kernel that is not
+    elementwise may end a chain when it reads what the chain writes only at its own
+    index under the chain's guard (translator.ir.reductions: a reduction).
+Not handled:
+    Chains across blocks, branches or loops (a chain inside a loop body is one block and
+    is handled); template kernels; kernels in macros.
+Example:
+    k1<<<g, b>>>(x, y, n); cudaMemcpy(...); k2<<<g, b>>>(y, z, n);
+    ->  F002 at k2: "not fused with k1: a call of cudaMemcpy between the launches"
+Safety:
+    no edit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from translator.catalog import NOTE, rule
+from translator.ir import Kernel, LaunchSite, Module
+from translator.ir.elementwise import Refusal, Stage, analyse, device_functions, squeeze, substitute
+from translator.ir.reductions import Consumer, consumer
+from translator.ir.statements import Block, Pointers, Statement, launch_blocks, pointers
+from translator.frontend import ParsedFile
+
+NOT_FUSED = rule(
+    "F002", "not-fused", NOTE, "consecutive launches that cannot be fused, and why", """
+Two launches follow each other in one block, but fusing them would change what the
+program computes (or cu2hip cannot prove that it would not): the note names the launch
+before and the first reason found. `cu2hip diff` and the JSON and SARIF reports carry it;
+the reasons are those of the fusion pass's legality conditions.""",
+    example="__global__ void a(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+            "if (i < n) x[i] += 1; }\n"
+            "__global__ void b(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+            "if (i < n) x[i] *= 2; }\n"
+            "void f(float *x, float *h, int n) {\n    a<<<n / 256, 256>>>(x, n);\n"
+            "    cudaMemcpy(h, x, n * 4, cudaMemcpyDeviceToHost);\n    b<<<n / 256, 256>>>(x, n);\n}\n",
+    options=("--target", "cuda"), topic="fusion")
+
+
+@dataclass
+class Link:
+    """One launch of a chain: the site, its kernel, the kernel as a stage, and each
+    parameter's argument as written."""
+    site: LaunchSite
+    kernel: Kernel
+    stage: Stage
+    args: dict[str, str]
+
+
+@dataclass
+class Consumed:
+    """The launch that ends a map-then-reduce chain: a kernel that reads what the chain
+    produces at its own index, under the chain's guard (translator.ir.reductions)."""
+    site: LaunchSite
+    kernel: Kernel
+    consumer: Consumer
+    args: dict[str, str]
+
+
+@dataclass
+class Chain:
+    block: Block
+    links: list[Link]
+    pointers: Pointers
+    statements: list[Statement] = field(default_factory=list)   # the first launch's to the last's
+    consumer: Consumed | None = None
+
+
+def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
+    """The fusable chains of the file, reporting F002 for each launch that cannot join
+    the chain before it (in the first round only: later rounds see the pass's output)."""
+    blocks = launch_blocks(parsed, module)
+    if not blocks:
+        return []
+    helpers = device_functions(parsed)
+    stages: dict[str, Stage | Refusal] = {}
+    consumers: dict[str, Consumer | Refusal] = {}
+
+    def kernel_of(site: LaunchSite) -> Kernel | Refusal:
+        kernels = [k for k in module.kernels_by_name.get(site.kernel, []) if k.body_span is not None]
+        if len(kernels) != 1:
+            return Refusal(site.kernel, "its definition is not in this file" if not kernels else "it is overloaded")
+        return kernels[0]
+
+    def stage_of(site: LaunchSite, kernel: Kernel | Refusal) -> Stage | Refusal:
+        if isinstance(kernel, Refusal):
+            return kernel
+        if site.kernel not in stages:
+            stages[site.kernel] = analyse(parsed, kernel, helpers)
+        return stages[site.kernel]
+
+    def consumer_of(site: LaunchSite, kernel: Kernel) -> Consumer | Refusal:
+        if site.kernel not in consumers:
+            consumers[site.kernel] = consumer(parsed, kernel, helpers)
+        return consumers[site.kernel]
+
+    chains = []
+    for block in blocks:
+        facts = pointers(parsed, block.function_span) if block.function_span else Pointers(
+            frozenset(), frozenset(), frozenset(), frozenset(), {})
+        current: list[Link] = []
+        previous: LaunchSite | None = None
+        start = 0
+        between: list[Statement] = []
+
+        def close(end: int, consumed: Consumed | None = None) -> None:
+            if len(current) >= 2 or (current and consumed is not None):
+                chains.append(Chain(block, list(current), facts, list(block.statements[start:end]), consumed))
+
+        for position, statement in enumerate(block.statements):
+            if statement.kind != "launch":
+                between.append(statement)
+                continue
+            site = statement.launch
+            kernel = kernel_of(site)
+            stage = stage_of(site, kernel)
+            reason = None
+            if previous is None:
+                pass
+            elif not current:
+                before = stages.get(previous.kernel)
+                reason = f"{previous.kernel} is not elementwise: {before.reason}" if isinstance(before, Refusal) \
+                    else f"{previous.kernel} cannot be fused"
+            elif isinstance(stage, Stage):
+                reason = _cannot_join(current, Link(site, kernel, stage, _arguments(kernel, site)), between, facts)
+            elif isinstance(kernel, Refusal):
+                reason = f"{site.kernel}: {kernel.reason}"
+            else:
+                found = consumer_of(site, kernel)
+                consumed = Consumed(site, kernel, found, _arguments(kernel, site)) \
+                    if isinstance(found, Consumer) else None
+                why = None if consumed is None else _cannot_consume(current, consumed, between, facts)
+                if consumed is not None and why is None:
+                    close(position + 1, consumed)
+                    current, previous, between = [], site, []
+                    continue
+                reason = f"{site.kernel} is not elementwise: {stage.reason}" if consumed is None else \
+                    f"{site.kernel} is not elementwise ({stage.reason}) and does not only reduce what the chain " \
+                    f"computes: {why}"
+            if reason is None and previous is not None:
+                current.append(Link(site, kernel, stage, _arguments(kernel, site)))
+            else:
+                if reason and ctx.round == 0:
+                    ctx.report(NOT_FUSED, site.span[0], f"launch of {site.kernel} not fused with the launch of "
+                               f"{previous.kernel} before it: {reason}", end=site.config_span[1],
+                               subject=site.kernel)
+                close(position)
+                current = [Link(site, kernel, stage, _arguments(kernel, site))] if isinstance(stage, Stage) else []
+                start = position
+            previous = site
+            between = []
+        close(len(block.statements))
+    return chains
+
+
+def _arguments(kernel: Kernel, site: LaunchSite) -> dict[str, str]:
+    return {p.name: a.text for p, a in zip(kernel.params, site.args)}
+
+
+def _config(site: LaunchSite) -> tuple[str, str, str, str]:
+    return (squeeze(site.grid.text), squeeze(site.block.text),
+            squeeze(site.shared_mem.text) if site.shared_mem else "0",
+            squeeze(site.stream.text) if site.stream else "0")
+
+
+def substituted_bound(link: Link) -> str:
+    """The guard's bound with the launch's arguments in place of the parameters."""
+    def argument(name: str) -> str:
+        text = squeeze(link.args.get(name, name))
+        return text if text.isidentifier() or text.replace(".", "").isalnum() else f"({text})"
+    stage = link.stage
+    return squeeze(substitute(stage.bound.encode(), stage.bound_span[0], stage.bound_names, argument).decode())
+
+
+def _cannot_follow(chain: list[Link], site: LaunchSite, name: str, index_type: str, between: list[Statement]) \
+        -> str | None:
+    """What stops any launch from following the chain: something between the launches,
+    another configuration, another index type, or an argument modified before the end."""
+    for statement in between:
+        if statement.kind == "barrier":
+            return f"{statement.what} between the launches"
+    first = chain[0]
+    config, other = _config(first.site), _config(site)
+    for what, a, b in zip(("grids", "block sizes", "dynamic shared memory sizes", "streams"), config, other):
+        if a != b:
+            return f"the {what} differ ({a} and {b})"
+    if config[2] != "0":
+        return "the launches ask for dynamic shared memory"
+    if squeeze(index_type).replace("const", "") != squeeze(first.stage.index_type).replace("const", ""):
+        return f"the index types differ ({first.stage.index_type} in {first.kernel.name}, {index_type} in {name})"
+    assigned = set().union(*(s.assigns for s in between)) if between else set()
+    for earlier in chain:
+        hit = sorted(_names_in(earlier.site) & assigned)
+        if hit:
+            return f"'{hit[0]}', an argument of the launch of {earlier.kernel.name}, is modified between the launches"
+    return None
+
+
+def _cannot_join(chain: list[Link], link: Link, between: list[Statement], facts: Pointers) -> str | None:
+    """Why `link` cannot join the chain, or None."""
+    why = _cannot_follow(chain, link.site, link.kernel.name, link.stage.index_type, between)
+    if why:
+        return why
+    first = chain[0]
+    if link.stage.form != first.stage.form:
+        return f"{first.kernel.name} is a {first.stage.form} kernel and {link.kernel.name} a {link.stage.form} one"
+    if substituted_bound(link) != substituted_bound(first):
+        return f"the guards differ: {first.kernel.name} runs where the index < {substituted_bound(first)}, " \
+               f"{link.kernel.name} where it is < {substituted_bound(link)}"
+    return _aliasing(chain + [link], facts)
+
+
+def _cannot_consume(chain: list[Link], consumed: Consumed, between: list[Statement], facts: Pointers) -> str | None:
+    """Why the consumer cannot end the chain, or None: it must read what the chain
+    writes only at its own index and under the chain's guard, write none of it, and
+    touch nothing else that the chain's buffers may overlap."""
+    found = consumed.consumer
+    why = _cannot_follow(chain, consumed.site, consumed.kernel.name, found.index_type, between)
+    if why:
+        return why
+    if chain[0].stage.form != "guard":
+        return f"{chain[0].kernel.name} is a grid-stride kernel: a reduction cannot take its loop"
+    used = buffers(chain)
+    written = {k for k, modes in used.items() if modes & {"write", "readwrite"}}
+    bound = substituted_bound(chain[0])
+    for param in consumed.kernel.params:
+        if not param.is_pointer:
+            continue
+        key = squeeze(consumed.args.get(param.name, ""))
+        if key in written:
+            if param.name in found.other_uses:
+                return f"it uses {param.name} other than as {param.name}[{found.index}]"
+            for access in (a for a in found.accesses if a.param == param.name):
+                if access.mode != "read":
+                    return f"it writes {param.name}[{found.index}], which the chain computes"
+                if not any(_bound_with_arguments(b, consumed.args) == bound for b in access.bounds):
+                    return f"it reads {param.name}[{found.index}] outside a guard {found.index} < {bound}"
+        else:
+            for other in sorted(used):
+                if other != key and not _distinct(key, other, facts) or other == key and key not in written \
+                        and (param.name in found.other_uses or any(a.mode != "read" for a in found.accesses
+                                                                     if a.param == param.name)):
+                    return f"'{key}' may point into the same memory as '{other}' (not provably distinct " \
+                           "allocations)"
+    return None
+
+
+def _bound_with_arguments(bound, args: dict[str, str]) -> str:
+    """A guard bound of a consumer (text, span, names) with the launch's arguments in place."""
+    text, span, names = bound
+
+    def argument(name: str) -> str:
+        value = squeeze(args.get(name, name))
+        return value if value.isidentifier() or value.replace(".", "").isalnum() else f"({value})"
+    return squeeze(substitute(text.encode(), span[0], names, argument).decode())
+
+
+def _names_in(site: LaunchSite) -> set[str]:
+    import re
+    texts = [site.grid.text, site.block.text] + [a.text for a in site.args]
+    texts += [site.shared_mem.text] if site.shared_mem else []
+    texts += [site.stream.text] if site.stream else []
+    return {w for t in texts for w in re.findall(r"[A-Za-z_]\w*", t)}
+
+
+def buffers(links: list[Link]) -> dict[str, set[str]]:
+    """Each pointer argument (as compared: no white space) and the modes it is used in."""
+    out: dict[str, set[str]] = {}
+    for link in links:
+        pointer_params = {p.name for p in link.kernel.params if p.is_pointer}
+        modes: dict[str, set[str]] = {}
+        for access in link.stage.accesses:
+            modes.setdefault(access.param, set()).add(access.mode)
+        for name in pointer_params:
+            key = squeeze(link.args.get(name, ""))
+            out.setdefault(key, set()).update(modes.get(name, set()))
+    return out
+
+
+def _aliasing(links: list[Link], facts: Pointers) -> str | None:
+    used = buffers(links)
+    written = sorted(k for k, modes in used.items() if modes & {"write", "readwrite"})
+    for w in written:
+        for other in sorted(used):
+            if other == w or _distinct(w, other, facts):
+                continue
+            return f"'{w}' is written and '{other}' may point into the same memory (not provably distinct " \
+                   "allocations)"
+    return None
+
+
+def _distinct(a: str, b: str, facts: Pointers) -> bool:
+    """Provably different memory: a local that one allocation of this function sets
+    cannot be reached through a parameter (whose value predates it) or through another
+    such local; two __restrict__ parameters are distinct by the caller's promise."""
+    if not (a.isidentifier() and b.isidentifier()):
+        return False
+    fresh = facts.allocated
+    if a in fresh and (b in fresh or b in facts.parameters) or b in fresh and a in facts.parameters:
+        return True
+    return a in facts.restricted and b in facts.restricted
