@@ -2,6 +2,8 @@
 
 Meant for a machine with an NVIDIA GPU (the project's device machine):
     python3 scripts/run_corpus.py --out bench/results/corpus-h200.json
+With --tree DIR it runs a translated copy of the corpus instead (what `--target cuda`
+makes of each program: fused chains included), which must pass as the original does.
 Library headers and shared objects are looked up in the nvidia/cu13 folders of the
 nvidia-* Python packages (or --cuda-libs DIR, holding include/ and lib/).
 """
@@ -54,6 +56,9 @@ def main() -> int:
     parser.add_argument("--arch", default="sm_90")
     parser.add_argument("--cuda-libs")
     parser.add_argument("--out")
+    parser.add_argument("--tree", metavar="DIR",
+                        help="run the copies under DIR of a translated corpus/ tree (e.g. made with "
+                             "`cu2hip translate corpus -o DIR --target cuda`) instead of the originals")
     parser.add_argument("programs", nargs="*", help="corpus paths (default: all)")
     args = parser.parse_args()
     dirs = library_dirs(args.cuda_libs)
@@ -65,9 +70,13 @@ def main() -> int:
                 continue
             exe = Path(tmp) / program.path.replace("/", "_").removesuffix(".cu")
             libs = [link_flag(lib, dirs) for lib in program.libs]
+            source = ROOT / program.path if args.tree is None else \
+                Path(args.tree) / Path(program.path).relative_to("corpus")
             build = subprocess.run(["nvcc", "-std=c++17", f"-arch={args.arch}", "-o", str(exe),
-                                    str(ROOT / program.path), *flags, *libs], capture_output=True, text=True)
+                                    str(source), *flags, *libs], capture_output=True, text=True)
             entry = {"path": program.path, "built": build.returncode == 0}
+            if args.tree is not None:
+                entry["source"] = str(source)
             if program.options:   # the translate options its translation is checked with
                 entry["options"] = list(program.options)
             if build.returncode != 0:
