@@ -294,3 +294,18 @@ def test_report_lists_chains_fused_and_refused(tmp_path, capsys) -> None:
         [("F001", 10, True), ("F002", 11, False)]
     assert main(["report", path, "--format", "markdown", "--no-fuse"]) == 0
     assert capsys.readouterr().out == "## cu2hip report\n\n### fusion\n\nNothing found.\n"
+
+
+def test_the_wheel_ships_the_templates(tmp_path) -> None:
+    """templates/ (and grammars/) are links in a checkout: the wheel must hold copies, which
+    translator.render loads through importlib.resources."""
+    import sys
+    import zipfile
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path), str(ROOT)],
+                           capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr[-3000:]
+    (wheel,) = tmp_path.glob("cu2hip-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    shipped = {f"translator/templates/{p.name}" for p in (ROOT / "templates").glob("*.j2")}
+    assert shipped and shipped <= names
+    assert "translator/grammars/cu2hip-rules.lark" in names

@@ -75,3 +75,13 @@ def test_rejected_options_name_what_to_use(cu: Path, capsys, flag: str) -> None:
     given = [flag, "x"] if flag in VALUED else [flag]
     assert main(["translate", str(cu), "--stdout", *given, *ROCM]) == 2
     assert capsys.readouterr().err == f"cu2hip: error: {flag} is not supported: {REJECTED[flag]}\n"
+
+
+def test_no_undocumented_features_turns_off_those_rewrites(tmp_path: Path, capsys) -> None:
+    f = tmp_path / "h.cu"
+    f.write_bytes(b"#include <cuda_fp16.h>\n__device__ float lo(half2 v) { return __half2float(v.x); }\n")
+    assert main(["translate", str(f), "--stdout", "-q", *ROCM]) == 0
+    assert b"reinterpret_cast<half&>(v.x)" in capsys.readouterr().out.encode()
+    assert main(["translate", str(f), "--stdout", "-q", *ROCM, "--no-undocumented-features"]) == 0
+    out = capsys.readouterr().out
+    assert "__half2float(v.x)" in out and "hip/hip_fp16.h" in out

@@ -42,6 +42,9 @@ class Rule:
     unconverted: bool = False
     # The section of `cu2hip report` that lists its diagnostics, or None.
     topic: str | None = None
+    # A rewrite hipify-clang counts among its undocumented features (off with HIPIFY's
+    # `--no-undocumented-features`).
+    undocumented: bool = False
 
     def __post_init__(self) -> None:
         if not _ID.match(self.id):
@@ -59,10 +62,11 @@ RULES: dict[str, Rule] = {}
 
 def rule(id: str, name: str, severity: str, summary: str, explanation: str, *, edits: bool = False,
          safe: bool | None = None, example: str = "", translation: str | None = None,
-         options: tuple[str, ...] = (), unconverted: bool = False, topic: str | None = None) -> Rule:
+         options: tuple[str, ...] = (), unconverted: bool = False, topic: str | None = None,
+         undocumented: bool = False) -> Rule:
     """Declare a rule (once, at import of the module that emits it)."""
     declared = Rule(id, name, severity, edits, safe, summary, explanation.strip(), example,
-                    example if translation is None else translation, options, unconverted, topic)
+                    example if translation is None else translation, options, unconverted, topic, undocumented)
     if id in RULES and RULES[id] != declared:
         raise ValueError(f"rule {id} declared twice")
     RULES[id] = declared

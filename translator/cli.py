@@ -57,7 +57,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--experimental", action="store_true", default=None,
                    help="translate APIs that HIP marks experimental")
     p.add_argument("--use-hip-data-types", action="store_true",
-                   help="use hipDataType for library data types (the tables' default; accepted for HIPIFY scripts)")
+                   help="declare variables of cudaDataType_t as hipDataType, as HIPIFY's option does (it matters "
+                        "with --roc, where library data types map to the roc* libraries' own)")
     syntax = p.add_mutually_exclusive_group()
     syntax.add_argument("--hip-kernel-execution-syntax", action="store_true", default=None,
                         help="rewrite k<<<...>>>(...) as hipLaunchKernelGGL(...)")

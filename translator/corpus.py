@@ -16,7 +16,7 @@ memory malloc memcpy memset async pinned managed symbols memcpy2d memcpy3d strea
 device-properties templates template-launch static-shared dynamic-shared atomics warp-shuffle ballot
 cooperative-groups texture surface curand-host curand-device cublas cusparse cufft cub thrust fp16 bf16
 math-intrinsics graphs driver-api module-load nvrtc macros preprocessor-if local-header reduction
-elementwise launch-bounds warp-size-assumption
+elementwise launch-bounds warp-size-assumption fusion-chain fusion-refused
 """.split())
 
 

@@ -24,8 +24,8 @@ NEEDLESS = {
     "--save-temps": "cu2hip writes no temporary files",
     "--temp-dir": "cu2hip writes no temporary files",
     "--no-backup": "cu2hip's in-place writes are atomic and keep no backup",
-    "--no-undocumented-features": "cu2hip relies on no undocumented feature",
-    "--no-warnings-on-undocumented-features": "cu2hip relies on no undocumented feature",
+    "--no-warnings-on-undocumented-features": "the undocumented features' rewrites are notes of their rules, "
+                                              "not warnings",
     "-I": "cu2hip does not preprocess: includes need no search path",
     "-D": "cu2hip does not preprocess: every #if branch is translated",
     "-p": "cu2hip reads no compile database",
@@ -54,6 +54,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--o-stats", metavar="FILE", help="write the statistics to FILE (implies --print-stats)")
     group.add_argument("--print-stats-csv", action="store_true",
                        help="statistics as CSV (to --o-stats FILE, else stdout)")
+    group.add_argument("--no-undocumented-features", action="store_true", dest=_dest("--no-undocumented-features"),
+                       help="turn off the rewrites hipify-clang counts as undocumented features")
     for flag in (*NEEDLESS, *REJECTED):
         kwargs = {"action": "append", "metavar": "X"} if flag in VALUED else {"action": "store_true"}
         group.add_argument(flag, dest=_dest(flag), default=None, help=argparse.SUPPRESS, **kwargs)
@@ -91,6 +93,9 @@ def normalize(args) -> list[str]:
         args.examine = True          # write nothing; statistics only when asked for
     if args.o_stats or args.print_stats_csv:
         args.print_stats = True
+    if args.hipify_no_undocumented_features:
+        from translator.catalog import catalog
+        args.ignore = [*(args.ignore or []), ",".join(r.id for r in catalog().values() if r.undocumented)]
     return notes
 
 
@@ -112,6 +117,8 @@ MEANINGS = {
     "--no-output": "translate and report; write nothing (statistics only with `--print-stats`)",
     "--o-stats FILE": "write the statistics to FILE",
     "--print-stats-csv": "statistics as CSV, one row a file and a total row, HIPIFY's figure names as columns",
+    "--no-undocumented-features": "turns off the rewrites hipify-clang counts as undocumented features (the "
+                                  "`half2` member casts), as `--ignore` of their rules does",
     "--examine, --print-stats, --roc, --miopen, --experimental, --hip-kernel-execution-syntax, "
     "--cuda-kernel-execution-syntax, --skip-excluded-preprocessor-conditional-blocks":
         "as in HIPIFY (see the options above)",

@@ -69,8 +69,9 @@ bits of each half, so the same code compiles and reads an integer: the value is 
 silently. As hipify-clang does, the member is wrapped in `reinterpret_cast<half&>()`
 (`const half&` for a const base, `__half&` for a `__half2`), which reads and writes
 the half again. cu2hip finds the base's type from its declaration in the file.
-hipify-clang's `--no-undocumented-features` turns this off; in cu2hip, `--ignore H027`.""",
-    edits=True, safe=False,
+It is one of hipify-clang's undocumented features: `--no-undocumented-features` turns it
+off, as `--ignore H027` does.""",
+    edits=True, safe=False, undocumented=True,
     example="__device__ float lo(half2 v) { return __half2float(v.x); }\n",
     translation="#include <hip/hip_runtime.h>\n"
                 "__device__ float lo(half2 v) { return __half2float(reinterpret_cast<half&>(v.x)); }\n")
