@@ -615,6 +615,28 @@ def parse_file(data: bytes, wanted_macro=None, qualifier_names: frozenset[bytes]
     return ParsedFile(data, main, macros, cleaned, configurations, words)
 
 
+def unparsed_define_bodies(parsed: ParsedFile, wanted) -> list[Fragment]:
+    """A parse of each `#define` body that the front end left unparsed (it parses only
+    those a pass looks for) and for which `wanted(start, end)` of its bytes in the
+    cleaned text is true."""
+    text = parsed.cleaned
+    if b"define" not in text:
+        return []
+    done = {m.limit for m in parsed.macros}
+    out = []
+    for hash_at, end in directives(text, b"define"):
+        token = node_at(parsed.main.root, hash_at, end)
+        directive = token.parent if token is not None else None
+        if directive is None or directive.type not in ("preproc_def", "preproc_function_def"):
+            continue
+        body = directive.child_by_field_name("value")
+        if body is None or body.end_byte <= body.start_byte or (body.start_byte, body.end_byte) in done:
+            continue
+        if wanted(body.start_byte, body.end_byte):
+            out.append(_macro_fragment(text, body.start_byte, body.end_byte))
+    return out
+
+
 def include_directives(parsed: ParsedFile) -> list[tuple[ts.Node, ts.Node]]:
     """(directive, path) of every `#include <...>` or `#include "..."` of the file, in order."""
     out = []

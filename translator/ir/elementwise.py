@@ -31,6 +31,7 @@ import tree_sitter as ts
 from translator.frontend import Fragment, ParsedFile
 from translator.ir import body as body_facts
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel, Span
+from translator.ir.nodes import assigned, descendants
 
 _SPACE = re.compile(r"\s+")
 _INT_CAST = re.compile(r"\((?:const)?(?:unsigned|signed)?(?:int|long|longlong|size_t|int64_t|uint64_t|"
@@ -140,7 +141,7 @@ def device_functions(parsed: ParsedFile) -> dict[str, DeviceFunction]:
         if found:
             hazard = f"uses {found.group(1)}"
         elif params is not None and any(c.type in ("pointer_declarator", "reference_declarator")
-                                        for p in params.named_children for c in _walk(p)):
+                                        for p in params.named_children for c in descendants(p)):
             hazard = "takes a pointer or reference"
         key = frag.text(parsed.data, name)
         out.setdefault(key, DeviceFunction(key, frag.span(node), hazard))
@@ -177,7 +178,7 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
     pointers = {p.name for p in kernel.params if p.is_pointer and p.name}
     scalars = {p.name for p in kernel.params if not p.is_pointer and p.name}
     bound_names = []
-    for node in _walk(bound):
+    for node in descendants(bound):
         if node.type == "identifier":
             name = frag.text(parsed.data, node)
             if name not in scalars:
@@ -191,15 +192,6 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
                  tuple(bound_names),
                  (frag.span(statements[0])[0], frag.span(statements[-1])[1]), tuple(walk.accesses),
                  tuple(walk.names), frozenset(walk.locals), frozenset(walk.helpers))
-
-
-def _walk(node: ts.Node):
-    """The node and its named descendants, in document order."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(n.named_children))
 
 
 def _statements(node: ts.Node) -> list[ts.Node]:
@@ -377,7 +369,7 @@ class _StageWalk:
             found = body_facts.access(self.parsed, self.frag, name, parent, self.body, self._conditions)
             self.accesses.append(Access(name, found.mode, found.span, self._plain_store(parent)))
         elif name in self.scalars or name == self.index:
-            if self._assigned(node):
+            if assigned(self.parsed.data, node):
                 what = "its index" if name == self.index else f"its parameter '{name}'"
                 return self._refuse(f"it assigns {what}")
             if name == self.index and parent is not None and parent.type == "subscript_argument_list":
@@ -385,16 +377,6 @@ class _StageWalk:
                 if argument is not None and self._text(argument) in self.pointers:
                     return      # p[i]: replaced whole, with the access
             self.names.append((name, self.frag.span(node)))
-
-    def _assigned(self, node: ts.Node) -> bool:
-        parent = node.parent
-        if parent is None:
-            return False
-        if parent.type == "update_expression":
-            return True
-        if parent.type == "assignment_expression" and parent.child_by_field_name("left") == node:
-            return True
-        return parent.type == "pointer_expression" and self._text(parent).lstrip().startswith("&")
 
     def _plain_store(self, sub: ts.Node) -> bool:
         """`p[i] = e;` where the statement is one of the stage's own and e does not read p."""
@@ -407,7 +389,7 @@ class _StageWalk:
             return False
         right = parent.child_by_field_name("right")
         name = self._text(sub.child_by_field_name("argument"))
-        return right is None or not any(n.type == "identifier" and self._text(n) == name for n in _walk(right))
+        return right is None or not any(n.type == "identifier" and self._text(n) == name for n in descendants(right))
 
     def _subscript(self, node: ts.Node) -> None:
         argument = node.child_by_field_name("argument")

@@ -114,3 +114,26 @@ def enclosing_function(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> str
                                                  "operator_name", "destructor_name"):
         decl = decl.child_by_field_name("declarator")
     return text(parsed, frag, decl) if decl is not None else None
+
+
+def descendants(node: ts.Node):
+    """The node and its named descendants, in document order (for the small subtrees of
+    one kernel or statement: `.parent`-free, no recursion)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.named_children))
+
+
+def assigned(data: bytes, node: ts.Node) -> bool:
+    """Is the name `node` written here: the left side of an assignment, the operand of
+    `++`/`--`, or taken by address (`&x`: it may be written through)?"""
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type == "update_expression":
+        return True
+    if parent.type == "assignment_expression" and parent.child_by_field_name("left") == node:
+        return True
+    return parent.type == "pointer_expression" and data[parent.start_byte:node.start_byte].strip() == b"&"

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from translator.frontend import ParsedFile, node_at
-from translator.ir.elementwise import DeviceFunction, Refusal, _index_declaration, _statements, _walk, squeeze
+from translator.ir.elementwise import DeviceFunction, Refusal, _index_declaration, _statements, squeeze
+from translator.ir.nodes import assigned, descendants
 from translator.ir.model import Kernel, Span
 
 
@@ -62,7 +63,7 @@ def consumer(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFuncti
     at = 0
     while at < len(stmts) and _index_declaration(parsed, frag, stmts[at]) is None:
         if stmts[at].type != "declaration" or any(
-                n.type == "identifier" and frag.text(parsed.data, n) in params for n in _walk(stmts[at])):
+                n.type == "identifier" and frag.text(parsed.data, n) in params for n in descendants(stmts[at])):
             break
         at += 1
     declared = _index_declaration(parsed, frag, stmts[at]) if at < len(stmts) else None
@@ -73,7 +74,7 @@ def consumer(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFuncti
     pointers = {p.name for p in kernel.params if p.is_pointer and p.name}
     accesses, names, other, local = [], [], set(), set()
     for statement in stmts[:at] + stmts[at + 1:]:
-        for node in _walk(statement):
+        for node in descendants(statement):
             if node.type.startswith("preproc"):
                 return refuse("its body holds preprocessor lines")
             if node.type in ("init_declarator", "array_declarator", "pointer_declarator", "declaration") \
@@ -89,7 +90,7 @@ def consumer(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFuncti
             if name not in params and name != index:
                 continue
             parent = node.parent
-            if _assigned(parsed, node) and (name == index or name not in pointers):
+            if assigned(parsed.data, node) and (name == index or name not in pointers):
                 return refuse(f"it assigns {'its index' if name == index else repr(name)}")
             names.append((name, frag.span(node)))
             if name not in pointers:
@@ -105,17 +106,6 @@ def consumer(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFuncti
     lo = frag.span(stmts[at + 1])[0]
     return Consumer(kernel.name, index, index_type, prefix, frag.span(stmts[at]), (lo, frag.span(stmts[-1])[1]),
                     tuple(accesses), frozenset(other), tuple(names), frozenset(local))
-
-
-def _assigned(parsed: ParsedFile, node: ts.Node) -> bool:
-    parent = node.parent
-    if parent is None:
-        return False
-    if parent.type == "update_expression":
-        return True
-    if parent.type == "assignment_expression" and parent.child_by_field_name("left") == node:
-        return True
-    return parent.type == "pointer_expression" and parsed.data[parent.start_byte:node.start_byte].strip() == b"&"
 
 
 def _mode(parsed: ParsedFile, sub: ts.Node) -> str:
@@ -168,5 +158,5 @@ def _bounds_in(parsed: ParsedFile, cond: ts.Node, index: str):
         else None
     if bound is None:
         return []
-    names = tuple((text(n), (n.start_byte, n.end_byte)) for n in _walk(bound) if n.type == "identifier")
+    names = tuple((text(n), (n.start_byte, n.end_byte)) for n in descendants(bound) if n.type == "identifier")
     return [(text(bound), (bound.start_byte, bound.end_byte), names)]

@@ -22,6 +22,7 @@ import tree_sitter as ts
 
 from translator.frontend import ParsedFile, node_at
 from translator.ir.model import LaunchSite, Module, Span
+from translator.ir.nodes import assigned, descendants
 
 PURE_CALLS = frozenset({
     "min", "max", "std::min", "std::max", "fmin", "fmax", "fminf", "fmaxf", "abs", "std::abs", "fabs", "fabsf",
@@ -127,14 +128,6 @@ def _text(parsed: ParsedFile, node: ts.Node) -> str:
     return parsed.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
 
-def _walk(node: ts.Node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(n.named_children))
-
-
 def _check_macros(data: bytes) -> frozenset[str]:
     """The file's function-like macros that only query, report and exit."""
     out = set()
@@ -161,12 +154,12 @@ def _classify(parsed: ParsedFile, node: ts.Node, site: LaunchSite | None, macros
     if check:
         return Statement(span, "check", "", frozenset(), None)
     assigns = set()
-    for n in _walk(node):
+    for n in descendants(node):
         kind = n.type
         if kind == "call_expression":
             name = _callee(parsed, n)
             if name not in PURE_CALLS:
-                inner = [_callee(parsed, c) for c in _walk(n) if c.type == "call_expression" and c is not n]
+                inner = [_callee(parsed, c) for c in descendants(n) if c.type == "call_expression" and c is not n]
                 inner = [c for c in inner if c not in PURE_CALLS]
                 what = f"a call of {inner[0]} (in {name}(...))" if name in macros and inner else f"a call of {name}"
                 return Statement(span, "barrier", what, frozenset(), None)
@@ -203,7 +196,7 @@ def _callee(parsed: ParsedFile, call: ts.Node) -> str:
 def _error_check(parsed: ParsedFile, node: ts.Node, macros: frozenset[str]) -> bool:
     """`cudaGetLastError();`, `cudaError_t e = cudaGetLastError();` or `CHECK(q())` for a
     reporting macro CHECK and an error query q."""
-    calls = [n for n in _walk(node) if n.type == "call_expression"]
+    calls = [n for n in descendants(node) if n.type == "call_expression"]
     names = []
     for call in calls:
         function = call.child_by_field_name("function")
@@ -232,8 +225,8 @@ def pointers(parsed: ParsedFile, function_span: Span) -> Pointers:
             restricted.add(_text(parsed, name))
     body = function.child_by_field_name("body")
     uses: dict[str, list[PointerUse]] = {}
-    declared, allocations, assigned = set(), {}, {}
-    for n in _walk(body) if body is not None else ():
+    declared, allocations, written = set(), {}, {}
+    for n in descendants(body) if body is not None else ():
         if n.type != "identifier":
             continue
         name = _text(parsed, n)
@@ -254,15 +247,11 @@ def pointers(parsed: ParsedFile, function_span: Span) -> Pointers:
                 allocations[name] = allocations.get(name, 0) + 1
             elif argument is not None and callee_name in FREES and _text(parsed, argument).strip() == name:
                 role = "free"
-            elif parent is not None and ((parent.type == "assignment_expression"
-                                          and parent.child_by_field_name("left") == n)
-                                         or parent.type == "update_expression"
-                                         or (parent.type == "pointer_expression"
-                                             and _text(parsed, parent).lstrip().startswith("&"))):
-                assigned[name] = assigned.get(name, 0) + 1
+            elif assigned(parsed.data, n):
+                written[name] = written.get(name, 0) + 1
         uses.setdefault(name, []).append(PointerUse((n.start_byte, n.end_byte), role))
     allocated = {name for name, count in allocations.items()
-                 if count == 1 and name in declared and not assigned.get(name)}
+                 if count == 1 and name in declared and not written.get(name)}
     return Pointers(frozenset(allocated), frozenset(restricted), frozenset(parameters), frozenset(declared),
                     {k: tuple(v) for k, v in uses.items()})
 

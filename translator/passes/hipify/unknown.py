@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from translator.catalog import WARNING, rule
 from translator.cudanames import CUDA_SHAPED
-from translator.frontend import Fragment, ParsedFile, _macro_fragment, directives, node_at
+from translator.frontend import Fragment, node_at, unparsed_define_bodies
 from translator.ir import WARP_SYNC_BUILTINS
 from translator.passes import Context
 from translator.rules import load_rules
@@ -103,23 +103,9 @@ def report_unknown(ctx: Context) -> None:
 def _unparsed_bodies(ctx: Context) -> list[Fragment]:
     """A parse of each `#define` body that the front end left unparsed (it parses those
     naming a known API) and that holds an unknown CUDA-shaped name."""
-    parsed: ParsedFile = ctx.parsed
-    text = parsed.cleaned
-    if b"define" not in text:
-        return []
-    done = {m.limit for m in parsed.macros}
-    out = []
-    for hash_at, end in directives(text, b"define"):
-        token = node_at(parsed.main.root, hash_at, end)
-        directive = token.parent if token is not None else None
-        if directive is None or directive.type not in ("preproc_def", "preproc_function_def"):
-            continue
-        body = directive.child_by_field_name("value")
-        if body is None or body.end_byte <= body.start_byte or (body.start_byte, body.end_byte) in done:
-            continue
-        if any(not _known(ctx, m.group()) for m in CUDA_SHAPED.finditer(text, body.start_byte, body.end_byte)):
-            out.append(_macro_fragment(text, body.start_byte, body.end_byte))
-    return out
+    text = ctx.parsed.cleaned
+    return unparsed_define_bodies(ctx.parsed, lambda lo, hi: any(
+        not _known(ctx, m.group()) for m in CUDA_SHAPED.finditer(text, lo, hi)))
 
 
 def _known(ctx: Context, name: bytes) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from translator.edits import Edit, Fix
-from translator.frontend import Fragment, ParsedFile, _macro_fragment, directives, node_at, words_of
+from translator.frontend import Fragment, ParsedFile, node_at, unparsed_define_bodies, words_of
 from translator.passes import Context
 from translator.scan import _in_broken_literal
 
@@ -22,18 +22,7 @@ NAME_NODES = frozenset({"identifier", "type_identifier", "field_identifier", "na
 def fragments(parsed: ParsedFile, words: frozenset[bytes]) -> list[Fragment]:
     """The parse's fragments, and a parse of each `#define` body naming one of `words`
     that the front end did not parse."""
-    done = {m.limit for m in parsed.macros}
-    extra = []
-    for hash_at, end in directives(parsed.cleaned, b"define"):
-        token = node_at(parsed.main.root, hash_at, end)
-        directive = token.parent if token is not None else None
-        if directive is None or directive.type not in ("preproc_def", "preproc_function_def"):
-            continue
-        body = directive.child_by_field_name("value")
-        if body is None or body.end_byte <= body.start_byte or (body.start_byte, body.end_byte) in done:
-            continue
-        if not words.isdisjoint(words_of(parsed.cleaned[body.start_byte:body.end_byte])):
-            extra.append(_macro_fragment(parsed.cleaned, body.start_byte, body.end_byte))
+    extra = unparsed_define_bodies(parsed, lambda lo, hi: not words.isdisjoint(words_of(parsed.cleaned[lo:hi])))
     return [*parsed.fragments, *extra]
 
 
