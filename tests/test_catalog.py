@@ -22,6 +22,7 @@ RULES = catalog()
 PRODUCED_BY = {
     "H011": "test_hipify.py::test_a_name_removed_in_the_target_is_kept_with_an_error",
     "I001": "test_bad_input.py::test_nonexistent_path",
+    "L003": "test_launch_bounds.py::test_a_tree_bounds_a_header_kernel_by_every_file_and_says_which_kernels_no_file_launches",
     "I003": "test_bad_input.py::test_invalid_utf8_warning_position_and_bytes_kept",
     "I004": "test_bad_input.py::test_file_over_the_limit",
     "I005": "test_bad_input.py::test_in_place_write_failure_is_a_diagnostic",

@@ -81,7 +81,7 @@ def test_output_mirrors_tree(tree: Path, tmp_path: Path):
     assert snapshot(tree) == before          # the input is never touched with -o
     assert proc.stdout == b""
     assert proc.stderr.decode().splitlines()[-1] == \
-        "cu2hip: 5 files, 4 changed, 2 copied, 8 edits (H001: 4, H002: 4), 0 errors, 0 warnings; target ROCm 6.0 (from --rocm-version)"
+        "cu2hip: 5 files, 4 changed, 2 copied, 9 edits (H001: 4, H002: 4, L001: 1), 0 errors, 0 warnings; target ROCm 6.0 (from --rocm-version)"
 
 
 def test_only_translated_writes_cuda_files_and_what_changes(tree: Path, tmp_path: Path):
@@ -192,7 +192,7 @@ def test_stdout_one_file(tree: Path):
     proc = run("translate", str(tree / "a.cu"), "--stdout", *ROCM)
     assert proc.returncode == 0
     assert proc.stdout == expected(tree / "a.cu")
-    assert proc.stderr.decode() == "cu2hip: 1 files, 1 changed, 2 edits (H001: 1, H002: 1), 0 errors, 0 warnings; target ROCm 6.0 (from --rocm-version)\n"
+    assert proc.stderr.decode() == "cu2hip: 1 files, 1 changed, 3 edits (H001: 1, H002: 1, L001: 1), 0 errors, 0 warnings; target ROCm 6.0 (from --rocm-version)\n"
     assert snapshot(tree) == before
 
 

@@ -24,7 +24,7 @@ from translator.pipeline import translate
 from translator.render import render
 
 ROOT = Path(__file__).resolve().parent.parent
-CUDA = Options(target="cuda")
+CUDA = Options(target="cuda", ignore=("L",))      # launch bounds are tests/test_launch_bounds.py's
 GID = "int i = blockIdx.x * blockDim.x + threadIdx.x;"
 
 
@@ -187,11 +187,11 @@ def test_no_fuse_and_the_configuration_turn_fusion_off(tmp_path, capsys) -> None
     source = KERNELS + "void f(float *__restrict__ y, int n) {\n    b<<<n, 64>>>(y, n);\n    b<<<n, 64>>>(y, n);\n}\n"
     output, _, applied = _fused(source)
     assert applied == {"F001"} and "fused_b<<<n, 64>>>(y, n);" in output
-    assert _fused(source, Options(target="cuda", fuse=False))[0] == source
+    assert _fused(source, Options(target="cuda", fuse=False, ignore=("L",)))[0] == source
     (tmp_path / "t.cu").write_text(source)
-    assert main(["translate", str(tmp_path / "t.cu"), "--stdout", "--target", "cuda", "--no-fuse", "-q"]) == 0
+    assert main(["translate", str(tmp_path / "t.cu"), "--stdout", "--target", "cuda", "--no-fuse", "-q", "--ignore", "L"]) == 0
     assert capsys.readouterr().out == source
-    (tmp_path / "cu2hip.toml").write_text("fuse = false\ntarget = \"cuda\"\n")
+    (tmp_path / "cu2hip.toml").write_text("fuse = false\ntarget = \"cuda\"\nignore = [\"L\"]\n")
     assert main(["translate", str(tmp_path / "t.cu"), "--stdout", "-q"]) == 0
     assert capsys.readouterr().out == source
     assert main(["translate", str(tmp_path / "t.cu"), "--stdout", "-q", "--fuse"]) == 0
@@ -281,19 +281,21 @@ def test_report_lists_chains_fused_and_refused(tmp_path, capsys) -> None:
     import json
     (tmp_path / "t.cu").write_text(KERNELS + "void f(float *__restrict__ y, int n, cudaStream_t st) {\n"
                                    "    b<<<n, 64>>>(y, n);\n    b<<<n, 64>>>(y, n);\n    b<<<n, 64, 0, st>>>(y, n);\n}\n")
-    assert main(["report", str(tmp_path / "t.cu"), "--target", "cuda"]) == 0
+    assert main(["report", str(tmp_path / "t.cu"), "--target", "cuda", "--ignore", "L"]) == 0
     path = str(tmp_path / "t.cu")
     assert capsys.readouterr().out == (
         "fusion: 2 findings, 1 applied\n"
         f"  {path}:10:5: applied: fused b, b into fused_b: one launch instead of 2; every store kept (y) [F001]\n"
         f"  {path}:11:5: not applied: launch of b not fused with the launch of b before it: the streams differ "
-        "(0 and st) [F002]\n")
-    assert main(["report", path, "--format", "json"]) == 0
+        "(0 and st) [F002]\n"
+        "launch-bounds: 0 findings, 0 applied\n")
+    assert main(["report", path, "--format", "json", "--ignore", "L"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [(f["rule"], f["line"], f["applied"]) for f in doc["topics"]["fusion"]] == \
         [("F001", 10, True), ("F002", 11, False)]
-    assert main(["report", path, "--format", "markdown", "--no-fuse"]) == 0
-    assert capsys.readouterr().out == "## cu2hip report\n\n### fusion\n\nNothing found.\n"
+    assert main(["report", path, "--format", "markdown", "--no-fuse", "--ignore", "L"]) == 0
+    assert capsys.readouterr().out == "## cu2hip report\n\n### fusion\n\nNothing found.\n\n" \
+        "### launch-bounds\n\nNothing found.\n"
 
 
 def test_the_wheel_ships_the_templates(tmp_path) -> None:

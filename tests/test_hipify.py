@@ -24,6 +24,7 @@ DEFAULT: Version = (5, 2)
 
 def run(source: str | bytes, **options) -> Result:
     options.setdefault("rocm_version", DEFAULT)
+    options.setdefault("ignore", ("L",))       # launch bounds: tests/test_launch_bounds.py
     data = source.encode("utf-8") if isinstance(source, str) else source
     return translate("t.cu", data, Options(**options))
 

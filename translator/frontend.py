@@ -296,7 +296,9 @@ def _macro_fragment(data: bytes, start: int, end: int) -> Fragment:
 
 
 _ALIGN = re.compile(rb"\b__align__(?=\s*\()")
-_ATTRIBUTE = re.compile(rb"\b__attribute__\s*\(\(")
+# Blanked whole: GNU attributes, and the CUDA kernel attributes the grammar does not know
+# (the launch-bounds pass reports those from the original bytes).
+_ATTRIBUTE = re.compile(rb"\b(?:__attribute__\s*\(\(|__maxnreg__\s*\(|__cluster_dims__\s*\()")
 
 
 _OBJECT_DEFINE = re.compile(rb"[ \t]+([A-Za-z_]\w*)(?![\w(])([^\r\n]*)")   # after `#define`
@@ -357,7 +359,8 @@ def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset(),
              words: frozenset[bytes] | None = None, keep=None) -> bytes:
     """Length-preserving rewrites that tree-sitter-cuda parses better (measured in
     reference/TREE-SITTER-CUDA.md): a lone CR (a CR-only file's line break) read as LF,
-    `__align__(n)` read as `alignas(n)`, `__attribute__((...))` blanked, and uses of
+    `__align__(n)` read as `alignas(n)`, `__attribute__((...))`, `__maxnreg__(n)` and
+    `__cluster_dims__(...)` blanked, and uses of
     qualifier-only macros blanked: those of the file and `qualifier_names` (collected
     over the tree being translated), except a name for which `keep(name)` is true: a
     name the scan renames must stay in the parse wherever it is used, as it stays in
@@ -373,7 +376,8 @@ def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset(),
         names |= qualifier_names.intersection(words if words is not None else words_of(data))
     if keep is not None:
         names = {n for n in names if not keep(n)}
-    if b"__align__" not in data and b"__attribute__" not in data and not names:
+    if b"__align__" not in data and b"__attribute__" not in data and b"__maxnreg__" not in data \
+            and b"__cluster_dims__" not in data and not names:
         return data
     out = bytearray(_ALIGN.sub(b"alignas  ", data))
     if names:
@@ -387,7 +391,7 @@ def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset(),
         before = data[line_start:match.start()]
         if b"//" in before or b"/*" in before or before.count(b'"') % 2:
             continue  # in a comment or a string: not code
-        depth, i, limit = 0, match.end() - 2, min(len(out), match.end() + 1024)
+        depth, i, limit = 0, data.index(b"(", match.start()), min(len(out), match.end() + 1024)
         while i < limit:
             if out[i] == 0x28:
                 depth += 1

@@ -105,3 +105,49 @@ def nvcc_compile_check(path: str | Path, arch: str = "sm_90", include_dirs: tupl
     command = [tool, "-std=c++17", f"-arch={arch}", "-c", "-o", os.devnull]
     command += [f"-I{d}" for d in include_dirs] + [str(path)]
     return _run(command)
+
+
+@dataclass(frozen=True)
+class KernelResources:
+    """What HIP-Clang's `-Rpass-analysis=kernel-resource-usage` says of one kernel."""
+    kernel: str            # the mangled name, as the remark gives it
+    line: int
+    vgprs: int
+    agprs: int
+    sgprs: int
+    scratch_bytes: int     # per lane
+    occupancy: int         # waves per SIMD
+    vgpr_spills: int
+    sgpr_spills: int
+
+
+_REMARK = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):\d+: remark:\s+(?P<key>[^:\n]+?):\s*(?P<value>\S+) "
+                     r"\[-Rpass-analysis=kernel-resource-usage\]", re.M)
+_FIELDS = {"VGPRs": "vgprs", "AGPRs": "agprs", "SGPRs": "sgprs", "ScratchSize [bytes/lane]": "scratch_bytes",
+           "Occupancy [waves/SIMD]": "occupancy", "VGPRs Spill": "vgpr_spills", "SGPRs Spill": "sgpr_spills"}
+
+
+def hip_kernel_resources(path: str | Path, offload_arch: str = "gfx90a", include_dirs: tuple[str, ...] = ()) \
+        -> tuple[CompileResult, list[KernelResources]]:
+    """Compile a HIP file for the device (`-O3 --cuda-device-only`) with the resource-usage
+    remarks, and read each kernel's registers, scratch, occupancy and spills from them."""
+    tool = hipcc()
+    if tool is None:
+        raise FileNotFoundError("hipcc is not installed")
+    env = dict(os.environ, HIP_PLATFORM="amd")
+    command = [tool, "-x", "hip", f"--offload-arch={offload_arch}", "--cuda-device-only", "-O3", "-c", "-std=c++17",
+               "-Rpass-analysis=kernel-resource-usage", "-o", os.devnull]
+    command += [f"-I{d}" for d in include_dirs] + [str(path)]
+    result = _run(command, env)
+    kernels: list[KernelResources] = []
+    current: dict | None = None
+    for match in _REMARK.finditer(result.output):
+        key, value = match.group("key").strip(), match.group("value")
+        if key == "Function Name":
+            current = {"kernel": value, "line": int(match.group("line"))}
+            kernels.append(current)
+        elif current is not None and key in _FIELDS:
+            current[_FIELDS[key]] = int(value)
+    done = [KernelResources(**{f: k.get(f, 0) for f in KernelResources.__dataclass_fields__})
+            if isinstance(k, dict) else k for k in kernels]
+    return result, done

@@ -264,3 +264,38 @@ class _Walk:
         first = {dst: src for src, dst in reversed(copies) if ("copy", dst) not in dropped}
         return ([j for r, j in self.jobs.items() if ("job", r) not in dropped],
                 [(s, d) for s, d in copies if first.get(d) is s])
+
+
+def launch_index(workspace: Workspace) -> tuple[tuple[str, str, tuple[int, ...], str], ...]:
+    """Every launch in the files to translate, with its block sizes or why they are
+    unknown, and every other use of a kernel's name (kernel, "path:line:col", sizes,
+    reason): what the launch-bounds pass bounds a kernel by, whichever file defines it."""
+    from translator.frontend import parse_file, words_of
+    from translator.ir import build_ir
+    from translator.ir.host_values import launch_facts
+    from translator.source import SourceFile
+    texts = [(job, workspace.read(job)) for job in workspace.jobs]
+    texts = [(job, data) for job, data in texts if isinstance(data, bytes)]
+    kernels: set[str] = set()
+    facts: list[tuple[str, str, tuple[int, ...], str]] = []
+    done = set()
+
+    def add(job: Job, data: bytes, names: frozenset[str]) -> None:
+        parsed = parse_file(data, None, workspace.qualifier_macros)
+        module = build_ir(job.display, parsed)
+        kernels.update(k.name for k in module.kernels)
+        source = SourceFile(job.display, data)
+        for fact in launch_facts(parsed, module, names):
+            line, col = source.position(fact.offset)
+            facts.append((fact.kernel, f"{job.display}:{line}:{col}", fact.values, fact.reason))
+        done.add(job.display)
+
+    for job, data in texts:
+        if b"__global__" in data or b"<<<" in data:
+            add(job, data, frozenset())
+    names = frozenset(kernels)
+    encoded = {n.encode() for n in names}
+    for job, data in texts:       # files that only name a kernel: passed to cudaLaunchKernel, stored
+        if job.display not in done and encoded & words_of(data):
+            add(job, data, names)
+    return tuple(facts)

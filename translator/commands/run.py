@@ -20,7 +20,7 @@ from translator import diagnostics as dg
 from translator.cache import Cache, default_dir
 from translator.inputs import UNREADABLE
 from translator.pipeline import Result, translate
-from translator.workspace import Job, Workspace
+from translator.workspace import Job, Workspace, launch_index
 
 # Below this many files a pool costs more than it saves.
 _POOL_MIN_FILES = 3
@@ -33,7 +33,7 @@ class Batch:
     def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True):
         # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
         options = dataclasses.replace(options, qualifier_macros=workspace.qualifier_macros,
-                                      tree_names=workspace.declared_names)
+                                      tree_names=workspace.declared_names, launch_index=launch_index(workspace))
         self.workspace, self.options, self.workers = workspace, options, workers
         self.cache = Cache(default_dir()) if use_cache else None
         self.hits = 0

@@ -169,7 +169,7 @@ def _summary_line(settings: Settings, total: Stats, copies: int, errors: int, wa
     rules = ", ".join(f"{k}: {v}" for k, v in sorted(total.by_rule.items())) or "none"
     copied = f"{copies} copied, " if copies else ""
     hits = f", {cached} cached" if cached else ""
-    return (f"cu2hip: {total.files} files, {total.changed_files} changed, {copied}{total.converted} edits ({rules}), "
+    return (f"cu2hip: {total.files} files, {total.changed_files} changed, {copied}{total.edits} edits ({rules}), "
             f"{errors} errors, {warnings} warnings{hits}; target {settings.describe_target()}")
 
 

@@ -126,10 +126,22 @@ def descendants(node: ts.Node):
         stack.extend(reversed(n.named_children))
 
 
-def assigned(data: bytes, node: ts.Node) -> bool:
+def with_parents(node: ts.Node):
+    """(node, its parent) for the node (parent None) and its named descendants, in
+    document order: a walk that knows each parent without `.parent`, which costs the
+    node's depth in tree-sitter."""
+    stack = [(node, None)]
+    while stack:
+        n, up = stack.pop()
+        yield n, up
+        stack.extend((c, n) for c in reversed(n.named_children))
+
+
+def assigned(data: bytes, node: ts.Node, parent: ts.Node | None = ...) -> bool:
     """Is the name `node` written here: the left side of an assignment, the operand of
-    `++`/`--`, or taken by address (`&x`: it may be written through)?"""
-    parent = node.parent
+    `++`/`--`, or taken by address (`&x`: it may be written through)? (`parent`: the
+    node's, when the caller knows it.)"""
+    parent = node.parent if parent is ... else parent
     if parent is None:
         return False
     if parent.type == "update_expression":

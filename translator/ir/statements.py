@@ -22,7 +22,8 @@ import tree_sitter as ts
 
 from translator.frontend import ParsedFile, node_at
 from translator.ir.model import LaunchSite, Module, Span
-from translator.ir.nodes import assigned, descendants
+from translator.ir.ancestry import ancestry
+from translator.ir.nodes import assigned, descendants, with_parents
 
 PURE_CALLS = frozenset({
     "min", "max", "std::min", "std::max", "fmin", "fmax", "fminf", "fmaxf", "abs", "std::abs", "fabs", "fabsf",
@@ -85,11 +86,12 @@ def launch_blocks(parsed: ParsedFile, module: Module) -> list[Block]:
     frag = parsed.main
     groups: dict[Span, list[tuple[LaunchSite, ts.Node]]] = {}
     parents: dict[Span, ts.Node] = {}
+    tree = ancestry(frag)
     for site in module.launches:
         if site.in_macro or not site.clean or site.statement is None:
             continue
-        statement = node_at(frag.root, *site.statement)
-        parent = statement.parent if statement is not None else None
+        statement = tree.node_at(*site.statement)
+        parent = tree.parent(statement) if statement is not None else None
         if parent is None or parent.type != "compound_statement":
             continue
         key = (parent.start_byte, parent.end_byte)
@@ -112,16 +114,10 @@ def launch_blocks(parsed: ParsedFile, module: Module) -> list[Block]:
                 statements.append(_classify(parsed, child, by_statement.get(child.id), macros))
             if child.id == last.id:
                 break
-        function = _function_of(parent)
+        function = tree.function_of(parent)
         blocks.append(Block(key, sites[0][0].function, tuple(statements),
                             (function.start_byte, function.end_byte) if function is not None else None))
     return blocks
-
-
-def _function_of(node: ts.Node) -> ts.Node | None:
-    while node is not None and node.type != "function_definition":
-        node = node.parent
-    return node
 
 
 def _text(parsed: ParsedFile, node: ts.Node) -> str:
@@ -226,11 +222,10 @@ def pointers(parsed: ParsedFile, function_span: Span) -> Pointers:
     body = function.child_by_field_name("body")
     uses: dict[str, list[PointerUse]] = {}
     declared, allocations, written = set(), {}, {}
-    for n in descendants(body) if body is not None else ():
+    for n, parent in with_parents(body) if body is not None else ():
         if n.type != "identifier":
             continue
         name = _text(parsed, n)
-        parent = n.parent
         role = "other"
         if parent is not None and parent.type in ("init_declarator", "pointer_declarator", "declaration",
                                                   "array_declarator") \
@@ -238,7 +233,7 @@ def pointers(parsed: ParsedFile, function_span: Span) -> Pointers:
             role = "declare"
             declared.add(name)
         else:
-            call, argument = _argument_of(n)
+            call, argument = _argument_of(n, parent)
             callee = call.child_by_field_name("function") if call is not None else None
             callee_name = _text(parsed, callee) if callee is not None else ""
             if argument is not None and callee_name in ALLOCATORS and argument == _first_argument(call) \
@@ -247,7 +242,7 @@ def pointers(parsed: ParsedFile, function_span: Span) -> Pointers:
                 allocations[name] = allocations.get(name, 0) + 1
             elif argument is not None and callee_name in FREES and _text(parsed, argument).strip() == name:
                 role = "free"
-            elif assigned(parsed.data, n):
+            elif assigned(parsed.data, n, parent):
                 written[name] = written.get(name, 0) + 1
         uses.setdefault(name, []).append(PointerUse((n.start_byte, n.end_byte), role))
     allocated = {name for name, count in allocations.items()
@@ -256,10 +251,10 @@ def pointers(parsed: ParsedFile, function_span: Span) -> Pointers:
                     {k: tuple(v) for k, v in uses.items()})
 
 
-def _argument_of(node: ts.Node) -> tuple[ts.Node | None, ts.Node | None]:
+def _argument_of(node: ts.Node, parent: ts.Node | None) -> tuple[ts.Node | None, ts.Node | None]:
     """The call and the argument of it that holds `node` (through `&`, casts and
-    parentheses), or (None, None)."""
-    child, parent = node, node.parent
+    parentheses), or (None, None). (`parent`: the node's.)"""
+    child = node
     while parent is not None and parent.type in ("pointer_expression", "cast_expression",
                                                  "parenthesized_expression"):
         child, parent = parent, parent.parent

@@ -1,4 +1,4 @@
-// cu2hip-options: --target cuda
+// cu2hip-options: --target cuda --ignore L
 // A residual, then the block reduction of its squares: the reduction reads r from the
 // register the residual computes; r is a local nothing else reads, so it is not stored.
 __global__ void residual(const float *a, const float *x, const float *b, float *r, int n) {

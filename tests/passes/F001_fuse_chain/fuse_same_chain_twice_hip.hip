@@ -1,5 +1,5 @@
 #include <hip/hip_runtime.h>
-// cu2hip-options: --hip-kernel-execution-syntax
+// cu2hip-options: --hip-kernel-execution-syntax --ignore L
 // The same chain in two functions: one fused kernel, launched from both; then translated to HIP.
 __global__ void k1(float *a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,4 +1,4 @@
-// cu2hip-options: --target cuda
+// cu2hip-options: --target cuda --ignore L
 // Guards written both ways, host arithmetic and error checks between the launches; t is
 // read on the host after the chain, so its store stays.
 #include <cstdio>

@@ -1,4 +1,4 @@
-// cu2hip-options: --target cuda
+// cu2hip-options: --target cuda --ignore L
 // A chain of grid-stride kernels inside a time-step loop: u is read before it is written
 // (a register loaded from memory) and stored every step.
 __global__ void decay(float *u, float k, int n) {

@@ -1,4 +1,4 @@
-// cu2hip-options: --target cuda
+// cu2hip-options: --target cuda --ignore L
 // A copy splits four launches into two chains of two.
 __global__ void inc(float *a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

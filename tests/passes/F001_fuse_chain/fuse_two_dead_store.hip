@@ -1,4 +1,4 @@
-// cu2hip-options: --target cuda
+// cu2hip-options: --target cuda --ignore L
 // The intermediate t is a local that only this chain and its cudaFree mention: its store is dropped.
 __global__ void square(const float *x, float *t, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,4 +1,4 @@
-// cu2hip-options: --target cuda
+// cu2hip-options: --target cuda --ignore L
 // Must not fuse: n changes between the launches, and the first launch must see the old n.
 __global__ void fill(float *a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

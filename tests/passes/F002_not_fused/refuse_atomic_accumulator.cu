@@ -1,4 +1,4 @@
-// cu2hip-options: --target cuda
+// cu2hip-options: --target cuda --ignore L
 // Must not fuse: the first kernel adds into an accumulator every thread of the second reads.
 __global__ void total(const float *a, float *sum, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

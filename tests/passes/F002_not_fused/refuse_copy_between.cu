@@ -1,4 +1,4 @@
-// cu2hip-options: --target cuda
+// cu2hip-options: --target cuda --ignore L
 // Must not fuse: a cudaMemcpy between the launches reads the intermediate on the host.
 __global__ void fill(float *a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,4 +1,4 @@
-// cu2hip-options: --target cuda
+// cu2hip-options: --target cuda --ignore L
 // Must not fuse: cuBLAS scales the intermediate between the launches.
 #include <cublas_v2.h>
 __global__ void fill(float *a, int n) {

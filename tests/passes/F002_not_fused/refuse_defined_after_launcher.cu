@@ -1,4 +1,4 @@
-// cu2hip-options: --target cuda
+// cu2hip-options: --target cuda --ignore L
 // Must not fuse here: the kernels are defined after the function that launches them.
 __global__ void fill(float *a, int n);
 __global__ void twice(const float *a, float *b, int n);

@@ -1,4 +1,4 @@
-// cu2hip-options: --target cuda
+// cu2hip-options: --target cuda --ignore L
 // Must not fuse: the second kernel reads a[i + 1], which another thread of the first writes.
 __global__ void fill(float *a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,4 +1,4 @@
-// cu2hip-options: --target cuda
+// cu2hip-options: --target cuda --ignore L
 // Must not fuse: the second kernel passes its pointer to a helper, which may read any element.
 __device__ float first_of(const float *p) { return p[0]; }
 __global__ void fill(float *a, int n) {

@@ -1,4 +1,4 @@
-// cu2hip-options: --target cuda
+// cu2hip-options: --target cuda --ignore L
 // Must not fuse: the first kernel shares values between threads through shared memory,
 // so a thread's element of b is not its own work (a reduction may end a chain, not start one).
 __global__ void reverse_block(const float *a, float *b, int n) {

@@ -1,3 +1,4 @@
+// cu2hip-options: --ignore L
 #include <hip/hip_runtime.h>
 
 __global__ void fill(float* a, float v) { a[threadIdx.x] = v; }

@@ -1,7 +1,7 @@
 #include <hip/hip_runtime.h>
 
 // CRLF line endings and tab indentation are kept byte for byte.
-__global__ void fill(float* a, float v) {
+__global__ void __launch_bounds__(64) fill(float* a, float v) {
 	a[threadIdx.x] = v;	// trailing tab comment
 }
 

@@ -1,4 +1,4 @@
-// cu2hip-options: --hip-kernel-execution-syntax
+// cu2hip-options: --hip-kernel-execution-syntax --ignore L
 #include <hip/hip_runtime.h>
 
 __global__ void axpy(float a, const float* x, float* y, int n) {

@@ -1,4 +1,4 @@
-// cu2hip-options: --hip-kernel-execution-syntax
+// cu2hip-options: --hip-kernel-execution-syntax --ignore L
 #include <hip/hip_runtime.h>
 __constant__ float coeffs[4];
 __global__ void scale(float *p, int n) { int i = threadIdx.x; if (i < n) p[i] *= coeffs[0]; }

@@ -1,4 +1,4 @@
-// cu2hip-options: --hip-kernel-execution-syntax --no-fuse
+// cu2hip-options: --hip-kernel-execution-syntax --no-fuse --ignore L
 #include <cuda_runtime.h>
 
 __global__ void fill(float* a, float v, int n) {

@@ -1,4 +1,4 @@
-// cu2hip-options: --hip-kernel-execution-syntax --no-fuse
+// cu2hip-options: --hip-kernel-execution-syntax --no-fuse --ignore L
 #include <hip/hip_runtime.h>
 
 template <typename T>

@@ -1,4 +1,4 @@
-// cu2hip-options: --rocm-version 6.0
+// cu2hip-options: --rocm-version 6.0 --ignore L
 #include <cuda_runtime.h>
 
 __global__ void add_kernel(float* x) { x[threadIdx.x] += 1.0f; }

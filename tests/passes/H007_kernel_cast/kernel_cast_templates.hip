@@ -1,4 +1,4 @@
-// cu2hip-options: --rocm-version 6.0
+// cu2hip-options: --rocm-version 6.0 --ignore L
 #include <hip/hip_runtime.h>
 
 template <typename T> __global__ void scale(T* x, T s) { x[threadIdx.x] *= s; }

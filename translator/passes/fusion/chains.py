@@ -51,7 +51,7 @@ the reasons are those of the fusion pass's legality conditions.""",
             "if (i < n) x[i] *= 2; }\n"
             "void f(float *x, float *h, int n) {\n    a<<<n / 256, 256>>>(x, n);\n"
             "    cudaMemcpy(h, x, n * 4, cudaMemcpyDeviceToHost);\n    b<<<n / 256, 256>>>(x, n);\n}\n",
-    options=("--target", "cuda"), topic="fusion")
+    options=("--target", "cuda", "--ignore", "L"), topic="fusion")
 
 
 @dataclass

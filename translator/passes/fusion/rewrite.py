@@ -68,7 +68,7 @@ buffer is provably dead after the chain. `--no-fuse` turns this off.""",
                 "        y[i] = y_v;\n        z[i] = z_v;\n    }\n}\n"
                 "void run(const float *__restrict__ x, float *__restrict__ y, float *__restrict__ z, int n) {\n"
                 "    fused_scale_shift<<<(n + 255) / 256, 256>>>(x, y, 2.0f, n, z, 1.0f);\n}\n",
-    options=("--target", "cuda"), topic="fusion")
+    options=("--target", "cuda", "--ignore", "L"), topic="fusion")
 
 _WORD = re.compile(r"(?<![\w.])(?<!->)[A-Za-z_]\w*")       # a name, not a member's
 _RESERVED = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "float", "double", "int",

@@ -53,7 +53,7 @@ kept as they are, with a warning.""",
     edits=True, safe=True, example="__global__ void k(int *x) {}\nvoid f(int *x) { k<<<2, 64>>>(x); }\n",
     translation="#include <hip/hip_runtime.h>\n__global__ void k(int *x) {}\n"
                 "void f(int *x) { hipLaunchKernelGGL(k, dim3(2), dim3(64), 0, 0, x); }\n",
-    options=("--hip-kernel-execution-syntax",))
+    options=("--hip-kernel-execution-syntax", "--ignore", "L"))
 
 _TRIPLE = re.compile(rb"<<<")
 # Between `>>>` and the argument list's `(`: blanks, line splices and comments.

@@ -1,0 +1,194 @@
+"""The launch-bounds pass: host-side values, bounds from every launch (in a file and across
+a tree), CUDA's second argument in HIP's terms, the attributes HIP lacks, and hipcc's
+verdict: the corpus's register-heavy kernels spill without bounds and do not with them."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from translator import toolchain
+from translator.cli import main
+from translator.frontend import parse_file
+from translator.ir import build_ir
+from translator.ir.host_values import HostValues
+from translator.passes import Options
+from translator.pipeline import translate
+
+ROOT = Path(__file__).resolve().parent.parent
+HIP = Options(rocm_version=(5, 2), fuse=False)
+
+DECLARATIONS = """#define BLOCK 128
+#define TWICE (2 * BLOCK)
+#define WHO_KNOWS(x) x
+enum { kThreads = 64, kNext };
+struct Cfg { static constexpr int kBlock = 256; };
+namespace cfg { const int kWarps = 4; }
+constexpr int WARPS = 4;
+__global__ void k(float *x) {}
+template <int BS> void run_t(float *x) { k<<<1, BS>>>(x); }
+void g(float *x) { run_t<64>(x); run_t<32 * 4>(x); }
+"""
+
+
+def _block(body: str, declarations: str = DECLARATIONS) -> tuple[tuple[int, ...], str]:
+    source = declarations + "void f(float *x, int n, int bs) {\n" + body + "\n}\n"
+    parsed = parse_file(source.encode())
+    module = build_ir("t.cu", parsed)
+    site = module.launches[-1]
+    value = HostValues(parsed).block_size(site)
+    return value.values, value.reason
+
+
+@pytest.mark.parametrize("body, values", [
+    ("k<<<1, 256>>>(x);", (256,)),
+    ("k<<<1, 0x80>>>(x);", (128,)),
+    ("const int t = 2 * BLOCK; k<<<1, t>>>(x);", (256,)),
+    ("int t = 96; k<<<n, t>>>(x);", (96,)),                   # never written: its initializer
+    ("k<<<1, TWICE>>>(x);", (256,)),
+    ("k<<<1, kNext>>>(x);", (65,)),
+    ("k<<<1, Cfg::kBlock>>>(x);", (256,)),
+    ("k<<<1, cfg::kWarps * 32>>>(x);", (128,)),
+    ("k<<<1, dim3(WARPS * 32)>>>(x);", (128,)),
+    ("dim3 b(16, 16); k<<<1, b>>>(x);", (256,)),
+    ("dim3 b{8, 8, 2}; k<<<1, b>>>(x);", (128,)),
+    ("k<<<1, kThreads + sizeof(float4)>>>(x);", (80,)),
+    ("k<<<1, (int)(sizeof(double) * 16)>>>(x);", (128,)),
+    ("k<<<1, std::min(1024, 4 * 64)>>>(x);", (256,)),
+    ("k<<<1, WARPS > 2 ? 256 : 128>>>(x);", (256,)),
+])
+def test_block_sizes_the_file_determines(body, values) -> None:
+    assert _block(body) == (values, "")
+
+
+def test_a_template_argument_takes_the_values_of_every_call() -> None:
+    parsed = parse_file(DECLARATIONS.encode())
+    module = build_ir("t.cu", parsed)
+    assert HostValues(parsed).block_size(module.launches[0]).values == (64, 128)
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("k<<<1, bs>>>(x);", "'bs' is a parameter of f: its value comes from the caller"),
+    ("int t = 64; t *= 2; k<<<1, t>>>(x);", "'t' is written in f"),
+    ("int t = 64; int *p = &t; k<<<1, t>>>(x);", "'t' is written in f"),
+    ("const int t = bs * 2; k<<<1, t>>>(x);",
+     "'t' is set from 'bs' is a parameter of f: its value comes from the caller"),
+    ("k<<<1, threads()>>>(x);", "'threads()' is a call: its value is known at run time"),
+    ("k<<<1, NOWHERE>>>(x);", "'NOWHERE' is not declared in this file"),
+    ("k<<<1, WHO_KNOWS(3)>>>(x);", "'WHO_KNOWS(3)' is a call: its value is known at run time"),
+    ("k<<<1, 256 / (BLOCK - 128)>>>(x);", "a division by zero"),
+    ("k<<<1, sizeof(Mine)>>>(x);", "the size of 'Mine' is not known here"),
+])
+def test_block_sizes_known_only_at_run_time_say_why(body, reason) -> None:
+    assert _block(body) == ((), reason)
+
+
+def _translate(source: str, options: Options = HIP):
+    result = translate("t.cu", source.encode(), options)
+    return result.output.decode(), [d.format() for d in result.diagnostics]
+
+
+def test_a_kernel_is_bounded_by_its_largest_launch_of_every_kind() -> None:
+    source = """#include <hip/hip_runtime.h>
+__global__ void k(float *x) { x[threadIdx.x] = 0; }
+void f(float *x) {
+    k<<<1, 64>>>(x);
+    hipLaunchKernelGGL(k, dim3(1), dim3(128), 0, 0, x);
+    void *args[] = {&x};
+    hipLaunchKernel((const void *)k, dim3(1), dim3(96), args, 0, 0);
+}
+"""
+    output, diagnostics = _translate(source)
+    assert output == source.replace("void k(", "void __launch_bounds__(128) k(")
+    assert diagnostics == []
+    assert _translate(output) == (output, [])           # a second run has nothing to do
+
+
+def test_a_launch_of_unknown_size_or_a_kernel_used_as_a_value_leaves_the_kernel_unbounded() -> None:
+    source = """__global__ void k(float *x) { x[threadIdx.x] = 0; }
+__global__ void j(float *x) { x[threadIdx.x] = 0; }
+void (*saved)(float *) = j;
+void f(float *x, int threads) {
+    k<<<1, 64>>>(x);
+    k<<<1, threads>>>(x);
+    j<<<1, 64>>>(x);
+}
+"""
+    output, diagnostics = _translate(source)
+    assert output == "#include <hip/hip_runtime.h>\n" + source
+    assert diagnostics == [
+        "t.cu:1:17: warning: k is not bounded: at t.cu:6:5, 'threads' is a parameter of f: its value comes from "
+        "the caller [L002]",
+        "t.cu:2:17: warning: j is not bounded: at t.cu:3:26, j is used as a value here (passed to a call or "
+        "stored): the launches through it cannot be counted [L002]"]
+
+
+@pytest.mark.parametrize("bounds, converted, diagnostic", [
+    ("(128, 8)", "(128, 4 /* waves per EU: CUDA's 8 blocks per SM */)",
+     "k: 8 blocks of 128 threads per SM are 4 waves per SIMD on CDNA; HIP reads the argument as waves per EU"),
+    ("(256, 2)", "(256, 2 /* waves per EU: CUDA's 2 blocks per SM */)",
+     "k: 2 blocks of 256 threads per SM are 2 waves per SIMD on CDNA; HIP reads the argument as waves per EU"),
+    ("(256, 1)", "(256)", "k: 1 blocks of 256 threads per SM is at most 1 wave per SIMD on CDNA: no constraint, "
+                          "dropped"),
+    ("(MAXT, MINB)", "(MAXT)", "k: the minimum of MINB blocks per SM is dropped ('MAXT' is not declared in this "
+                               "file): HIP would read it as a minimum of waves per EU"),
+])
+def test_cudas_minimum_blocks_per_sm_becomes_hips_waves_per_eu(bounds, converted, diagnostic) -> None:
+    source = f"__global__ void __launch_bounds__{bounds} k(float *x) {{ x[threadIdx.x] = 0; }}\n"
+    result = translate("t.cu", source.encode(), HIP)
+    assert result.output.decode() == "#include <hip/hip_runtime.h>\n" + source.replace(bounds, converted)
+    assert [f.reason for f in result.applied if f.rule == "L004"] == [diagnostic]
+    again = translate("t.cu", result.output, HIP)
+    assert again.output == result.output
+    # CUDA keeps CUDA's meaning.
+    assert translate("t.cu", source.encode(), dataclasses.replace(HIP, target="cuda")).output == source.encode()
+
+
+def test_a_tree_bounds_a_header_kernel_by_every_file_and_says_which_kernels_no_file_launches(tmp_path, capsys) -> None:
+    project = ROOT / "tests" / "projects" / "two_tu"
+    out = tmp_path / "hip"
+    assert main(["translate", str(project), "-o", str(out), "--rocm-version", "5.2"]) == 0
+    header = (out / "kernels.cuh").read_text()
+    assert "__global__ void __launch_bounds__(256) scale(float *x, float s, int n) {" in header
+    assert "__global__ void unused(float *x)" in header
+    err = capsys.readouterr().err
+    assert f"{project / 'kernels.cuh'}:8:17: note: unused is launched from no translated file: not bounded (HIP " \
+           "compiles it for blocks of 1024 threads) [L003]" in err
+    # The header alone knows none of its launches: nothing is bounded, nothing said.
+    alone = translate("kernels.cuh", (project / "kernels.cuh").read_bytes(), HIP)
+    assert b"__launch_bounds__" not in alone.output and not alone.diagnostics
+
+
+def test_attributes_hip_lacks_are_errors_at_the_attribute() -> None:
+    source = "__global__ void __maxnreg__(32) k(float *x) { x[threadIdx.x] = 0; }\n" \
+             "__global__ void __cluster_dims__(2, 1, 1) c(float *x) { x[threadIdx.x] = 0; }\n" \
+             "void f(float *x) { k<<<1, 32>>>(x); c<<<2, 32>>>(x); }\n"
+    output, diagnostics = _translate(source)
+    assert diagnostics == [
+        "t.cu:1:17: error: __maxnreg__(32) has no HIP equivalent; see `cu2hip rules L005` [L005]",
+        "t.cu:2:17: error: __cluster_dims__(2, 1, 1) has no HIP equivalent; see `cu2hip rules L006` [L006]"]
+    # The kernels parse as kernels (the attributes are read as blanks) and are bounded.
+    assert "__maxnreg__(32) __launch_bounds__(32) k(" in output
+    assert "__cluster_dims__(2, 1, 1) __launch_bounds__(32) c(" in output
+
+
+@pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc is not installed (apt-get install hipcc)")
+def test_register_heavy_kernels_spill_without_bounds_and_not_with_them(tmp_path) -> None:
+    source = ROOT / "corpus" / "kernels" / "register_heavy.cu"
+    figures = {}
+    for name, options in (("without", dataclasses.replace(HIP, ignore=("L",))), ("with", HIP)):
+        path = tmp_path / f"{name}.hip"
+        path.write_bytes(translate(source.name, source.read_bytes(), options).output)
+        result, kernels = toolchain.hip_kernel_resources(path)
+        assert result.ok, result.output[-3000:]
+        figures[name] = {k.kernel: k for k in kernels}
+    bounded = [k for k in figures["with"] if "runtime" not in k]
+    assert len(bounded) == 5
+    for kernel in bounded:
+        before, after = figures["without"][kernel], figures["with"][kernel]
+        assert before.vgprs == 128 and before.vgpr_spills > 0 and before.scratch_bytes > 0, before
+        assert after.vgprs > 128 and after.vgpr_spills == 0 and after.scratch_bytes == 0, after
+    (runtime,) = [k for k in figures["with"] if "runtime" in k]
+    assert figures["with"][runtime].vgpr_spills > 0      # left as it was: diagnosed, not guessed

@@ -1,0 +1,479 @@
+"""Host-side values: what a launch's block (or grid) expression is, where the
+translation unit determines it.
+
+Known: integer literals; `const`/`constexpr` variables (local, global, static members,
+namespace members) and locals initialized once and never written (no assignment, `++`
+or `&x` anywhere in the function); enumerators; object-like macros; template
+arguments at the call sites of the launching function template; `dim3(x, y, z)` and
+`dim3 b(x, y)` (the number of threads: the product); arithmetic, casts, `?:`, `min`/`max`
+and `sizeof` of the common types. Anything else is unknown, with the reason: a
+parameter (its value comes from the caller), a variable written in the function, a call,
+a name the file does not declare.
+
+A value is a tuple of the integers it may take (one per instantiation of the launching
+template, else one); the block size of a launch is the largest.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from translator.frontend import ParsedFile, node_at, parse
+from translator.ir.model import LaunchSite
+from translator.ir.ancestry import ancestry
+from translator.ir.nodes import assigned, descendants, with_parents
+
+SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,
+         "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "long": 8, "unsigned long": 8, "long long": 8,
+         "unsigned long long": 8, "double": 8, "size_t": 8, "int8_t": 1, "uint8_t": 1, "int16_t": 2,
+         "uint16_t": 2, "int32_t": 4, "uint32_t": 4, "int64_t": 8, "uint64_t": 8, "half": 2, "__half": 2,
+         "half2": 4, "__half2": 4, "__nv_bfloat16": 2, "float2": 8, "float3": 12, "float4": 16, "int2": 8,
+         "int4": 16, "double2": 16, "uint4": 16}
+_INT = re.compile(r"(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9][0-9']*)([uUlL]*)\Z")
+_MAX_DEPTH = 32
+
+
+@dataclass(frozen=True)
+class Value:
+    values: tuple[int, ...]       # empty when unknown
+    reason: str = ""              # why unknown
+
+    @property
+    def known(self) -> bool:
+        return bool(self.values)
+
+
+def unknown(reason: str) -> Value:
+    return Value((), reason)
+
+
+def _text(parsed: ParsedFile, node: ts.Node) -> str:
+    return parsed.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
+class HostValues:
+    """The evaluator of one file (its file-scope facts are gathered once)."""
+
+    def __init__(self, parsed: ParsedFile):
+        self.parsed = parsed
+        self.root = parsed.main.root
+        self._globals: dict[str, list[ts.Node]] | None = None
+        self._macros: dict[str, str | None] | None = None
+        self._locals: dict[int, dict[str, tuple[list[ts.Node], bool]]] = {}   # per function: see _names_of
+        self._tree = ancestry(parsed.main) if parsed.main is not None else None
+
+    # ---- file-scope facts
+    def _collect(self) -> None:
+        self._globals, self._macros = {}, {}
+        stack = list(self.root.named_children)
+        while stack:
+            node = stack.pop()
+            kind = node.type
+            if kind in ("namespace_definition", "declaration_list", "linkage_specification", "field_declaration_list",
+                        "class_specifier", "struct_specifier", "template_declaration"):
+                stack.extend(node.named_children)
+            elif kind in ("declaration", "field_declaration"):
+                stack.extend(c for c in node.named_children if c.type in ("struct_specifier", "class_specifier",
+                                                                          "enum_specifier"))
+                self._global_declaration(node)
+            elif kind == "enum_specifier":
+                self._enum(node)
+            elif kind == "preproc_def":
+                name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+                if name is not None:
+                    key = _text(self.parsed, name)
+                    text = _text(self.parsed, value).strip() if value is not None else ""
+                    self._macros[key] = text if self._macros.get(key, text) == text else None
+            elif kind == "preproc_function_def":
+                name = node.child_by_field_name("name")
+                if name is not None:
+                    self._macros[_text(self.parsed, name)] = None
+            elif kind.startswith("preproc_"):
+                stack.extend(node.named_children)
+
+    def _global_declaration(self, node: ts.Node) -> None:
+        words = _text(self.parsed, node).split("=")[0].split()
+        if "const" not in words and "constexpr" not in words:
+            return
+        for d in node.children_by_field_name("declarator"):
+            target = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+            value = d.child_by_field_name("value") if d.type == "init_declarator" else node.child_by_field_name("default_value")
+            if target is not None and value is not None and target.type in ("identifier", "field_identifier"):
+                self._globals.setdefault(_text(self.parsed, target), []).append(value)
+
+    def _enum(self, node: ts.Node) -> None:
+        body = node.child_by_field_name("body")
+        previous = -1
+        for e in (body.named_children if body is not None else ()):
+            if e.type != "enumerator":
+                continue
+            name, value = e.child_by_field_name("name"), e.child_by_field_name("value")
+            if value is not None:
+                v = self.value(value, None, 0)
+                previous = v.values[0] if v.known and len(v.values) == 1 else None
+            elif previous is not None:
+                previous += 1
+            if name is not None and previous is not None:
+                self._globals.setdefault(_text(self.parsed, name), []).append(previous)
+
+    @property
+    def globals(self) -> dict:
+        if self._globals is None:
+            self._collect()
+        return self._globals
+
+    @property
+    def macros(self) -> dict:
+        if self._macros is None:
+            self._collect()
+        return self._macros
+
+    # ---- evaluation
+    def block_size(self, site: LaunchSite) -> Value:
+        """The number of threads per block of a launch (each instantiation's)."""
+        return self.at(site.block.span)
+
+    def at(self, span: tuple[int, int]) -> Value:
+        node = self._tree.node_at(*span)
+        if node is None:
+            return unknown("the expression was not found in the file's parse")
+        if node.type == "number_literal":
+            return _literal(_text(self.parsed, node))       # the common case: no function to look up
+        return self.value(node, self._tree.function_of(node), span[0])
+
+    def value(self, node: ts.Node, function: ts.Node | None, before: int, depth: int = 0) -> Value:
+        if depth > _MAX_DEPTH:
+            return unknown("too deep")
+        kind = node.type
+        text = _text(self.parsed, node)
+        again = lambda n: self.value(n, function, before, depth + 1)   # noqa: E731
+        if kind == "number_literal":
+            return _literal(text)
+        if kind in ("parenthesized_expression", "condition_clause"):
+            inner = [c for c in node.named_children if c.type != "comment"]
+            return again(inner[0]) if len(inner) == 1 else unknown(f"'{text}' is not a number")
+        if kind == "cast_expression":
+            return again(node.child_by_field_name("value"))
+        if kind == "unary_expression":
+            op, arg = node.child_by_field_name("operator"), node.child_by_field_name("argument")
+            return _combine(_text(self.parsed, op), again(arg), None) if op is not None and arg is not None else \
+                unknown(f"'{text}'")
+        if kind == "binary_expression":
+            op = node.child_by_field_name("operator")
+            return _combine(_text(self.parsed, op), again(node.child_by_field_name("left")),
+                            again(node.child_by_field_name("right")))
+        if kind == "conditional_expression":
+            cond = again(node.child_by_field_name("condition"))
+            if not cond.known or len(cond.values) != 1:
+                return cond if not cond.known else unknown(f"the condition of '{text}' has several values")
+            return again(node.child_by_field_name("consequence" if cond.values[0] else "alternative"))
+        if kind == "sizeof_expression":
+            inner = node.child_by_field_name("type") or node.child_by_field_name("value")
+            name = " ".join(_text(self.parsed, inner).strip("() ").split()) if inner is not None else ""
+            return Value((SIZES[name],)) if name in SIZES else unknown(f"the size of '{name}' is not known here")
+        if kind == "call_expression":
+            return self._call(node, function, before, depth)
+        if kind in ("identifier", "qualified_identifier"):
+            return self._name(text, node, function, before, depth)
+        if kind == "field_expression":
+            return unknown(f"'{text}' is a member of a run-time value")
+        return unknown(f"'{text}' is not a constant expression cu2hip can evaluate")
+
+    def _call(self, node: ts.Node, function, before: int, depth: int) -> Value:
+        callee = node.child_by_field_name("function")
+        name = _text(self.parsed, callee) if callee is not None else ""
+        arguments = node.child_by_field_name("arguments")
+        args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+        values = [self.value(a, function, before, depth + 1) for a in args]
+        bad = next((v for v in values if not v.known), None)
+        if name in ("dim3", "uint3"):
+            if bad is not None or not 1 <= len(values) <= 3:
+                return bad or unknown("dim3() of no argument")
+            return _product(values)
+        if name in ("min", "max", "std::min", "std::max") and len(values) == 2:
+            if bad is not None:
+                return bad
+            pick = min if name.endswith("min") else max
+            return Value(tuple(sorted({pick(a, b) for a in values[0].values for b in values[1].values})))
+        if name.startswith(("static_cast<", "int", "unsigned")) and len(values) == 1:
+            return values[0]
+        return unknown(f"'{_text(self.parsed, node)}' is a call: its value is known at run time")
+
+    def _name(self, name: str, node: ts.Node, function, before: int, depth: int) -> Value:
+        if function is not None:
+            local = self._local(name, function, before, depth)
+            if local is not None:
+                return local
+        short = name.rsplit("::", 1)[-1]
+        found = self.globals.get(name if "::" not in name else short)
+        if found:
+            values = [v if isinstance(v, int) else self.value(v, None, 0, depth + 1) for v in found]
+            ints = [v for v in values if isinstance(v, int)]
+            vals = [v for v in values if not isinstance(v, int)]
+            bad = next((v for v in vals if not v.known), None)
+            if bad is not None:
+                return bad
+            every = set(ints) | {x for v in vals for x in v.values}
+            if len(every) == 1:
+                return Value(tuple(every))
+            return unknown(f"'{name}' is declared with different values")
+        macro = self.macros.get(name, ...)
+        if macro is None:
+            return unknown(f"'{name}' is a macro with several or no definitions")
+        if macro is not ...:
+            return self._macro(name, macro, depth)
+        return unknown(f"'{name}' is not declared in this file")
+
+    def _macro(self, name: str, text: str, depth: int) -> Value:
+        tree = parse(b"int __cu2hip_value = " + text.encode() + b";\n")
+        found = next((n for n in descendants(tree.root_node) if n.type == "init_declarator"), None)
+        value = found.child_by_field_name("value") if found is not None else None
+        if tree.root_node.has_error or value is None:
+            return unknown(f"the macro '{name}' is not an expression")
+        inner = HostValues.__new__(HostValues)
+        inner.parsed = _Text(tree, text)
+        inner.root = tree.root_node
+        inner._globals, inner._macros, inner._locals, inner._tree = self.globals, self.macros, {}, None
+        return inner.value(value, None, 0, depth + 1)
+
+    def _local(self, name: str, function: ts.Node, before: int, depth: int) -> Value | None:
+        """The value of a local or parameter of `function`, None when it declares no `name`."""
+        declarator = function.child_by_field_name("declarator")
+        params = declarator.child_by_field_name("parameters") if declarator is not None else None
+        for p in (params.named_children if params is not None else ()):
+            target = p.child_by_field_name("declarator")
+            while target is not None and target.type not in ("identifier",):
+                target = target.child_by_field_name("declarator")
+            if target is not None and _text(self.parsed, target) == name:
+                return unknown(f"'{name}' is a parameter of {_name_of(self.parsed, function)}: its value comes "
+                               "from the caller")
+        template = function.parent if function.parent is not None and \
+            function.parent.type == "template_declaration" else None
+        if template is not None:
+            found = self._template_argument(name, template, function, depth)
+            if found is not None:
+                return found
+        declarations, written = self._names_of(function).get(name, ([], False))
+        declaration = next((d for d in reversed(declarations) if d.start_byte < before), None)
+        if declaration is None:
+            return None
+        statement = declaration if declaration.type == "declaration" else declaration.parent
+        words = _text(self.parsed, statement).split("=")[0].replace("(", " ").split()
+        constant = "const" in words or "constexpr" in words
+        if written and not constant:
+            return unknown(f"'{name}' is written in {_name_of(self.parsed, function)}")
+        if declaration.type != "init_declarator":
+            return unknown(f"'{name}' has no initializer")
+        value = declaration.child_by_field_name("value")
+        if value is None:
+            return unknown(f"'{name}' has no initializer")
+        if value.type in ("argument_list", "initializer_list"):       # dim3 b(16, 16); dim3 b{16, 16};
+            args = [self.value(a, function, before, depth + 1) for a in value.named_children if a.type != "comment"]
+            bad = next((v for v in args if not v.known), None)
+            return bad or (_product(args) if args else unknown(f"'{name}' has no initializer"))
+        found = self.value(value, function, before, depth + 1)
+        if not found.known and not found.reason.startswith(f"'{name}'"):
+            return unknown(f"'{name}' is set from {found.reason}")
+        return found
+
+    def _names_of(self, function: ts.Node) -> dict[str, tuple[list[ts.Node], bool]]:
+        """Per name of the function's body: its declarations (init_declarator or
+        declaration nodes, in order) and whether the body writes it; one walk per function."""
+        found = self._locals.get(function.id)
+        if found is None:
+            found = self._locals[function.id] = {}
+            body = function.child_by_field_name("body")
+            for n, parent in with_parents(body) if body is not None else ():
+                if n.type != "identifier" or parent is None:
+                    continue
+                name = _text(self.parsed, n)
+                declarations, written = found.get(name, ([], False))
+                if parent.type in ("init_declarator", "declaration") and parent.child_by_field_name("declarator") == n:
+                    declarations.append(parent)
+                elif assigned(self.parsed.data, n, parent):
+                    written = True
+                found[name] = (declarations, written)
+        return found
+
+    def _template_argument(self, name: str, template: ts.Node, function: ts.Node, depth: int) -> Value | None:
+        params = template.child_by_field_name("parameters")
+        names = []
+        for p in (params.named_children if params is not None else ()):
+            d = p.child_by_field_name("declarator")
+            names.append(_text(self.parsed, d) if d is not None else "")
+        if name not in names:
+            return None
+        position = names.index(name)
+        callee = _name_of(self.parsed, function)
+        values, sites = set(), 0
+        for n in descendants(self.root):
+            if n.type != "template_function" or n.parent is None or n.parent.type != "call_expression":
+                continue
+            fn = n.child_by_field_name("name")
+            if fn is None or _text(self.parsed, fn) != callee:
+                continue
+            args = n.child_by_field_name("arguments")
+            given = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+            if position >= len(given):
+                return unknown(f"'{name}' is not given at a call of {callee}")
+            v = self.value(given[position], self._tree.function_of(n), n.start_byte, depth + 1)
+            if not v.known:
+                return unknown(f"'{name}', a template argument of {callee}, is not known at a call: {v.reason}")
+            values |= set(v.values)
+            sites += 1
+        if not sites:
+            return unknown(f"'{name}' is a template parameter of {callee}, which this file never calls")
+        return Value(tuple(sorted(values)))
+
+
+class _Text:
+    """Enough of a ParsedFile for evaluating a macro's body."""
+
+    def __init__(self, tree: ts.Tree, text: str):
+        self.data = b"int __cu2hip_value = " + text.encode() + b";\n"
+        self.main = None
+
+
+def _name_of(parsed, function: ts.Node) -> str:
+    declarator = function.child_by_field_name("declarator")
+    while declarator is not None and declarator.type not in ("identifier", "qualified_identifier", "field_identifier"):
+        declarator = declarator.child_by_field_name("declarator")
+    return _text(parsed, declarator) if declarator is not None else "the function"
+
+
+def _literal(text: str) -> Value:
+    match = _INT.match(text.strip())
+    if not match:
+        return unknown(f"'{text}' is not an integer")
+    digits = match.group(1).replace("'", "")
+    if digits.lower().startswith("0x"):
+        return Value((int(digits, 16),))
+    if digits.lower().startswith("0b"):
+        return Value((int(digits[2:], 2),))
+    return Value((int(digits, 8) if len(digits) > 1 and digits.startswith("0") else int(digits),))
+
+
+def _product(values: list[Value]) -> Value:
+    out = {1}
+    for v in values:
+        out = {a * b for a in out for b in v.values}
+    return Value(tuple(sorted(out)))
+
+
+_OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+        "/": lambda a, b: int(a / b) if b else None, "%": lambda a, b: a - int(a / b) * b if b else None,
+        "<<": lambda a, b: a << b if 0 <= b < 64 else None, ">>": lambda a, b: a >> b if 0 <= b < 64 else None,
+        "&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b,
+        "<": lambda a, b: int(a < b), ">": lambda a, b: int(a > b), "<=": lambda a, b: int(a <= b),
+        ">=": lambda a, b: int(a >= b), "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b),
+        "&&": lambda a, b: int(bool(a and b)), "||": lambda a, b: int(bool(a or b))}
+_UNARY = {"-": lambda a: -a, "+": lambda a: a, "~": lambda a: ~a, "!": lambda a: int(not a)}
+
+
+def _combine(op: str, left: Value, right: Value | None) -> Value:
+    if not left.known:
+        return left
+    if right is None:
+        if op not in _UNARY:
+            return unknown(f"the operator {op}")
+        return Value(tuple(sorted({_UNARY[op](a) for a in left.values})))
+    if not right.known:
+        return right
+    if op not in _OPS:
+        return unknown(f"the operator {op}")
+    out = {_OPS[op](a, b) for a in left.values for b in right.values}
+    if None in out:
+        return unknown("a division by zero")
+    return Value(tuple(sorted(out)))
+
+
+@dataclass(frozen=True)
+class LaunchFact:
+    """What one place of a file says about a kernel's block sizes: a launch with its
+    sizes, or why its size is unknown (a launch whose block is read at run time, a launch
+    in a macro, the kernel's name used as a value: passed to cudaLaunchKernel, stored)."""
+    kernel: str
+    offset: int                  # where, in the file
+    values: tuple[int, ...]      # empty when unknown
+    reason: str = ""
+
+
+def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset()) -> list[LaunchFact]:
+    """Every launch of the file with its block sizes, and every other use of a kernel
+    defined or launched here, or named in `kernels` (the tree's), which hides launches no
+    one can count."""
+    evaluator = HostValues(parsed)
+    out, spans = [], []
+    for site in module.launches:
+        name = site.kernel.rsplit("::", 1)[-1]
+        spans.append(site.kernel_expr.span)
+        if site.in_macro:
+            out.append(LaunchFact(name, site.span[0], (), "it is launched in a macro's body"))
+            continue
+        value = evaluator.block_size(site)
+        out.append(LaunchFact(name, site.span[0], value.values, value.reason))
+    names = {k.name for k in module.kernels} | {f.kernel for f in out} | set(kernels)
+    pattern = parsed.word_pattern({n.encode() for n in names})
+    if pattern is None:
+        return out
+    declared = {k.name_span for k in module.kernels}
+    spans.sort()
+    starts = [lo for lo, _ in spans]
+    tree = ancestry(parsed.main)
+    for match in pattern.finditer(parsed.cleaned):
+        k = bisect.bisect_right(starts, match.start()) - 1
+        if k >= 0 and match.end() <= spans[k][1] or (match.start(), match.end()) in declared:
+            continue        # a launch's kernel, or a kernel's own name
+        node = tree.node_at(match.start(), match.end())
+        if node is None or node.type != "identifier":
+            continue
+        name = match.group().decode()
+        parent = tree.parent(node)
+        if parent is not None and parent.type == "template_function" and parent.parent is not None \
+                and parent.parent.type == "qualified_identifier":
+            continue
+        launched = _launch_call(evaluator, tree, node)
+        if launched is not None:
+            out.append(LaunchFact(name, match.start(), launched.values, launched.reason))
+            continue
+        out.append(LaunchFact(name, match.start(), (), f"{name} is used as a value here (passed to a call or "
+                                                       "stored): the launches through it cannot be counted"))
+    return sorted(out, key=lambda f: f.offset)
+
+
+# Calls that launch the kernel given as their first argument, and where their block is.
+LAUNCH_CALLS = {"hipLaunchKernelGGL": 2, "cudaLaunchKernel": 2, "hipLaunchKernel": 2,
+                "cudaLaunchCooperativeKernel": 2, "hipLaunchCooperativeKernel": 2}
+_WRAPPERS = frozenset({"cast_expression", "parenthesized_expression", "pointer_expression"})
+
+
+def _launch_call(evaluator: HostValues, tree, node: ts.Node) -> Value | None:
+    """The block size of the launch call whose kernel argument `node` is
+    (`hipLaunchKernelGGL(k, grid, block, ...)`, `cudaLaunchKernel((void*)k, grid, block,
+    ...)`, through casts, `&` and `HIP_KERNEL_NAME()`), or None when it is no such call."""
+    child, parent = node, tree.parent(node)
+    while parent is not None and (parent.type in _WRAPPERS or parent.type == "template_function" or (
+            parent.type == "argument_list" and _callee(evaluator, tree.parent(parent)) == "HIP_KERNEL_NAME")):
+        if parent.type == "argument_list":
+            parent = tree.parent(parent)          # HIP_KERNEL_NAME(k<T>)
+        child, parent = parent, tree.parent(parent)
+    if parent is None or parent.type != "argument_list":
+        return None
+    call = tree.parent(parent)
+    at = LAUNCH_CALLS.get(_callee(evaluator, call))
+    args = [a for a in parent.named_children if a.type != "comment"]
+    if at is None or not args or args[0] != child or len(args) <= at:
+        return None
+    block = args[at]
+    return evaluator.value(block, tree.function_of(block), block.start_byte)
+
+
+def _callee(evaluator: HostValues, call: ts.Node | None) -> str:
+    if call is None or call.type != "call_expression":
+        return ""
+    function = call.child_by_field_name("function")
+    return _text(evaluator.parsed, function) if function is not None else ""

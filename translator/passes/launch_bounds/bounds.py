@@ -1,0 +1,118 @@
+"""L001, L002, L003: `__launch_bounds__(largest block size)` on kernels whose launches are all known.
+
+What it does:
+    For each kernel defined in the file without `__launch_bounds__`, finds every launch
+    of it (in the file, or across the translated tree when the command gathered them)
+    and each one's block size (translator.ir.host_values: literals, constants, macros,
+    enumerators, `dim3`, template arguments, arithmetic). When all are known, inserts
+    `__launch_bounds__(N)` before the kernel's name, N the largest number of threads per
+    block (L001). A kernel with a launch of unknown size, or whose name is used as a
+    value (passed to cudaLaunchKernel, stored in a pointer), gets L002 naming the kernel,
+    the place and the reason; a kernel no translated file launches gets L003.
+Legal when:
+    Every launch of the kernel is counted, and each is at most N threads: a launch with
+    more would fail (HIP and CUDA both refuse it), so a bound that is too small is never
+    guessed.
+Not handled:
+    Launches through pointers, from files outside the translated tree, or in macros.
+Example:
+    __global__ void k(float *x) {...}  k<<<g, 256>>>(x);
+    ->  __global__ void __launch_bounds__(256) k(float *x) {...}
+Safety:
+    semantic: the compiler may use the registers 256 threads leave; a launch wider than
+    the bound would fail, and there is none.
+"""
+
+from __future__ import annotations
+
+from translator.catalog import NOTE, WARNING, rule
+from translator.edits import Edit
+from translator.ir.host_values import LaunchFact, launch_facts
+from translator.passes import Context
+
+BOUNDED = rule(
+    "L001", "launch-bounds", NOTE, "a kernel gets `__launch_bounds__` of its largest launch", """
+HIP-Clang compiles a kernel that has no `__launch_bounds__` for blocks of 1024 threads.
+On CDNA (gfx90a, gfx942) that caps it at 128 VGPRs per lane, so a register-heavy kernel
+spills to scratch memory even when it is only ever launched with 256 threads (measured:
+a kernel with 160 live floats gets 128 VGPRs and 832 bytes of scratch per lane without
+bounds, 242 VGPRs and no spill with `__launch_bounds__(256)`). Where every launch of
+the kernel is known, the bound is the largest block size among them.""",
+    edits=True, safe=False, topic="launch-bounds",
+    example="__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
+            "void f(float *x) { k<<<4, 256>>>(x); }\n",
+    translation="#include <hip/hip_runtime.h>\n__global__ void __launch_bounds__(256) k(float *x) "
+                "{ x[threadIdx.x] = 0; }\nvoid f(float *x) { k<<<4, 256>>>(x); }\n")
+UNKNOWN_SIZE = rule(
+    "L002", "unknown-block-size", WARNING, "a kernel cannot be bounded: a launch's block size is unknown", """
+A launch's block size is read at run time (a parameter, a variable written in the
+function, a call), or the kernel's name is used as a value (passed to
+`cudaLaunchKernel`, stored in a pointer), so its launches cannot all be counted. No bound
+is guessed: the kernel keeps HIP's default of 1024 threads. If the largest block is known
+to you, write `__launch_bounds__(N)` on the kernel.""",
+    topic="launch-bounds",
+    example="__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
+            "void f(float *x, int threads) { k<<<4, threads>>>(x); }\n",
+    translation="#include <hip/hip_runtime.h>\n__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
+                "void f(float *x, int threads) { k<<<4, threads>>>(x); }\n")
+NOT_LAUNCHED = rule(
+    "L003", "not-launched-here", NOTE, "a kernel no translated file launches is not bounded", """
+Its launches are outside the files being translated (a library's kernel, launched by its
+users), so the block sizes are not known and no bound is written. (Said when the command
+translates a tree or files, whose launches it gathers first; a file translated alone
+through the Python API counts only its own launches, and says nothing of a kernel it
+does not launch.)""",
+    topic="launch-bounds")
+
+MAX_THREADS = 1024
+
+
+class Sites:
+    """The launch facts a file's kernels are bounded by: the tree's, gathered by the
+    command (Options.launch_index: kernel, where, sizes, reason), else the file's own."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self._by_kernel: dict[str, list[tuple[str, tuple[int, ...], str]]] | None = None
+
+    def of(self, kernel: str) -> list[tuple[str, tuple[int, ...], str]]:
+        """(where, sizes, reason) of each launch or other use of `kernel`."""
+        if self._by_kernel is None:
+            self._by_kernel = {}
+            index = self.ctx.options.launch_index
+            if index is not None:
+                for name, where, values, reason in index:
+                    self._by_kernel.setdefault(name, []).append((where, tuple(values), reason))
+            else:
+                for fact in launch_facts(self.ctx.parsed, self.ctx.module):
+                    self._by_kernel.setdefault(fact.kernel, []).append((self._where(fact), fact.values, fact.reason))
+        return self._by_kernel.get(kernel, [])
+
+    def _where(self, fact: LaunchFact) -> str:
+        line, col = self.ctx.source.position(fact.offset)
+        return f"{self.ctx.source.path}:{line}:{col}"
+
+
+def bound(ctx: Context, kernel, sites: Sites) -> None:
+    start, end = kernel.name_span
+    found = sites.of(kernel.name)
+    if not found:
+        if ctx.options.launch_index is None:
+            return      # one file on its own: its kernels may well be launched elsewhere
+        ctx.report(NOT_LAUNCHED, start, f"{kernel.name} is launched from no translated file: not bounded (HIP "
+                   "compiles it for blocks of 1024 threads)", end=end, subject=kernel.name)
+        return
+    unknown = next(((where, reason) for where, values, reason in found if not values), None)
+    if unknown is not None:
+        ctx.report(UNKNOWN_SIZE, start, f"{kernel.name} is not bounded: at {unknown[0]}, {unknown[1]}", end=end,
+                   subject=kernel.name)
+        return
+    largest = max(v for _, values, _ in found for v in values)
+    if not 0 < largest <= MAX_THREADS:
+        ctx.report(UNKNOWN_SIZE, start, f"{kernel.name} is not bounded: a launch asks for {largest} threads per "
+                   "block", end=end, subject=kernel.name)
+        return
+    places = ", ".join(where for where, _, _ in found[:3]) + (f" and {len(found) - 3} more" if len(found) > 3 else "")
+    ctx.fix(BOUNDED, Edit(start, start, f"__launch_bounds__({largest}) ".encode()),
+            f"{kernel.name} is launched with at most {largest} threads per block ({places}): without bounds HIP "
+            "compiles it for 1024")
