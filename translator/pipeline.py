@@ -5,8 +5,9 @@ Rounds: each analyses the current text, runs the passes (translator.passes) and 
 finalizer (translator.finalize) and applies their fixes; the next round analyses the
 result, so that code one pass generates is translated too. A round whose edits are all
 safe token swaps (a table name for a name, a header name for a header name, an include
-line added) in a text that parses ends the loop: such edits cannot give any pass more
-to do. (A semantic rule's edit, a user's rename for one, always gets another round.) The
+line added), or edits of rules that declare they settle (an attribute no rule reads, such
+as a launch bound), in a text that parses ends the loop: such edits cannot give any pass
+more to do. (Any other semantic edit, a user's rename for one, gets another round.) The
 pipeline knows no pass by name: it reads the rule catalog and the pass registry.
 """
 
@@ -19,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 
 from translator import diagnostics as dg
-from translator.catalog import ERROR, WARNING, rule
+from translator.catalog import ERROR, RULES, WARNING, rule
 from translator.edits import SAFE, Fix, OffsetMap, apply_fixes, compose
 from translator.finalize import header_fixes
 from translator.frontend import error_sites, parse_file
@@ -143,7 +144,7 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
         rejected += refused
         applied = compose(data, applied, done)
         settled = not ctx.parsed.main.root.has_error and all(
-            f.safety == SAFE and _token_swap(text, e) for f in done for e in f.edits)
+            _settles(f.rule) or f.safety == SAFE and all(_token_swap(text, e) for e in f.edits) for f in done)
         text = new
         result.rounds = round_ + 1
         if settled:
@@ -332,3 +333,9 @@ def _check_output(source: SourceFile, first: Context, last: Context | None, outp
                                  f"internal error: the translation does not parse at output {line}:{col}, where "
                                  f"the input did ({len(new)} new error sites); please report this",
                                  NEW_PARSE_ERROR.id))
+
+
+def _settles(code: str) -> bool:
+    """Does the catalog say this rule's edits give no pass more to do?"""
+    declared = RULES.get(code)
+    return declared is not None and declared.settles

@@ -113,8 +113,8 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
 
     chains = []
     for block in blocks:
-        facts = pointers(parsed, block.function_span) if block.function_span else Pointers(
-            frozenset(), frozenset(), frozenset(), frozenset(), {})
+        facts = _Lazy(lambda span=block.function_span: pointers(parsed, span) if span else Pointers(
+            frozenset(), frozenset(), frozenset(), frozenset(), {}))
         current: list[Link] = []
         previous: LaunchSite | None = None
         start = 0
@@ -168,6 +168,19 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
             between = []
         close(len(block.statements))
     return chains
+
+
+class _Lazy:
+    """The function's Pointers, computed when a check first asks (a walk of the whole
+    function, which most blocks never need)."""
+
+    def __init__(self, compute):
+        self._compute, self._value = compute, None
+
+    def __getattr__(self, name: str):
+        if self._value is None:
+            self._value = self._compute()
+        return getattr(self._value, name)
 
 
 def _arguments(kernel: Kernel, site: LaunchSite) -> dict[str, str]:

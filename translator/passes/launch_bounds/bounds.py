@@ -38,7 +38,7 @@ spills to scratch memory even when it is only ever launched with 256 threads (me
 a kernel with 160 live floats gets 128 VGPRs and 832 bytes of scratch per lane without
 bounds, 242 VGPRs and no spill with `__launch_bounds__(256)`). Where every launch of
 the kernel is known, the bound is the largest block size among them.""",
-    edits=True, safe=False, topic="launch-bounds",
+    edits=True, safe=False, topic="launch-bounds", settles=True,
     example="__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
             "void f(float *x) { k<<<4, 256>>>(x); }\n",
     translation="#include <hip/hip_runtime.h>\n__global__ void __launch_bounds__(256) k(float *x) "

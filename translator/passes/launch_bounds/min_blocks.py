@@ -32,7 +32,7 @@ HIP passes B on, verbatim, as the minimum number of waves per execution unit (SI
 (8 blocks of 2 waves on 4 SIMDs is 4), and caps the kernel at 64 VGPRs instead of 128.
 The argument becomes ceil(B * ceil(T/64) / 4); when that is 1 it is dropped, as it is
 when T or B is not a constant.""",
-    edits=True, safe=False, topic="launch-bounds",
+    edits=True, safe=False, topic="launch-bounds", settles=True,
     example="__global__ void __launch_bounds__(128, 8) k(float *x) { x[threadIdx.x] = 0; }\n",
     translation="#include <hip/hip_runtime.h>\n"
                 "__global__ void __launch_bounds__(128, 4 /* waves per EU: CUDA's 8 blocks per SM */) k(float *x) "
