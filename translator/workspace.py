@@ -266,36 +266,60 @@ class _Walk:
                 [(s, d) for s, d in copies if first.get(d) is s])
 
 
+HEADER_SUFFIXES = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc", ".ipp"})
+_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
+_GLOBAL = re.compile(rb"\b__global__\b")
+_CALLED_NAME = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")
+_NOT_NAMES = frozenset({b"__launch_bounds__", b"__maxnreg__", b"__cluster_dims__", b"__attribute__", b"alignas",
+                        b"decltype", b"__declspec"})
+
+
+def _kernel_names(data: bytes) -> set[str]:
+    """The names of the kernels a text declares, or more (a prefilter: the parse decides)."""
+    names = set()
+    for match in _GLOBAL.finditer(data):
+        head = data[match.end():match.end() + 400]
+        stop = min((i for i in (head.find(b"{"), head.find(b";")) if i >= 0), default=len(head))
+        name = next((m.group(1) for m in _CALLED_NAME.finditer(head, 0, stop) if m.group(1) not in _NOT_NAMES), None)
+        if name is not None:
+            names.add(name.decode())
+    return names
+
+
 def launch_index(workspace: Workspace) -> tuple[tuple[str, str, tuple[int, ...], str], ...]:
-    """Every launch in the files to translate, with its block sizes or why they are
-    unknown, and every other use of a kernel's name (kernel, "path:line:col", sizes,
-    reason): what the launch-bounds pass bounds a kernel by, whichever file defines it."""
+    """The launches, with their block sizes or why they are unknown, and every other use,
+    of the kernels that headers define (kernel, "path:line:col", sizes, reason): what the
+    launch-bounds pass bounds such a kernel by, whichever files launch it. A kernel of a
+    source file that no other file includes can be launched from that file only, which
+    the pass reads itself; a file some other file includes counts as a header."""
     from translator.frontend import parse_file, words_of
     from translator.ir import build_ir
     from translator.ir.host_values import launch_facts
     from translator.source import SourceFile
     texts = [(job, workspace.read(job)) for job in workspace.jobs]
     texts = [(job, data) for job, data in texts if isinstance(data, bytes)]
-    kernels: set[str] = set()
-    facts: list[tuple[str, str, tuple[int, ...], str]] = []
-    done = set()
-
-    def add(job: Job, data: bytes, names: frozenset[str]) -> None:
-        parsed = parse_file(data, None, workspace.qualifier_macros)
-        module = build_ir(job.display, parsed)
-        kernels.update(k.name for k in module.kernels)
-        source = SourceFile(job.display, data)
-        for fact in launch_facts(parsed, module, names):
-            line, col = source.position(fact.offset)
-            facts.append((fact.kernel, f"{job.display}:{line}:{col}", fact.values, fact.reason))
-        done.add(job.display)
-
+    included = set()
     for job, data in texts:
-        if b"__global__" in data or b"<<<" in data:
-            add(job, data, frozenset())
-    names = frozenset(kernels)
-    encoded = {n.encode() for n in names}
-    for job, data in texts:       # files that only name a kernel: passed to cudaLaunchKernel, stored
-        if job.display not in done and encoded & words_of(data):
-            add(job, data, names)
+        if b"include" in data:
+            folder = Path(job.source).parent
+            included.update(real_path(folder / m.group(1).decode("utf-8", "replace"))
+                            for m in _LOCAL_INCLUDE.finditer(data))
+    names: set[str] = set()
+    for job, data in texts:
+        if b"__global__" in data and (Path(job.source).suffix.lower() in HEADER_SUFFIXES
+                                      or real_path(job.source) in included):
+            names |= _kernel_names(data)
+    if not names:
+        return ()
+    encoded, chosen = {n.encode() for n in names}, frozenset(names)
+    facts: list[tuple[str, str, tuple[int, ...], str]] = []
+    for job, data in texts:
+        if encoded.isdisjoint(words_of(data)):
+            continue
+        parsed = parse_file(data, None, workspace.qualifier_macros)
+        source = SourceFile(job.display, data)
+        for fact in launch_facts(parsed, build_ir(job.display, parsed), chosen):
+            if fact.kernel in chosen:
+                line, col = source.position(fact.offset)
+                facts.append((fact.kernel, f"{job.display}:{line}:{col}", fact.values, fact.reason))
     return tuple(facts)

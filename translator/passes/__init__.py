@@ -50,8 +50,9 @@ class Options:
     ignore: tuple[str, ...] = ()            # ... and to drop
     only: str | None = None                 # run this pass alone (for debugging and goldens)
     fuse: bool = True                       # fuse chains of elementwise launches (--no-fuse)
-    # Every launch of the translated tree (kernel, "path:line:col", block sizes, why unknown),
-    # gathered by the command before translating; None: each file counts its own launches.
+    # The launches across the translated files of the kernels headers define (kernel,
+    # "path:line:col", block sizes, why unknown), gathered by the command before
+    # translating; None: the Python API's one file, which counts its own launches only.
     launch_index: tuple[tuple[str, str, tuple[int, ...], str], ...] | None = None
     # Paths of user rules files (translator.rules), applied in this order by the user
     # rules pass; each worker process parses each file once while its mtime stays.

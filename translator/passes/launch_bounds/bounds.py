@@ -68,25 +68,26 @@ MAX_THREADS = 1024
 
 
 class Sites:
-    """The launch facts a file's kernels are bounded by: the tree's, gathered by the
-    command (Options.launch_index: kernel, where, sizes, reason), else the file's own."""
+    """The launch facts a file's kernels are bounded by: for a kernel of a header, the
+    tree's, gathered by the command (Options.launch_index: kernel, where, sizes, reason);
+    else the file's own (a kernel of a source file no other file includes can be
+    launched from that file only)."""
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
         self._by_kernel: dict[str, list[tuple[str, tuple[int, ...], str]]] | None = None
+        self._tree: dict[str, list[tuple[str, tuple[int, ...], str]]] = {}
 
     def of(self, kernel: str) -> list[tuple[str, tuple[int, ...], str]]:
-        """(where, sizes, reason) of each launch or other use of `kernel`."""
+        """(where, sizes, reason) of each launch or other use of `kernel`: the tree's for a
+        kernel of a header (the command's index), the file's own for the others."""
         if self._by_kernel is None:
-            self._by_kernel = {}
-            index = self.ctx.options.launch_index
-            if index is not None:
-                for name, where, values, reason in index:
-                    self._by_kernel.setdefault(name, []).append((where, tuple(values), reason))
-            else:
-                for fact in launch_facts(self.ctx.parsed, self.ctx.module):
-                    self._by_kernel.setdefault(fact.kernel, []).append((self._where(fact), fact.values, fact.reason))
-        return self._by_kernel.get(kernel, [])
+            self._by_kernel, self._tree = {}, {}
+            for name, where, values, reason in self.ctx.options.launch_index or ():
+                self._tree.setdefault(name, []).append((where, tuple(values), reason))
+            for fact in launch_facts(self.ctx.parsed, self.ctx.module):
+                self._by_kernel.setdefault(fact.kernel, []).append((self._where(fact), fact.values, fact.reason))
+        return self._tree[kernel] if kernel in self._tree else self._by_kernel.get(kernel, [])
 
     def _where(self, fact: LaunchFact) -> str:
         line, col = self.ctx.source.position(fact.offset)
@@ -97,8 +98,8 @@ def bound(ctx: Context, kernel, sites: Sites) -> None:
     start, end = kernel.name_span
     found = sites.of(kernel.name)
     if not found:
-        if ctx.options.launch_index is None:
-            return      # one file on its own: its kernels may well be launched elsewhere
+        if ctx.options.launch_index is None or ctx.round > 0:
+            return      # one file on its own: its kernels may be launched elsewhere; or said of the input
         ctx.report(NOT_LAUNCHED, start, f"{kernel.name} is launched from no translated file: not bounded (HIP "
                    "compiles it for blocks of 1024 threads)", end=end, subject=kernel.name)
         return
