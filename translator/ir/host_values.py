@@ -25,7 +25,7 @@ import tree_sitter as ts
 from translator.frontend import ParsedFile, node_at, parse
 from translator.ir.model import LaunchSite
 from translator.ir.ancestry import ancestry
-from translator.ir.nodes import assigned, descendants, with_parents
+from translator.ir.nodes import assigned, descendants
 
 SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,
          "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "long": 8, "unsigned long": 8, "long long": 8,
@@ -63,7 +63,7 @@ class HostValues:
         self.root = parsed.main.root
         self._globals: dict[str, list[ts.Node]] | None = None
         self._macros: dict[str, str | None] | None = None
-        self._locals: dict[int, dict[str, tuple[list[ts.Node], bool]]] = {}   # per function: see _names_of
+        self._locals: dict[tuple[int, str], tuple[list[ts.Node], bool]] = {}   # see _name_in
         self._tree = ancestry(parsed.main) if parsed.main is not None else None
 
     # ---- file-scope facts
@@ -257,7 +257,7 @@ class HostValues:
             found = self._template_argument(name, template, function, depth)
             if found is not None:
                 return found
-        declarations, written = self._names_of(function).get(name, ([], False))
+        declarations, written = self._name_in(function, name)
         declaration = next((d for d in reversed(declarations) if d.start_byte < before), None)
         if declaration is None:
             return None
@@ -280,23 +280,28 @@ class HostValues:
             return unknown(f"'{name}' is set from {found.reason}")
         return found
 
-    def _names_of(self, function: ts.Node) -> dict[str, tuple[list[ts.Node], bool]]:
-        """Per name of the function's body: its declarations (init_declarator or
-        declaration nodes, in order) and whether the body writes it; one walk per function."""
-        found = self._locals.get(function.id)
+    def _name_in(self, function: ts.Node, name: str) -> tuple[list[ts.Node], bool]:
+        """The declarations of `name` in the function's body (init_declarator or
+        declaration nodes, in order) and whether the body writes it: its tokens found by a
+        regex over the body's bytes, each confirmed on the tree (as the IR finds things)."""
+        key = (function.id, name)
+        found = self._locals.get(key)
         if found is None:
-            found = self._locals[function.id] = {}
             body = function.child_by_field_name("body")
-            for n, parent in with_parents(body) if body is not None else ():
-                if n.type != "identifier" or parent is None:
-                    continue
-                name = _text(self.parsed, n)
-                declarations, written = found.get(name, ([], False))
-                if parent.type in ("init_declarator", "declaration") and parent.child_by_field_name("declarator") == n:
-                    declarations.append(parent)
-                elif assigned(self.parsed.data, n, parent):
-                    written = True
-                found[name] = (declarations, written)
+            declarations, written = [], False
+            if body is not None:
+                pattern = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
+                for match in pattern.finditer(self.parsed.cleaned, body.start_byte, body.end_byte):
+                    n = self._tree.node_at(match.start(), match.end())
+                    if n is None or n.type != "identifier":
+                        continue
+                    parent = self._tree.parent(n)
+                    if parent is not None and parent.type in ("init_declarator", "declaration") \
+                            and parent.child_by_field_name("declarator") == n:
+                        declarations.append(parent)
+                    elif assigned(self.parsed.data, n, parent):
+                        written = True
+            found = self._locals[key] = (declarations, written)
         return found
 
     def _template_argument(self, name: str, template: ts.Node, function: ts.Node, depth: int) -> Value | None:
