@@ -74,7 +74,7 @@ def test_a_template_argument_takes_the_values_of_every_call() -> None:
     ("int t = 64; t *= 2; k<<<1, t>>>(x);", "'t' is written in f"),
     ("int t = 64; int *p = &t; k<<<1, t>>>(x);", "'t' is written in f"),
     ("const int t = bs * 2; k<<<1, t>>>(x);",
-     "'t' is set from 'bs' is a parameter of f: its value comes from the caller"),
+     "'t' depends on a value known at run time ('bs' is a parameter of f: its value comes from the caller)"),
     ("k<<<1, threads()>>>(x);", "'threads()' is a call: its value is known at run time"),
     ("k<<<1, NOWHERE>>>(x);", "'NOWHERE' is not declared in this file"),
     ("k<<<1, WHO_KNOWS(3)>>>(x);", "'WHO_KNOWS(3)' is a call: its value is known at run time"),
@@ -192,3 +192,31 @@ def test_register_heavy_kernels_spill_without_bounds_and_not_with_them(tmp_path)
         assert after.vgprs > 128 and after.vgpr_spills == 0 and after.scratch_bytes == 0, after
     (runtime,) = [k for k in figures["with"] if "runtime" in k]
     assert figures["with"][runtime].vgpr_spills > 0      # left as it was: diagnosed, not guessed
+
+
+def test_report_lists_every_kernel_with_its_launches_and_bounds(tmp_path, capsys) -> None:
+    import json
+    project = ROOT / "tests" / "projects" / "two_tu"
+    assert main(["report", str(project), "--format", "json", "--no-compile", "--rocm-version", "5.2"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [(k["file"].rsplit("/", 1)[-1], k["line"], k["kernel"], k["launch_sizes"], k["launches"], k["bounds"])
+            for k in doc["kernels"]] == [("kernels.cuh", 3, "scale", [128, 256], 2, "256"),
+                                         ("kernels.cuh", 8, "unused", [], 0, None)]
+    assert doc["missing"] == ["--no-compile: no compiler figures"]
+    assert [f["rule"] for f in doc["topics"]["launch-bounds"]] == ["L001", "L003"]
+
+
+@pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc is not installed (apt-get install hipcc)")
+def test_report_gives_hipccs_figures_with_and_without_the_passes(capsys) -> None:
+    import json
+    source = ROOT / "corpus" / "kernels" / "register_heavy.cu"
+    assert main(["report", str(source), "--format", "json", "--rocm-version", "5.2", "-j", "2"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    by_name = {k["kernel"]: k for k in doc["kernels"]}
+    assert doc["missing"] == [] and len(by_name) == 6
+    literal, runtime = by_name["heavy_literal"], by_name["heavy_runtime"]
+    assert literal["bounds"] == "256" and literal["launch_sizes"] == [256]
+    assert literal["vgprs"] > 128 and literal["spills"] == 0 and literal["scratch_bytes"] == 0
+    assert literal["without"]["vgprs"] == 128 and literal["without"]["vgpr_spills"] > 0
+    assert runtime["bounds"] is None and runtime["unknown"].endswith("its value comes from the caller)")
+    assert runtime["vgprs"] == 128 and runtime["spills"] > 0

@@ -134,6 +134,10 @@ def _parser() -> argparse.ArgumentParser:
                                     "(`cu2hip rules` lists each rule's topic); writes nothing else.")
     _common(rp)
     rp.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    rp.add_argument("--offload-arch", default="gfx90a", metavar="ARCH",
+                    help="the AMD target hipcc's register figures are for (default gfx90a)")
+    rp.add_argument("--no-compile", action="store_false", dest="compile",
+                    help="no compiler figures (faster; the kernel table keeps launches and bounds)")
 
     r = sub.add_parser("rules", help="list the rules, or explain one", description="The rule catalog.")
     r.add_argument("id", nargs="?", metavar="ID", help="explain this rule")

@@ -15,6 +15,9 @@ import sys
 from translator import __version__
 from translator.catalog import catalog
 from translator.commands.run import Batch
+from translator.diagnostics import Diagnostic
+from translator.output import kernels
+from translator.source import SourceFile
 from translator.settings import Settings
 from translator.workspace import Selection, Workspace
 
@@ -28,13 +31,39 @@ def run(args, settings: Settings) -> int:
     topics = sorted({r.topic for r in rules.values() if r.topic})
     findings = {t: [] for t in topics}
     errors = sum(d.severity == "error" for d in workspace.problems)
-    for _, result in Batch(workspace, settings.options, settings.jobs, args.cache).results():
+    batch = Batch(workspace, settings.options, settings.jobs, args.cache)
+    pairs = list(batch.results())
+    for _, result in pairs:
         errors += result.errors
         for d in result.diagnostics:
             topic = rules[d.code].topic if d.code in rules else None
             if topic:
                 findings[topic].append(d)
-    sys.stdout.write({"text": _text, "json": _json, "markdown": _markdown}[args.format](findings, rules))
+        # A rewrite whose rule says nothing of it in a diagnostic (a launch bound) is listed too.
+        said = {d.code for d in result.diagnostics}
+        source = SourceFile(result.path, result.input)
+        for fix in result.applied:
+            rule = rules.get(fix.rule)
+            if rule is not None and rule.topic and fix.rule not in said:
+                start = min(e.start for e in fix.edits)
+                line, col = source.position(start)
+                findings[rule.topic].append(Diagnostic(result.path, line, col, rule.severity, fix.reason, fix.rule,
+                                                       line, col, fix))
+    for items in findings.values():
+        items.sort(key=lambda d: (d.path, d.line, d.col))
+    table = kernels.rows(pairs, batch.options)
+    if not args.compile:
+        missing = ["--no-compile: no compiler figures"]
+    elif settings.options.target != "hip":
+        missing = ["--target cuda: hipcc's figures are for HIP translations"]
+    elif not table:
+        missing = []
+    else:
+        plain = kernels.without_passes(settings.options, [r.id for r in rules.values() if r.topic])
+        without = [r for _, r in Batch(workspace, plain, settings.jobs, args.cache).results()]
+        missing = kernels.compile_figures(table, pairs, without, args.offload_arch, settings.jobs)
+    sys.stdout.write({"text": _text, "json": _json, "markdown": _markdown}[args.format](
+        findings, rules, table, missing, args.offload_arch))
     return 1 if settings.strict and errors else 0
 
 
@@ -43,23 +72,41 @@ def _entry(d, rules) -> dict:
             "applied": d.fix is not None, "message": d.message}
 
 
-def _text(findings, rules) -> str:
+def _figure(row: dict, key: str, unit: str = "") -> str:
+    value, before = row.get(key), (row.get("without") or {}).get(key)
+    if value is None:
+        return "?"
+    return f"{value}{unit}" + (f" ({before}{unit} without)" if before is not None and before != value else "")
+
+
+def _text(findings, rules, table, missing, arch) -> str:
     out = []
     for topic, items in findings.items():
         done = sum(d.fix is not None for d in items)
         out.append(f"{topic}: {len(items)} finding{'s' if len(items) != 1 else ''}, {done} applied")
         out += [f"  {d.path}:{d.line}:{d.col}: {'applied' if d.fix is not None else 'not applied'}: {d.message} "
                 f"[{d.code}]" for d in items]
+    out.append(f"kernels: {len(table)} (figures: hipcc for {arch}, with the optimizing passes and without them)")
+    for row in table:
+        sizes = ", ".join(map(str, row["launch_sizes"])) or "none"
+        out.append(f"  {row['file']}:{row['line']}: {row['kernel']}: launched with {sizes}"
+                   + (f" (unknown: {row['unknown']})" if row["unknown"] else "")
+                   + f"; bounds {row['bounds'] or 'none'}; VGPRs {_figure(row, 'vgprs')}, AGPRs {_figure(row, 'agprs')}, "
+                   f"SGPRs {_figure(row, 'sgprs')}, scratch {_figure(row, 'scratch_bytes', ' B')}, "
+                   f"spills {_figure(row, 'vgpr_spills')}, occupancy {_figure(row, 'occupancy')}")
+    out += [f"missing: {m}" for m in missing]
     return "\n".join(out) + "\n"
 
 
-def _json(findings, rules) -> str:
+def _json(findings, rules, table, missing, arch) -> str:
     doc = {"tool": {"name": "cu2hip", "version": __version__},
-           "topics": {topic: [_entry(d, rules) for d in items] for topic, items in findings.items()}}
+           "topics": {topic: [_entry(d, rules) for d in items] for topic, items in findings.items()},
+           "offload_arch": arch, "kernels": [dict(row, spills=row.get("vgpr_spills")) for row in table],
+           "missing": missing}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def _markdown(findings, rules) -> str:
+def _markdown(findings, rules, table, missing, arch) -> str:
     out = ["## cu2hip report"]
     for topic, items in findings.items():
         out += ["", f"### {topic}", ""]
@@ -69,4 +116,14 @@ def _markdown(findings, rules) -> str:
         out += ["| Where | Rule | Applied | What |", "| --- | --- | --- | --- |"]
         out += [f"| `{d.path}:{d.line}` | {d.code} | {'yes' if d.fix is not None else 'no'} | "
                 f"{d.message.replace('|', chr(92) + '|')} |" for d in items]
+    out += ["", f"### kernels (hipcc, {arch}: with the optimizing passes, and without)", ""]
+    if table:
+        out += ["| Where | Kernel | Launched with | Bounds | VGPRs | Scratch B/lane | Spills | Occupancy |",
+                "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+        out += [f"| `{r['file']}:{r['line']}` | {r['kernel']} | {', '.join(map(str, r['launch_sizes'])) or 'none'} | "
+                f"{r['bounds'] or 'none'} | {_figure(r, 'vgprs')} | {_figure(r, 'scratch_bytes')} | "
+                f"{_figure(r, 'vgpr_spills')} | {_figure(r, 'occupancy')} |" for r in table]
+    else:
+        out.append("No kernel.")
+    out += [f"- missing: {m}" for m in missing]
     return "\n".join(out) + "\n"

@@ -277,7 +277,7 @@ class HostValues:
             return bad or (_product(args) if args else unknown(f"'{name}' has no initializer"))
         found = self.value(value, function, before, depth + 1)
         if not found.known and not found.reason.startswith(f"'{name}'"):
-            return unknown(f"'{name}' is set from {found.reason}")
+            return unknown(f"'{name}' depends on a value known at run time ({found.reason})")
         return found
 
     def _name_in(self, function: ts.Node, name: str) -> tuple[list[ts.Node], bool]:
@@ -482,3 +482,28 @@ def _callee(evaluator: HostValues, call: ts.Node | None) -> str:
         return ""
     function = call.child_by_field_name("function")
     return _text(evaluator.parsed, function) if function is not None else ""
+
+
+class KernelLaunches:
+    """Where each kernel of a file is launched, and with which block sizes: for a kernel of
+    a header, the launches across the files of a run (`index`: kernel, "path:line:col",
+    sizes, reason, gathered by the command); else the file's own (a kernel of a source
+    file no other file includes can be launched from that file only)."""
+
+    def __init__(self, parsed: ParsedFile, module, source, index=None):
+        self.parsed, self.module, self.source = parsed, module, source
+        self.index = index
+        self._local: dict[str, list[tuple[str, tuple[int, ...], str]]] | None = None
+        self._tree: dict[str, list[tuple[str, tuple[int, ...], str]]] = {}
+
+    def of(self, kernel: str) -> list[tuple[str, tuple[int, ...], str]]:
+        """(where, sizes, reason) of each launch or other use of `kernel`."""
+        if self._local is None:
+            self._local = {}
+            for name, where, values, reason in self.index or ():
+                self._tree.setdefault(name, []).append((where, tuple(values), reason))
+            for fact in launch_facts(self.parsed, self.module):
+                line, col = self.source.position(fact.offset)
+                self._local.setdefault(fact.kernel, []).append((f"{self.source.path}:{line}:{col}", fact.values,
+                                                                fact.reason))
+        return self._tree[kernel] if kernel in self._tree else self._local.get(kernel, [])

@@ -11,6 +11,7 @@ or the whole tree's when the command gathered them (Options.launch_index).
 
 from __future__ import annotations
 
+from translator.ir.host_values import KernelLaunches
 from translator.passes import Context, register_pass
 from translator.passes.launch_bounds import attributes, bounds, min_blocks
 
@@ -23,7 +24,7 @@ def run(ctx: Context) -> None:
     if b"__global__" not in ctx.source.data:
         return
     attributes.report(ctx)
-    sites = bounds.Sites(ctx)
+    sites = KernelLaunches(ctx.parsed, ctx.module, ctx.source, ctx.options.launch_index)
     for kernel in ctx.module.kernels:
         if kernel.body_span is None or kernel.in_macro or not kernel.clean:
             continue

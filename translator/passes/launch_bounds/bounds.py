@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
-from translator.ir.host_values import LaunchFact, launch_facts
+from translator.ir.host_values import KernelLaunches
 from translator.passes import Context
 
 BOUNDED = rule(
@@ -67,34 +67,7 @@ does not launch.)""",
 MAX_THREADS = 1024
 
 
-class Sites:
-    """The launch facts a file's kernels are bounded by: for a kernel of a header, the
-    tree's, gathered by the command (Options.launch_index: kernel, where, sizes, reason);
-    else the file's own (a kernel of a source file no other file includes can be
-    launched from that file only)."""
-
-    def __init__(self, ctx: Context):
-        self.ctx = ctx
-        self._by_kernel: dict[str, list[tuple[str, tuple[int, ...], str]]] | None = None
-        self._tree: dict[str, list[tuple[str, tuple[int, ...], str]]] = {}
-
-    def of(self, kernel: str) -> list[tuple[str, tuple[int, ...], str]]:
-        """(where, sizes, reason) of each launch or other use of `kernel`: the tree's for a
-        kernel of a header (the command's index), the file's own for the others."""
-        if self._by_kernel is None:
-            self._by_kernel, self._tree = {}, {}
-            for name, where, values, reason in self.ctx.options.launch_index or ():
-                self._tree.setdefault(name, []).append((where, tuple(values), reason))
-            for fact in launch_facts(self.ctx.parsed, self.ctx.module):
-                self._by_kernel.setdefault(fact.kernel, []).append((self._where(fact), fact.values, fact.reason))
-        return self._tree[kernel] if kernel in self._tree else self._by_kernel.get(kernel, [])
-
-    def _where(self, fact: LaunchFact) -> str:
-        line, col = self.ctx.source.position(fact.offset)
-        return f"{self.ctx.source.path}:{line}:{col}"
-
-
-def bound(ctx: Context, kernel, sites: Sites) -> None:
+def bound(ctx: Context, kernel, sites: KernelLaunches) -> None:
     start, end = kernel.name_span
     found = sites.of(kernel.name)
     if not found:

@@ -1,0 +1,117 @@
+"""The kernel table of `cu2hip report`: per kernel, where it is, the block sizes of its
+launches (or why they are unknown), the bounds its translation carries, and hipcc's own
+figures for the translation with and without the optimizing passes (VGPRs, AGPRs,
+SGPRs, scratch bytes per lane, occupancy, spills), from `-Rpass-analysis=kernel-resource-usage`.
+
+It reads the IR and the toolchain, never a pass: "without the optimizing passes" is a
+translation that ignores every rule with a report topic.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from translator import toolchain
+from translator.frontend import parse_file
+from translator.ir import build_ir
+from translator.ir.host_values import KernelLaunches
+from translator.source import SourceFile
+
+FIGURES = ("vgprs", "agprs", "sgprs", "scratch_bytes", "occupancy", "vgpr_spills", "sgpr_spills")
+
+
+def function_name(mangled: str) -> str:
+    """The unqualified name of an Itanium-mangled function (`_Z5heavyPKfPfi` -> `heavy`,
+    `_ZN2ns1kEPf` -> `k`); the text itself when it is not mangled."""
+    if not mangled.startswith("_Z"):
+        return mangled
+    i, name = 2, mangled
+    nested = mangled[i:i + 1] == "N"
+    i += nested
+    while i < len(mangled) and mangled[i].isdigit():
+        j = i
+        while j < len(mangled) and mangled[j].isdigit():
+            j += 1
+        size = int(mangled[i:j])
+        name, i = mangled[j:j + size], j + size
+        if not nested:
+            break
+    return name
+
+
+def rows(pairs, options) -> list[dict]:
+    """One row per kernel defined in the translated files (`pairs`: (job, Result))."""
+    out = []
+    for job, result in pairs:
+        if result.skipped or b"__global__" not in result.input:
+            continue
+        parsed = parse_file(result.input, None, options.qualifier_macros)
+        module = build_ir(result.path, parsed)
+        launches = KernelLaunches(parsed, module, SourceFile(result.path, result.input), options.launch_index)
+        translated = build_ir(result.path, parse_file(result.output, None, options.qualifier_macros))
+        bounds = {k.name: ", ".join(e.text for e in k.launch_bounds) for k in translated.kernels
+                  if k.body_span is not None and k.launch_bounds}
+        source = SourceFile(result.path, result.input)
+        for kernel in module.kernels:
+            if kernel.body_span is None:
+                continue
+            found = launches.of(kernel.name)
+            unknown = next((f"{where}: {reason}" for where, values, reason in found if not values), None)
+            out.append({
+                "file": result.path, "line": source.position(kernel.name_span[0])[0], "kernel": kernel.name,
+                "launch_sizes": sorted({v for _, values, _ in found for v in values}),
+                "launches": len(found), "unknown": unknown, "bounds": bounds.get(kernel.name),
+            })
+    return out
+
+
+def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: int) -> list[str]:
+    """Add hipcc's figures to each row, for the translation (`pairs`) and the one without
+    the optimizing passes (`without`: Results in the same order); the reasons figures are
+    missing, if any."""
+    if toolchain.hipcc() is None:
+        return ["hipcc is not installed: no compiler figures (apt-get install hipcc libamdhip64-dev "
+                "rocm-device-libs)"]
+    sources = [Path(job.source).resolve() for job, _ in pairs]
+    root = Path(os.path.commonpath([str(p.parent) for p in sources])) if sources else Path(".")
+    figures: dict[str, dict[str, dict]] = {"with": {}, "without": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        units = []
+        for variant, results in (("with", [r for _, r in pairs]), ("without", without)):
+            for path, result in zip(sources, results):
+                target = Path(tmp, variant, path.relative_to(root))
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(result.output)
+                if b"__global__" in result.output:
+                    units.append((variant, result.path, target))
+
+        def run(unit):
+            variant, display, target = unit
+            done, kernels = toolchain.hip_kernel_resources(target, offload_arch, include_dirs=(str(target.parent),))
+            return variant, display, done, kernels
+        problems = []
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            for variant, display, done, kernels in pool.map(run, units):
+                if not done.ok and not kernels:
+                    problems.append(f"{display} ({variant} the optimizing passes) did not compile for {offload_arch}: "
+                                    f"{done.output.strip().splitlines()[-1] if done.output.strip() else 'no output'}")
+                for k in kernels:
+                    figures[variant].setdefault(display, {}).setdefault(function_name(k.kernel), k)
+    for row in table:
+        for variant, key in (("with", None), ("without", "without")):
+            found = figures[variant].get(row["file"], {}).get(row["kernel"])
+            values = {f: getattr(found, f) for f in FIGURES} if found is not None else None
+            if key is None:
+                row.update(values or {f: None for f in FIGURES})
+            else:
+                row[key] = values
+    return problems
+
+
+def without_passes(options, topics_rules) -> object:
+    """The options of a translation that makes none of the optimizing passes' rewrites."""
+    return dataclasses.replace(options, ignore=tuple(options.ignore) + tuple(sorted(topics_rules)))
