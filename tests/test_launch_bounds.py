@@ -220,3 +220,14 @@ def test_report_gives_hipccs_figures_with_and_without_the_passes(capsys) -> None
     assert literal["without"]["vgprs"] == 128 and literal["without"]["vgpr_spills"] > 0
     assert runtime["bounds"] is None and runtime["unknown"].endswith("its value comes from the caller)")
     assert runtime["vgprs"] == 128 and runtime["spills"] > 0
+
+
+def test_report_html_is_one_page_with_a_chart_per_figure(capsys) -> None:
+    source = ROOT / "tests" / "projects" / "two_tu"
+    assert main(["report", str(source), "--format", "html", "--no-compile", "--rocm-version", "5.2"]) == 0
+    page = capsys.readouterr().out
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert "<script" not in page and "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "<h2>VGPRs per kernel</h2>\n<p>VGPRs per kernel: no figures.</p>" in page    # --no-compile
+    assert "<td>scale</td><td>128, 256</td><td>256</td>" in page
+    assert "<li>--no-compile: no compiler figures</li>" in page

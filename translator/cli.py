@@ -133,7 +133,8 @@ def _parser() -> argparse.ArgumentParser:
                                     "an optimizing pass made and each one it refused, with the reason "
                                     "(`cu2hip rules` lists each rule's topic); writes nothing else.")
     _common(rp)
-    rp.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    rp.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text",
+                    help="html: one self-contained page with a chart of registers and occupancy")
     rp.add_argument("--offload-arch", default="gfx90a", metavar="ARCH",
                     help="the AMD target hipcc's register figures are for (default gfx90a)")
     rp.add_argument("--no-compile", action="store_false", dest="compile",

@@ -151,3 +151,31 @@ def hip_kernel_resources(path: str | Path, offload_arch: str = "gfx90a", include
     done = [KernelResources(**{f: k.get(f, 0) for f in KernelResources.__dataclass_fields__})
             if isinstance(k, dict) else k for k in kernels]
     return result, done
+
+
+@dataclass(frozen=True)
+class NvccResources:
+    """What `nvcc --resource-usage` (ptxas) says of one kernel."""
+    kernel: str            # the mangled name
+    registers: int
+    spill_bytes: int       # spill stores
+
+
+_PTXAS_FUNCTION = re.compile(r"Function properties for (\S+)\n\s*(\d+) bytes stack frame, (\d+) bytes spill stores")
+_PTXAS_USED = re.compile(r"Compiling entry function '([^']+)'.*?Used (\d+) registers", re.S)
+
+
+def nvcc_kernel_resources(path: str | Path, arch: str = "sm_90", include_dirs: tuple[str, ...] = ()) \
+        -> tuple[CompileResult, list[NvccResources]]:
+    """Compile a CUDA file with `nvcc --resource-usage` and read each kernel's registers
+    and spill stores from ptxas's report."""
+    tool = nvcc()
+    if tool is None:
+        raise FileNotFoundError("nvcc is not installed")
+    command = [tool, "-std=c++17", f"-arch={arch}", "-x", "cu", "-c", "--resource-usage", "-o", os.devnull]
+    command += [f"-I{d}" for d in include_dirs] + [str(path)]
+    result = _run(command)
+    spills = {m.group(1): int(m.group(3)) for m in _PTXAS_FUNCTION.finditer(result.output)}
+    kernels = [NvccResources(m.group(1), int(m.group(2)), spills.get(m.group(1), 0))
+               for m in _PTXAS_USED.finditer(result.output)]
+    return result, kernels

@@ -17,6 +17,7 @@ from translator.catalog import catalog
 from translator.commands.run import Batch
 from translator.diagnostics import Diagnostic
 from translator.output import kernels
+from translator.output.html import to_html
 from translator.source import SourceFile
 from translator.settings import Settings
 from translator.workspace import Selection, Workspace
@@ -62,8 +63,13 @@ def run(args, settings: Settings) -> int:
         plain = kernels.without_passes(settings.options, [r.id for r in rules.values() if r.topic])
         without = [r for _, r in Batch(workspace, plain, settings.jobs, args.cache).results()]
         missing = kernels.compile_figures(table, pairs, without, args.offload_arch, settings.jobs)
-    sys.stdout.write({"text": _text, "json": _json, "markdown": _markdown}[args.format](
-        findings, rules, table, missing, args.offload_arch))
+    if args.compile and table:
+        missing += kernels.nvcc_figures(table, pairs, settings.jobs)
+    if args.format == "html":
+        sys.stdout.write(to_html(findings, table, missing, args.offload_arch))
+    else:
+        sys.stdout.write({"text": _text, "json": _json, "markdown": _markdown}[args.format](
+            findings, rules, table, missing, args.offload_arch))
     return 1 if settings.strict and errors else 0
 
 
@@ -93,7 +99,9 @@ def _text(findings, rules, table, missing, arch) -> str:
                    + (f" (unknown: {row['unknown']})" if row["unknown"] else "")
                    + f"; bounds {row['bounds'] or 'none'}; VGPRs {_figure(row, 'vgprs')}, AGPRs {_figure(row, 'agprs')}, "
                    f"SGPRs {_figure(row, 'sgprs')}, scratch {_figure(row, 'scratch_bytes', ' B')}, "
-                   f"spills {_figure(row, 'vgpr_spills')}, occupancy {_figure(row, 'occupancy')}")
+                   f"spills {_figure(row, 'vgpr_spills')}, occupancy {_figure(row, 'occupancy')}"
+                   + (f"; CUDA (sm_90): {row['nvcc_registers']} registers, {row['nvcc_spill_bytes']} B spilled"
+                      if row.get("nvcc_registers") is not None else ""))
     out += [f"missing: {m}" for m in missing]
     return "\n".join(out) + "\n"
 

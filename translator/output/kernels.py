@@ -98,7 +98,7 @@ def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: 
             for variant, display, done, kernels in pool.map(run, units):
                 if not done.ok and not kernels:
                     problems.append(f"{display} ({variant} the optimizing passes) did not compile for {offload_arch}: "
-                                    f"{done.output.strip().splitlines()[-1] if done.output.strip() else 'no output'}")
+                                    f"{_first_error(done.output)}")
                 for k in kernels:
                     figures[variant].setdefault(display, {}).setdefault(function_name(k.kernel), k)
     for row in table:
@@ -110,6 +110,39 @@ def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: 
             else:
                 row[key] = values
     return problems
+
+
+def nvcc_figures(table: list[dict], pairs, jobs: int) -> list[str]:
+    """Add `nvcc --resource-usage`'s registers and spill stores of the CUDA originals (for
+    sm_90) to each row; the reasons figures are missing, if any."""
+    if toolchain.nvcc() is None:
+        return ["nvcc is not installed: no figures for the CUDA originals (pip install nvidia-cuda-nvcc)"]
+    extra = tuple(filter(None, [os.environ.get("CU2HIP_CUDA_INCLUDE")]))
+    units = [(result.path, Path(job.source)) for job, result in pairs
+             if not result.skipped and b"__global__" in result.input]
+
+    def run(unit):
+        display, path = unit
+        done, kernels = toolchain.nvcc_kernel_resources(path, include_dirs=(str(path.parent), *extra))
+        return display, done, kernels
+    found: dict[str, dict] = {}
+    problems = []
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for display, done, kernels in pool.map(run, units):
+            if not done.ok and not kernels:
+                problems.append(f"{display} did not compile with nvcc: {_first_error(done.output)}")
+            for k in kernels:
+                found.setdefault(display, {}).setdefault(function_name(k.kernel), k)
+    for row in table:
+        k = found.get(row["file"], {}).get(row["kernel"])
+        row["nvcc_registers"] = k.registers if k is not None else None
+        row["nvcc_spill_bytes"] = k.spill_bytes if k is not None else None
+    return problems
+
+
+def _first_error(output: str) -> str:
+    lines = output.strip().splitlines()
+    return next((line.strip() for line in lines if "error" in line), lines[-1] if lines else "no output")
 
 
 def without_passes(options, topics_rules) -> object:

@@ -1,0 +1,62 @@
+"""`cu2hip report --format html`: one self-contained page (no script, no external file)
+with the kernel table and a chart of each kernel's VGPRs and occupancy with and without
+the optimizing passes, drawn as inline SVG."""
+
+from __future__ import annotations
+
+import html
+
+BAR, GAP, WIDTH = 14, 10, 360
+STYLE = """body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}
+td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}th{background:#f3f3f3}.with{fill:#2a7ab8}
+.without{fill:#c9c9c9}.label{font-size:12px}.axis{stroke:#999}h2{margin-top:28px}"""
+
+
+def _chart(table: list[dict], key: str, title: str, limit: int) -> str:
+    rows = [r for r in table if r.get(key) is not None]
+    if not rows:
+        return f"<p>{html.escape(title)}: no figures.</p>"
+    height = len(rows) * (2 * BAR + GAP) + 30
+    scale = WIDTH / max(limit, max(max(r[key], (r.get("without") or {}).get(key) or 0) for r in rows))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH + 260}" height="{height}" role="img" '
+           f'aria-label="{html.escape(title)}">']
+    y = 10
+    for r in rows:
+        before = (r.get("without") or {}).get(key)
+        out.append(f'<text class="label" x="0" y="{y + BAR + 4}">{html.escape(r["kernel"])}</text>')
+        out.append(f'<rect class="with" x="200" y="{y}" width="{r[key] * scale:.1f}" height="{BAR}"/>'
+                   f'<text class="label" x="{204 + r[key] * scale:.1f}" y="{y + BAR - 3}">{r[key]}</text>')
+        if before is not None:
+            out.append(f'<rect class="without" x="200" y="{y + BAR}" width="{before * scale:.1f}" height="{BAR}"/>'
+                       f'<text class="label" x="{204 + before * scale:.1f}" y="{y + 2 * BAR - 3}">{before}</text>')
+        y += 2 * BAR + GAP
+    out.append(f'<line class="axis" x1="200" y1="0" x2="200" y2="{y}"/></svg>')
+    return "".join(out)
+
+
+def to_html(findings: dict, table: list[dict], missing: list[str], arch: str) -> str:
+    cell = lambda v: html.escape("" if v is None else str(v))   # noqa: E731
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><title>cu2hip report</title>',
+             f"<style>{STYLE}</style></head><body>", "<h1>cu2hip report</h1>",
+             f"<p>Register figures: hipcc for {html.escape(arch)}; blue with the optimizing passes, grey without.</p>",
+             "<h2>VGPRs per kernel</h2>", _chart(table, "vgprs", "VGPRs per kernel", 128),
+             "<h2>Occupancy (waves per SIMD)</h2>", _chart(table, "occupancy", "Occupancy per kernel", 8),
+             "<h2>Kernels</h2><table><tr><th>Where</th><th>Kernel</th><th>Launched with</th><th>Bounds</th>"
+             "<th>VGPRs</th><th>Scratch B/lane</th><th>Spills</th><th>Occupancy</th><th>CUDA registers</th></tr>"]
+    for r in table:
+        before = r.get("without") or {}
+        pair = lambda k: cell(r.get(k)) + (f" ({cell(before.get(k))})" if before.get(k) not in (None, r.get(k)) else "")  # noqa: E731
+        parts.append(f"<tr><td>{cell(r['file'])}:{r['line']}</td><td>{cell(r['kernel'])}</td>"
+                     f"<td>{cell(', '.join(map(str, r['launch_sizes'])) or 'none')}"
+                     f"{'<br>' + cell(r['unknown']) if r['unknown'] else ''}</td><td>{cell(r['bounds'] or 'none')}</td>"
+                     f"<td>{pair('vgprs')}</td><td>{pair('scratch_bytes')}</td><td>{pair('vgpr_spills')}</td>"
+                     f"<td>{pair('occupancy')}</td><td>{cell(r.get('nvcc_registers'))}</td></tr>")
+    parts.append("</table>")
+    for topic, items in findings.items():
+        parts.append(f"<h2>{html.escape(topic)}</h2><ul>")
+        parts += [f"<li>{cell(d.path)}:{d.line}: [{cell(d.code)}] {cell(d.message)}</li>" for d in items]
+        parts.append("</ul>")
+    if missing:
+        parts.append("<h2>Missing figures</h2><ul>" + "".join(f"<li>{cell(m)}</li>" for m in missing) + "</ul>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
