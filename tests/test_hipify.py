@@ -792,3 +792,15 @@ def test_a_library_rewrite_waits_for_its_counterparts_version() -> None:
         "5.1.0; the target is ROCm 5.0 (--rocm-version) [H014]"]
     assert b"rocsparse_sgtsv_interleaved_batch(h, 0, m, dl, d, du, x, n, n, b);" in \
         run(source, roc=True, rocm_version=(5, 1)).output
+
+
+def test_a_legacy_name_outside_any_call_is_left_by_a_second_run_too() -> None:
+    # The first run leaves it (cublas.h: legacy) and maps the header to hipBLAS's; the
+    # second sees hipBLAS's header and no cuBLAS one: a cuBLAS name that is no call was
+    # left on purpose. A call there is still decided by its argument count.
+    first = run("#include <cublas.h>\nvoid (*p)(int, float, float *, int) = cublasSscal;\n")
+    assert b"= cublasSscal;" in first.output and [d.code for d in first.diagnostics] == ["H023"]
+    assert run(first.output).output == first.output
+    port = run("#include <hipblas.h>\nvoid f(hipblasHandle_t h, float *x) { float a = 2; "
+               "cublasSscal(h, 4, &a, x, 1); }\n")
+    assert b"hipblasSscal(h, 4, &a, x, 1)" in port.output

@@ -185,8 +185,12 @@ def _routines() -> dict[str, Legacy]:
 
 ROUTINES = _routines()
 
-LEGACY, V2, UNDECLARED = "legacy", "v2", "undeclared"
+LEGACY, V2, UNDECLARED, TRANSLATED = "legacy", "v2", "undeclared", "translated"
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"](cublas(?:_v2)?\.h)[>"]', re.M)
+
+
+_TRANSLATED = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"](?:hipblas\.h|hipblas/hipblas\.h|rocblas\.h|"
+                         rb"rocblas/rocblas\.h)[>\"]", re.M)
 
 
 def api_of(data: bytes) -> str:
@@ -195,6 +199,10 @@ def api_of(data: bytes) -> str:
     found = {m.group(1) for m in _INCLUDE.finditer(data)}
     if b"cublas_v2.h" in found:
         return V2
+    if not found and _TRANSLATED.search(data):
+        # No cuBLAS header but hipBLAS's or rocBLAS's: a translation (or a port), where a
+        # cuBLAS name that is no call was left by a first run as legacy.
+        return TRANSLATED
     return LEGACY if found else UNDECLARED
 
 
@@ -213,7 +221,8 @@ def report_legacy(ctx: Context) -> frozenset[tuple[int, int]]:
     # that is no call (a function pointer) is legacy when some call of the file is. (That
     # is also what makes a second run over the output, whose cublas.h has become
     # hipBLAS's header, leave what the first run left.)
-    evidence = api == UNDECLARED and any(_legacy_call(u) for u in candidates)
+    evidence = api == TRANSLATED or api == UNDECLARED and any(_legacy_call(u) for u in candidates)
+    api = UNDECLARED if api == TRANSLATED else api
     left = set()
     for use in candidates:
         routine = ROUTINES[use.api.name]

@@ -1,0 +1,2 @@
+#include<cublas.h>
+cublasSdot

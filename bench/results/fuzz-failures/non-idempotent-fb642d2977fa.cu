@@ -1,0 +1,1 @@
+#include<cublas.h>cublasSgemv(
