@@ -804,3 +804,8 @@ def test_a_legacy_name_outside_any_call_is_left_by_a_second_run_too() -> None:
     port = run("#include <hipblas.h>\nvoid f(hipblasHandle_t h, float *x) { float a = 2; "
                "cublasSscal(h, 4, &a, x, 1); }\n")
     assert b"hipblasSscal(h, 4, &a, x, 1)" in port.output
+
+
+def test_a_legacy_call_of_another_argument_count_is_left_by_a_second_run_too() -> None:
+    first = run("#include<cublas.h>cublasSscal()")
+    assert run(first.output).output == first.output

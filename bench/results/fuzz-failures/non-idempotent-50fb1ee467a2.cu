@@ -1,2 +1,0 @@
-#include<cublas.h>
-cublasSscal

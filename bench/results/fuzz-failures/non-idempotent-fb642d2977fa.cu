@@ -1,1 +1,0 @@
-#include<cublas.h>cublasSgemv(
