@@ -173,10 +173,13 @@ def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passe
     if first_round:
         for site in parsed.error_sites:
             ctx.report(PARSE_ERROR, site.start, f"{site.message}; only renames are made here", end=site.end)
-    for k, info in enumerate(passes):
-        if not info.restructures and ctx.fixes and all(p.restructures for p in passes[:k]):
-            break       # the restructuring passes (first) changed the code: the others see the result next round
-        info.run(ctx)
+    for info in passes:
+        if info.restructures:
+            info.run(ctx)
+    if not ctx.fixes:     # else the code changed: the other passes see the result next round
+        for info in passes:
+            if not info.restructures:
+                info.run(ctx)
     return ctx
 
 

@@ -139,18 +139,15 @@ def hip_kernel_resources(path: str | Path, offload_arch: str = "gfx90a", include
                "-Rpass-analysis=kernel-resource-usage", "-o", os.devnull]
     command += [f"-I{d}" for d in include_dirs] + [str(path)]
     result = _run(command, env)
-    kernels: list[KernelResources] = []
-    current: dict | None = None
+    found: list[dict] = []       # each kernel's fields, as its remarks come
     for match in _REMARK.finditer(result.output):
         key, value = match.group("key").strip(), match.group("value")
         if key == "Function Name":
-            current = {"kernel": value, "line": int(match.group("line"))}
-            kernels.append(current)
-        elif current is not None and key in _FIELDS:
-            current[_FIELDS[key]] = int(value)
-    done = [KernelResources(**{f: k.get(f, 0) for f in KernelResources.__dataclass_fields__})
-            if isinstance(k, dict) else k for k in kernels]
-    return result, done
+            found.append({"kernel": value, "line": int(match.group("line"))})
+        elif found and key in _FIELDS:
+            found[-1][_FIELDS[key]] = int(value)
+    return result, [KernelResources(**{f: k.get(f, 0) for f in KernelResources.__dataclass_fields__})
+                    for k in found]
 
 
 @dataclass(frozen=True)

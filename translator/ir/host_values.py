@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from translator.frontend import ParsedFile, node_at, parse
+from translator.frontend import ParsedFile, parse_file
 from translator.ir.model import LaunchSite
 from translator.ir.ancestry import ancestry
 from translator.ir.nodes import assigned, descendants
@@ -58,13 +58,15 @@ def _text(parsed: ParsedFile, node: ts.Node) -> str:
 class HostValues:
     """The evaluator of one file (its file-scope facts are gathered once)."""
 
-    def __init__(self, parsed: ParsedFile):
+    def __init__(self, parsed: ParsedFile, file: HostValues | None = None):
+        """`file`: for a macro's body (`parsed` holds its text alone), the evaluator of the
+        file whose names it may use."""
         self.parsed = parsed
         self.root = parsed.main.root
-        self._globals: dict[str, list[ts.Node]] | None = None
-        self._macros: dict[str, str | None] | None = None
+        self._globals: dict[str, list[ts.Node]] | None = file.globals if file else None
+        self._macros: dict[str, str | None] | None = file.macros if file else None
         self._locals: dict[tuple[int, str], tuple[list[ts.Node], bool]] = {}   # see _name_in
-        self._tree = ancestry(parsed.main) if parsed.main is not None else None
+        self._tree = ancestry(parsed.main)
 
     # ---- file-scope facts
     def _collect(self) -> None:
@@ -229,16 +231,12 @@ class HostValues:
         return unknown(f"'{name}' is not declared in this file")
 
     def _macro(self, name: str, text: str, depth: int) -> Value:
-        tree = parse(b"int __cu2hip_value = " + text.encode() + b";\n")
-        found = next((n for n in descendants(tree.root_node) if n.type == "init_declarator"), None)
+        snippet = parse_file(b"int __cu2hip_value = " + text.encode() + b";\n")
+        found = next((n for n in descendants(snippet.main.root) if n.type == "init_declarator"), None)
         value = found.child_by_field_name("value") if found is not None else None
-        if tree.root_node.has_error or value is None:
+        if snippet.main.root.has_error or value is None:
             return unknown(f"the macro '{name}' is not an expression")
-        inner = HostValues.__new__(HostValues)
-        inner.parsed = _Text(tree, text)
-        inner.root = tree.root_node
-        inner._globals, inner._macros, inner._locals, inner._tree = self.globals, self.macros, {}, None
-        return inner.value(value, None, 0, depth + 1)
+        return HostValues(snippet, file=self).value(value, None, 0, depth + 1)
 
     def _local(self, name: str, function: ts.Node, before: int, depth: int) -> Value | None:
         """The value of a local or parameter of `function`, None when it declares no `name`."""
@@ -333,14 +331,6 @@ class HostValues:
         if not sites:
             return unknown(f"'{name}' is a template parameter of {callee}, which this file never calls")
         return Value(tuple(sorted(values)))
-
-
-class _Text:
-    """Enough of a ParsedFile for evaluating a macro's body."""
-
-    def __init__(self, tree: ts.Tree, text: str):
-        self.data = b"int __cu2hip_value = " + text.encode() + b";\n"
-        self.main = None
 
 
 def _name_of(parsed, function: ts.Node) -> str:

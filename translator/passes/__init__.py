@@ -142,8 +142,8 @@ def all_passes() -> dict[str, Pass]:
 
 
 def passes_for(target: str, only: str | None = None) -> list[Pass]:
-    """The passes for a target in an order that respects every `after`, restructuring
-    passes first, ties broken by id; with `only`, that pass alone."""
+    """The passes for a target in an order that respects every `after`, ties broken by id
+    (the pipeline runs the restructuring ones first); with `only`, that pass alone."""
     passes = all_passes()
     if only is not None:
         if only not in passes:
@@ -153,8 +153,7 @@ def passes_for(target: str, only: str | None = None) -> list[Pass]:
     ordered: list[Pass] = []
     done: set[str] = set()
     while len(ordered) < len(chosen):
-        ready = sorted((k for k, p in chosen.items() if k not in done and set(p.after) & set(chosen) <= done),
-                       key=lambda k: (not chosen[k].restructures, k))
+        ready = sorted(k for k, p in chosen.items() if k not in done and set(p.after) & set(chosen) <= done)
         if not ready:
             raise ValueError(f"passes {sorted(set(chosen) - done)} wait on each other")
         ordered.append(chosen[ready[0]])

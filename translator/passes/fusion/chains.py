@@ -30,6 +30,7 @@ Safety:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from translator.catalog import NOTE, rule
@@ -52,6 +53,16 @@ the reasons are those of the fusion pass's legality conditions.""",
             "void f(float *x, float *h, int n) {\n    a<<<n / 256, 256>>>(x, n);\n"
             "    cudaMemcpy(h, x, n * 4, cudaMemcpyDeviceToHost);\n    b<<<n / 256, 256>>>(x, n);\n}\n",
     options=("--target", "cuda", "--ignore", "L"), topic="fusion")
+
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def refuse(ctx, site: LaunchSite, before: str, reason: str) -> None:
+    """F002 at a launch: `before` says what it is not fused with (" with the launch of k
+    before it", or nothing)."""
+    ctx.report(NOT_FUSED, site.span[0], f"launch of {site.kernel} not fused{before}: {reason}",
+               end=site.config_span[1], subject=site.kernel)
 
 
 @dataclass
@@ -158,9 +169,7 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
                 current.append(Link(site, kernel, stage, _arguments(kernel, site)))
             else:
                 if reason and ctx.round == 0:
-                    ctx.report(NOT_FUSED, site.span[0], f"launch of {site.kernel} not fused with the launch of "
-                               f"{previous.kernel} before it: {reason}", end=site.config_span[1],
-                               subject=site.kernel)
+                    refuse(ctx, site, f" with the launch of {previous.kernel} before it", reason)
                 close(position)
                 current = [Link(site, kernel, stage, _arguments(kernel, site))] if isinstance(stage, Stage) else []
                 start = position
@@ -195,11 +204,17 @@ def _config(site: LaunchSite) -> tuple[str, str, str, str]:
 
 def substituted_bound(link: Link) -> str:
     """The guard's bound with the launch's arguments in place of the parameters."""
-    def argument(name: str) -> str:
-        text = squeeze(link.args.get(name, name))
-        return text if text.isidentifier() or text.replace(".", "").isalnum() else f"({text})"
     stage = link.stage
-    return squeeze(substitute(stage.bound.encode(), stage.bound_span[0], stage.bound_names, argument).decode())
+    return _with_arguments(stage.bound, stage.bound_span[0], stage.bound_names, link.args)
+
+
+def _with_arguments(text: str, base: int, names, args: dict[str, str]) -> str:
+    """A bound (`text` at file offset `base`, its parameter names with their spans) with
+    the launch's arguments in place of the parameters, as compared: no white space."""
+    def argument(name: str) -> str:
+        value = squeeze(args.get(name, name))
+        return value if value.isidentifier() or value.replace(".", "").isalnum() else f"({value})"
+    return squeeze(substitute(text.encode(), base, names, argument).decode())
 
 
 def _cannot_follow(chain: list[Link], site: LaunchSite, name: str, index_type: str, between: list[Statement]) \
@@ -278,19 +293,14 @@ def _cannot_consume(chain: list[Link], consumed: Consumed, between: list[Stateme
 def _bound_with_arguments(bound, args: dict[str, str]) -> str:
     """A guard bound of a consumer (text, span, names) with the launch's arguments in place."""
     text, span, names = bound
-
-    def argument(name: str) -> str:
-        value = squeeze(args.get(name, name))
-        return value if value.isidentifier() or value.replace(".", "").isalnum() else f"({value})"
-    return squeeze(substitute(text.encode(), span[0], names, argument).decode())
+    return _with_arguments(text, span[0], names, args)
 
 
 def _names_in(site: LaunchSite) -> set[str]:
-    import re
     texts = [site.grid.text, site.block.text] + [a.text for a in site.args]
     texts += [site.shared_mem.text] if site.shared_mem else []
     texts += [site.stream.text] if site.stream else []
-    return {w for t in texts for w in re.findall(r"[A-Za-z_]\w*", t)}
+    return {w for t in texts for w in _NAME.findall(t)}
 
 
 def buffers(links: list[Link]) -> dict[str, set[str]]:

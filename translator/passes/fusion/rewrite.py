@@ -34,7 +34,7 @@ from translator.catalog import NOTE, rule
 from translator.edits import Edit
 from translator.frontend import parse
 from translator.ir.elementwise import squeeze, substitute
-from translator.passes.fusion.chains import NOT_FUSED, Chain, Link, buffers
+from translator.passes.fusion.chains import Chain, Link, buffers, refuse
 from translator.render import render
 
 FUSED = rule(
@@ -93,27 +93,19 @@ def fuse(ctx, chain: Chain, taken: set[str], inserted: dict[str, str]) -> None:
     launched = links + ([chain.consumer] if chain.consumer else [])
     last_kernel_end = max(link.kernel.span[1] for link in launched)
     if chain.block.function_span is not None and last_kernel_end > chain.block.function_span[0]:
-        site = links[-1].site
-        ctx.report(NOT_FUSED, site.span[0], f"launch of {site.kernel} not fused with the launches before it: "
-                   "the kernels are defined after the function that launches them", end=site.config_span[1],
-                   subject=site.kernel)
+        refuse(ctx, links[-1].site, " with the launches before it",
+               "the kernels are defined after the function that launches them")
         return
     # The fused kernel's own names shadow only what its stages mention.
     avoid = set()
     for link in links:
-        lo, hi = link.stage.statements
-        renamed = {p.name for p in link.kernel.params} | {link.stage.index}
-        avoid |= set(_WORD.findall(data[lo:hi].decode("utf-8", "replace"))) - renamed
+        avoid |= _mentioned(data, [link.stage.statements], link.kernel, link.stage.index)
     if chain.consumer:
         found = chain.consumer.consumer
-        renamed = {p.name for p in chain.consumer.kernel.params} | {found.index}
-        for lo, hi in filter(None, (found.prefix, found.rest)):
-            avoid |= set(_WORD.findall(data[lo:hi].decode("utf-8", "replace"))) - renamed
+        avoid |= _mentioned(data, filter(None, (found.prefix, found.rest)), chain.consumer.kernel, found.index)
     params, by_link = _merge_parameters(data, launched, avoid)
     if isinstance(params, str):
-        site = links[-1].site
-        ctx.report(NOT_FUSED, site.span[0], f"launch of {site.kernel} not fused with the launches before it: "
-                   f"{params}", end=site.config_span[1], subject=site.kernel)
+        refuse(ctx, links[-1].site, " with the launches before it", params)
         return
     avoid |= {p.name for p in params}
     index = _fresh(links[0].stage.index, avoid | set().union(*(l.stage.locals for l in links)) |
@@ -130,7 +122,7 @@ def fuse(ctx, chain: Chain, taken: set[str], inserted: dict[str, str]) -> None:
     values = dict(kernels=kernels, origin=chain.block.function or "the file", form=first.stage.form,
                   index=index, index_type=first.stage.index_type, bound=bound,
                   params=[p.declaration for p in params], stages=stages,
-                  registers=[r for r in registers.values() if r["used"]],
+                  registers=list(registers.values()),
                   notes=[f"{b}[{index}] is not stored: {why}" for b, why in dropped])
     template = "fused_elementwise.cu.j2"
     if chain.consumer:
@@ -141,9 +133,7 @@ def fuse(ctx, chain: Chain, taken: set[str], inserted: dict[str, str]) -> None:
     if key in inserted:
         name = inserted[key]
     elif parse(text.encode()).root_node.has_error:
-        site = links[-1].site
-        ctx.report(NOT_FUSED, site.span[0], f"launch of {site.kernel} not fused: internal error: the fused "
-                   "kernel does not parse; please report this", end=site.config_span[1], subject=site.kernel)
+        refuse(ctx, links[-1].site, "", "internal error: the fused kernel does not parse; please report this")
         return
     edits = []
     if key not in inserted:
@@ -169,6 +159,13 @@ def fuse(ctx, chain: Chain, taken: set[str], inserted: dict[str, str]) -> None:
     made = ctx.fix(FUSED, tuple(sorted(edits, key=lambda e: (e.start, e.end))), reason)
     if made is not None:
         ctx.report(FUSED, last.span[0], reason, end=last.config_span[1], fix=made, subject=last.kernel)
+
+
+def _mentioned(data: bytes, spans, kernel, index: str) -> set[str]:
+    """The names the code at `spans` mentions, less the kernel's parameters and its index
+    (which the fused kernel renames)."""
+    renamed = {p.name for p in kernel.params} | {index}
+    return {w for lo, hi in spans for w in _WORD.findall(data[lo:hi].decode("utf-8", "replace"))} - renamed
 
 
 def _fresh(name: str, taken: set[str]) -> str:
@@ -243,7 +240,7 @@ def _registers(chain: Chain, params: list[_Param], by_link: list[dict], avoid: s
             param = by_link[i][access.param]
             r = registers.get(param.name)
             if r is None:
-                r = registers[param.name] = {"buffer": param.name, "type": param.base, "used": True,
+                r = registers[param.name] = {"buffer": param.name, "type": param.base,
                                              "name": _fresh(f"{param.name}_v", avoid), "load": not access.plain_store,
                                              "store": False, "dropped": False, "argument": param.argument}
                 avoid.add(r["name"])

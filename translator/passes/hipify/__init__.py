@@ -6,7 +6,8 @@ H010-H014, H017, H018), `calls` (H004, H005, H007, H008: rewrites that depend on
 `warp_sync` (H006, H016), `headers` (H002, H015), `launch_syntax` (H003),
 `unknown` (H019: CUDA-shaped names no table knows), `builtins` (H020: a user's
 definition of a function HIP already defines) and `legacy_blas` (H023: calls of cuBLAS's
-legacy API, left as they are); `device_calls` (H027, H028 and the data type selection:
+legacy API, left as they are); `signatures` (H024, H025: calls whose HIP signature
+differs from CUDA's); `device_calls` (H027, H028 and the data type selection:
 hipify-clang's remaining AST matchers). Each
 module's docstring says what it does, when it is legal, what it leaves, an example and
 its safety.
@@ -15,10 +16,8 @@ its safety.
 from __future__ import annotations
 
 from translator.passes import Context, register_pass
-from translator.passes.hipify import builtins, calls, headers, launch_syntax, legacy_blas, renames, unknown, warp_sync
-from translator.passes.hipify import device_calls
-from translator.passes.hipify import signatures
-from translator.passes.hipify import library_calls
+from translator.passes.hipify import (builtins, calls, device_calls, headers, launch_syntax, legacy_blas,
+                                      library_calls, renames, signatures, unknown, warp_sync)
 from translator.ir import WARP_SYNC_BUILTINS, call_of
 from translator.scan import NAMESPACES
 

@@ -361,7 +361,7 @@ def _check_paste(ctx: Context, macro: str, parts: list[str], at: int, at_use: bo
     entry = ctx.tables.lookup(pasted)
     if entry is None:
         return
-    counterpart = renames._target(entry, ctx)[0]
+    counterpart = renames.counterpart(entry, ctx)[0]
     wanted = _written_as(ctx, pasted)
     given = "".join(_written_as(ctx, part) or part for part in parts)
     where = f"a use of macro '{macro}'" if at_use else f"macro '{macro}'"
@@ -386,7 +386,7 @@ def _written_as(ctx: Context, name: str) -> str | None:
     entry = ctx.tables.lookup(name)
     if entry is None:
         return name
-    target, added, _, removed, experimental, _ = renames._target(entry, ctx)
+    target, added, _, removed, experimental, _ = renames.counterpart(entry, ctx)
     if target is None:
         return None
     version = ctx.options.rocm_version

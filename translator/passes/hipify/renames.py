@@ -128,7 +128,6 @@ def counterpart(entry: ApiEntry, ctx: Context) -> tuple[str | None, Version | No
     return entry.hip, entry.hip_added, entry.hip_deprecated, entry.hip_removed, entry.hip_experimental, "HIP"
 
 
-_target = counterpart   # its earlier name, which other modules of the pass import
 
 
 def refusal(ctx: Context, entry: ApiEntry, written: str | None = None) -> tuple[Rule, str] | None:

@@ -5,8 +5,9 @@ VGPRs and spills register-heavy kernels that are never launched that wide. `boun
 inserts `__launch_bounds__(largest block)` where every launch of a kernel is known
 (L001), and says why not elsewhere (L002, L003); `min_blocks` converts CUDA's second
 argument (minimum blocks per SM) to HIP's (minimum waves per EU, L004); `attributes`
-reports CUDA's kernel attributes HIP lacks (L005, L006). The launches are the file's,
-or the whole tree's when the command gathered them (Options.launch_index).
+reports CUDA's kernel attributes HIP lacks (L005, L006). A kernel of a header is bounded
+by the launches of every file of the run, which the command gathers first
+(Options.launch_index); any other kernel by its own file's (translator.ir.host_values).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 What it does:
     For each kernel defined in the file without `__launch_bounds__`, finds every launch
-    of it (in the file, or across the translated tree when the command gathered them)
+    of it (across the files of the run for a kernel of a header, else in the file)
     and each one's block size (translator.ir.host_values: literals, constants, macros,
     enumerators, `dim3`, template arguments, arithmetic). When all are known, inserts
     `__launch_bounds__(N)` before the kernel's name, N the largest number of threads per
