@@ -51,6 +51,8 @@ def case_options(source: bytes) -> Options:
     parser.add_argument("--only", help="run this pass alone")
     parser.add_argument("--target", choices=("hip", "cuda"), default="hip")
     parser.add_argument("--no-fuse", action="store_false", dest="fuse")
+    parser.add_argument("--no-rebalance", action="store_false", dest="rebalance")
+    parser.add_argument("--block-size", type=int, default=256)
     for flag in ("--select", "--ignore"):
         parser.add_argument(flag, type=lambda text: tuple(text.split(",")), default=())
     args, unknown = parser.parse_known_args(words)
@@ -60,7 +62,8 @@ def case_options(source: bytes) -> Options:
                    experimental=args.experimental,
                    hip_kernel_execution_syntax=args.hip_kernel_execution_syntax,
                    use_hip_data_types=args.use_hip_data_types,
-                   only=args.only, select=args.select, ignore=args.ignore, target=args.target, fuse=args.fuse)
+                   only=args.only, select=args.select, ignore=args.ignore, target=args.target, fuse=args.fuse,
+                   rebalance=args.rebalance, block_size=args.block_size)
 
 
 def golden_cases() -> list[Path]:

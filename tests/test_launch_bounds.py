@@ -18,10 +18,12 @@ from translator.passes import Options
 from translator.pipeline import translate
 
 ROOT = Path(__file__).resolve().parent.parent
-HIP = Options(rocm_version=(5, 2), fuse=False)
+HIP = Options(rocm_version=(5, 2), fuse=False, rebalance=False)     # rebalancing: tests/test_rebalance.py
 
 DECLARATIONS = """#define BLOCK 128
 #define TWICE (2 * BLOCK)
+#define NOTED 192 // threads per block
+#define BOXED /* threads */ 320
 #define WHO_KNOWS(x) x
 enum { kThreads = 64, kNext };
 struct Cfg { static constexpr int kBlock = 256; };
@@ -58,6 +60,9 @@ def _block(body: str, declarations: str = DECLARATIONS) -> tuple[tuple[int, ...]
     ("k<<<1, (int)(sizeof(double) * 16)>>>(x);", (128,)),
     ("k<<<1, std::min(1024, 4 * 64)>>>(x);", (256,)),
     ("k<<<1, WARPS > 2 ? 256 : 128>>>(x);", (256,)),
+    ("k<<<1, NOTED>>>(x);", (192,)),                         # a macro's comments are not its value
+    ("k<<<1, BOXED>>>(x);", (320,)),
+    ("dim3 b(64); k<<<(n + b.x - 1) / b.x, b.x>>>(x);", (64,)),
 ])
 def test_block_sizes_the_file_determines(body, values) -> None:
     assert _block(body) == (values, "")
@@ -159,6 +164,26 @@ def test_a_tree_bounds_a_header_kernel_by_every_file_and_says_which_kernels_no_f
     # The header alone knows none of its launches: nothing is bounded, nothing said.
     alone = translate("kernels.cuh", (project / "kernels.cuh").read_bytes(), HIP)
     assert b"__launch_bounds__" not in alone.output and not alone.diagnostics
+
+
+def test_a_header_kernel_counts_only_the_files_that_include_it(tmp_path, capsys) -> None:
+    """Two programs in one tree, each with a kernel `k`: the header's is launched with 128
+    threads by the file that includes it; the other program's own `k`, with 1024, is
+    another kernel (counting it would bound one by the other, too small for one of them)."""
+    project = tmp_path / "src"
+    (project / "one").mkdir(parents=True)
+    (project / "two").mkdir()
+    kernel = "__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
+    (project / "one" / "k.cuh").write_text(kernel)
+    (project / "one" / "a.cu").write_text('#include "k.cuh"\nvoid a(float *x) { k<<<1, 128>>>(x); }\n')
+    (project / "two" / "b.cu").write_text(kernel + "void b(float *x) { k<<<1, 1024>>>(x); }\n")
+    out = tmp_path / "hip"
+    assert main(["translate", str(project), "-o", str(out), "--rocm-version", "5.2", "--no-rebalance"]) == 0
+    assert (out / "one" / "k.cuh").read_text() == \
+        "#include <hip/hip_runtime.h>\n" + kernel.replace("void k(", "void __launch_bounds__(128) k(")
+    assert (out / "two" / "b.cu").read_text().startswith(
+        "#include <hip/hip_runtime.h>\n" + kernel.replace("void k(", "void __launch_bounds__(1024) k("))
+    assert "L002" not in capsys.readouterr().err
 
 
 def test_attributes_hip_lacks_are_errors_at_the_attribute() -> None:

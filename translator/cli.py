@@ -68,6 +68,14 @@ def _common(p: argparse.ArgumentParser) -> None:
     fuse.add_argument("--fuse", action="store_true", default=None,
                       help="fuse chains of elementwise launches into one kernel (the default)")
     fuse.add_argument("--no-fuse", action="store_false", dest="fuse", help="do not fuse launches")
+    rebalance = p.add_mutually_exclusive_group()
+    rebalance.add_argument("--rebalance", action="store_true", default=None,
+                           help="move launches of block-size agnostic kernels to --block-size (the default)")
+    rebalance.add_argument("--no-rebalance", action="store_false", dest="rebalance",
+                           help="keep every launch's block size")
+    p.add_argument("--block-size", type=int, default=None, metavar="N",
+                   help="the threads per block that rebalanced launches get: a multiple of 64 from 64 to 1024 "
+                        "(default 256)")
     p.add_argument("--select", action="append", metavar="IDS",
                    help="report and apply only these rule ids or prefixes (comma-separated; default: all)")
     p.add_argument("--ignore", action="append", metavar="IDS", help="drop these rule ids or prefixes")

@@ -56,6 +56,8 @@ class Config:
     only_translated: bool | None = None
     strict: bool | None = None
     fuse: bool | None = None
+    rebalance: bool | None = None
+    block_size: int | None = None
 
     def describe_rocm_version(self) -> str:
         """'6.2 (from /x/pyproject.toml)'; 'not set' when the file does not say."""
@@ -130,6 +132,9 @@ KEYS = {
     "only-translated": ("only_translated", _bool),
     "strict": ("strict", _bool),
     "fuse": ("fuse", _bool),
+    "rebalance": ("rebalance", _bool),
+    "block-size": ("block_size", _one("a multiple of 64 from 64 to 1024",
+                                      lambda v: type(v) is int and 64 <= v <= 1024 and v % 64 == 0)),
 }
 
 

@@ -157,8 +157,10 @@ class OffsetMap:
 def compose(old: bytes, first: list[Fix], second: list[Fix]) -> list[Fix]:
     """Fixes on `old` equal to applying `first`, then `second` (whose offsets are those of
     the text `first` produced). Where fixes of `second` change new text of `first`, the
-    edits involved become one edit over their joint span, under the earliest fix's rule
-    and with every reason. (Used to report, in the input's terms, what rounds did.)"""
+    edits involved become one edit over their joint span, with every reason, under the
+    earliest fix's rule; or under the later fix's when its edits replace all of the first
+    fixes' new text they touch (a statement rewritten whole after an edit inside it). (Used
+    to report, in the input's terms, what rounds did.)"""
     if not second:
         return list(first)
     omap = OffsetMap(first)
@@ -168,6 +170,7 @@ def compose(old: bytes, first: list[Fix], second: list[Fix]) -> list[Fix]:
     grouped = {j for _, js in groups for j in js}
     kept = [list(f.edits) for f in first]
     reasons = [[f.reason] for f in first]
+    replacing: list[list[Fix]] = [[] for _ in first]     # groups a later fix owns, after the first fix
     for firsts, seconds in groups:
         lo, hi = _span(omap, second, (firsts, seconds))
         edits = tuple(Edit(e.start - lo, e.end - lo, e.text) for j in sorted(seconds) for e in second[j].edits)
@@ -177,15 +180,33 @@ def compose(old: bytes, first: list[Fix], second: list[Fix]) -> list[Fix]:
         owners = sorted({fix_of[id(omap.edits[i])] for i in firsts})
         for i in firsts:
             kept[fix_of[id(omap.edits[i])]].remove(omap.edits[i])
+        if _replaces(omap, [e for j in seconds for e in second[j].edits]):
+            lead = second[min(seconds)]
+            why = [first[k].reason for k in owners] + [second[j].reason for j in sorted(seconds)]
+            replacing[owners[0]].append(Fix((Edit(old_lo, old_hi, text),), lead.rule, "; then ".join(why),
+                                            lead.safety))
+            continue
         kept[owners[0]].append(Edit(old_lo, old_hi, text))
         reasons[owners[0]] += [second[j].reason for j in sorted(seconds)]
-    out = [Fix(tuple(sorted(edits, key=lambda e: (e.start, e.end))), f.rule, "; then ".join(why), f.safety)
-           for f, edits, why in zip(first, kept, reasons) if edits]
+    out = []
+    for f, edits, why, after in zip(first, kept, reasons, replacing):
+        if edits:
+            out.append(Fix(tuple(sorted(edits, key=lambda e: (e.start, e.end))), f.rule, "; then ".join(why),
+                           f.safety))
+        out += after
     for j, fix in enumerate(second):
         if j not in grouped:
             out.append(Fix(tuple(Edit(omap.to_old(e.start), max(omap.to_old(e.start), omap.to_old(e.end, True)),
                                       e.text) for e in fix.edits), fix.rule, fix.reason, fix.safety))
     return out
+
+
+def _replaces(omap: OffsetMap, edits: list[Edit]) -> bool:
+    """Whether the later `edits` replace whole every earlier edit's new text they touch."""
+    spans = [(e.start, e.end) for e in edits if e.start < e.end]
+    touched = {i for e in edits for i in omap.touching(e.start, e.end)}
+    return bool(touched) and all(any(lo <= omap.starts[i] and omap.ends[i] <= hi for lo, hi in spans)
+                                 for i in touched)
 
 
 def _groups(omap: OffsetMap, second: list[Fix]) -> list[tuple[set[int], set[int]]]:

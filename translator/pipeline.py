@@ -120,9 +120,11 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
     text, applied, rejected, diagnostics = data, [], [], []
     seen: set[str] = set()
     first = last = None
+    restructuring = {code for p in passes if p.restructures for code in p.rules}
+    rewritten, codes = False, frozenset()
     for round_ in range(MAX_ROUNDS + 1):
         here = source if round_ == 0 else MappedSource(source, text, OffsetMap(applied))
-        ctx = _analyse(here, options, tables, policy, passes, round_)
+        ctx = _analyse(here, options, tables, policy, passes, round_, rewritten, codes)
         first, last = first or ctx, ctx
         for d in ctx.diagnostics:
             if d.format() not in seen:
@@ -143,6 +145,8 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
                                      f"{fix.reason}", OVERLAP.id))
         rejected += refused
         applied = compose(data, applied, done)
+        rewritten = rewritten or any(f.rule not in restructuring for f in done)
+        codes = codes | {f.rule for f in done}
         settled = not ctx.parsed.main.root.has_error and all(
             _settles(f.rule) or f.safety == SAFE and all(_token_swap(text, e) for e in f.edits) for f in done)
         text = new
@@ -161,7 +165,8 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
     return result
 
 
-def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passes, round_: int) -> Context:
+def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passes, round_: int,
+             rewritten: bool = False, applied: frozenset[str] = frozenset()) -> Context:
     """Front end, IR and passes over one text: the context holds the fixes and diagnostics.
     The first round (the input) also reads the suppression comments and reports parse errors."""
     parsed = parse_file(source.data, mentions_api(tables), options.qualifier_macros)
@@ -169,7 +174,8 @@ def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passe
     if first_round:
         policy.comments = suppressions(source, parsed.main.root)
     uses = scan_api_uses(parsed, tables)
-    ctx = Context(source, parsed, build_ir(source.path, parsed, uses), uses, options, tables, policy, round=round_)
+    ctx = Context(source, parsed, build_ir(source.path, parsed, uses), uses, options, tables, policy, round=round_,
+                  rewritten=rewritten, applied=applied)
     if first_round:
         for site in parsed.error_sites:
             ctx.report(PARSE_ERROR, site.start, f"{site.message}; only renames are made here", end=site.end)

@@ -82,7 +82,9 @@ def resolve(args) -> Settings:
         hip_kernel_execution_syntax=bool(_flag_or(args, "hip_kernel_execution_syntax",
                                                   config.hip_kernel_execution_syntax)),
         select=select, ignore=ignore, only=only, rules=rules,
-        fuse=bool(_flag_or(args, "fuse", config.fuse, True)))
+        fuse=bool(_flag_or(args, "fuse", config.fuse, True)),
+        rebalance=bool(_flag_or(args, "rebalance", config.rebalance, True)),
+        block_size=_block_size(_flag_or(args, "block_size", config.block_size, 256)))
     jobs = _flag_or(args, "jobs", config.jobs, os.cpu_count() or 1)
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
@@ -93,6 +95,13 @@ def resolve(args) -> Settings:
                     tuple(_flag_or(args, "exclude", config.exclude, ())),
                     bool(_flag_or(args, "strict", config.strict)),
                     bool(_flag_or(args, "only_translated", config.only_translated)))
+
+
+def _block_size(threads: int) -> int:
+    if not 64 <= threads <= 1024 or threads % 64:
+        raise UsageError(f"--block-size must be a multiple of 64 from 64 to 1024 (a 64-lane wavefront's multiple), "
+                         f"not {threads}")
+    return threads
 
 
 def _rocm_version(args, config: Config):

@@ -267,7 +267,6 @@ class _Walk:
 
 
 HEADER_SUFFIXES = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc", ".ipp"})
-_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 _GLOBAL = re.compile(rb"\b__global__\b")
 _CALLED_NAME = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")
 _NOT_NAMES = frozenset({b"__launch_bounds__", b"__maxnreg__", b"__cluster_dims__", b"__attribute__", b"alignas",
@@ -286,40 +285,55 @@ def _kernel_names(data: bytes) -> set[str]:
     return names
 
 
-def launch_index(workspace: Workspace) -> tuple[tuple[str, str, tuple[int, ...], str], ...]:
+def launch_index(workspace: Workspace) -> tuple[tuple[str, str, tuple[int, ...], str, str], ...]:
     """The launches, with their block sizes or why they are unknown, and every other use,
-    of the kernels that headers define (kernel, "path:line:col", sizes, reason): what the
-    launch-bounds pass bounds such a kernel by, whichever files launch it. A kernel of a
-    source file that no other file includes can be launched from that file only, which
-    the pass reads itself; a file some other file includes counts as a header."""
+    of the kernels that headers define (kernel, "path:line:col", sizes, reason, the
+    header): what the launch-bounds pass bounds such a kernel by, whichever files launch
+    it. Only the files that include the header (directly or through other headers), and
+    the header itself, count for its kernels: another program's kernel of the same name is
+    another kernel. A kernel of a source file that no other file includes can be launched
+    from that file only, which the pass reads itself; a file some other file includes
+    counts as a header."""
     from translator.frontend import parse_file, words_of
     from translator.ir import build_ir
     from translator.ir.host_values import launch_facts
     from translator.source import SourceFile
     texts = [(job, workspace.read(job)) for job in workspace.jobs]
     texts = [(job, data) for job, data in texts if isinstance(data, bytes)]
-    included = set()
+    includes: dict[str, set[str]] = {}
     for job, data in texts:
-        if b"include" in data:
-            folder = Path(job.source).parent
-            included.update(real_path(folder / m.group(1).decode("utf-8", "replace"))
-                            for m in _LOCAL_INCLUDE.finditer(data))
-    names: set[str] = set()
+        folder = Path(job.source).parent
+        includes[real_path(job.source)] = {real_path(folder / m.group(1).decode("utf-8", "replace"))
+                                           for m in _LOCAL_INCLUDE.finditer(data)} if b"include" in data else set()
+    included = set().union(*includes.values()) if includes else set()
+    headers: dict[str, tuple[str, set[str]]] = {}      # real path -> (display path, kernel names)
     for job, data in texts:
-        if b"__global__" in data and (Path(job.source).suffix.lower() in HEADER_SUFFIXES
-                                      or real_path(job.source) in included):
-            names |= _kernel_names(data)
-    if not names:
+        path = real_path(job.source)
+        if b"__global__" in data and (Path(job.source).suffix.lower() in HEADER_SUFFIXES or path in included):
+            headers[path] = (job.display, _kernel_names(data))
+    if not headers:
         return ()
-    encoded, chosen = {n.encode() for n in names}, frozenset(names)
-    facts: list[tuple[str, str, tuple[int, ...], str]] = []
+    facts: list[tuple[str, str, tuple[int, ...], str, str]] = []
     for job, data in texts:
-        if encoded.isdisjoint(words_of(data)):
+        reached = [h for h in _reached(real_path(job.source), includes) if h in headers]
+        names = {n for h in reached for n in headers[h][1]}
+        if not names or {n.encode() for n in names}.isdisjoint(words_of(data)):
             continue
         parsed = parse_file(data, None, workspace.qualifier_macros)
         source = SourceFile(job.display, data)
-        for fact in launch_facts(parsed, build_ir(job.display, parsed), chosen):
-            if fact.kernel in chosen:
-                line, col = source.position(fact.offset)
-                facts.append((fact.kernel, f"{job.display}:{line}:{col}", fact.values, fact.reason))
+        for fact in launch_facts(parsed, build_ir(job.display, parsed), frozenset(names)):
+            line, col = source.position(fact.offset)
+            facts += [(fact.kernel, f"{job.display}:{line}:{col}", fact.values, fact.reason, headers[h][0])
+                      for h in reached if fact.kernel in headers[h][1]]
     return tuple(facts)
+
+
+def _reached(path: str, includes: dict[str, set[str]]) -> list[str]:
+    """The file and every file it includes, directly or through others, in the tree."""
+    seen, todo = [], [path]
+    while todo:
+        current = todo.pop()
+        if current not in seen:
+            seen.append(current)
+            todo += sorted(includes.get(current, ()))
+    return seen

@@ -169,10 +169,10 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
     body = node_at(frag.root, *kernel.body_span)
     if body is None:
         return refuse("its body was not found in the file's parse")
-    shape = _shape(parsed, frag, body)
-    if isinstance(shape, str):
-        return refuse(shape)
-    form, index, index_type, bound, statements = shape
+    found = shape(parsed, frag, body)
+    if isinstance(found, str):
+        return refuse(found)
+    form, index, index_type, bound, statements = found
     if not statements:
         return refuse("its guarded body is empty")
     pointers = {p.name for p in kernel.params if p.is_pointer and p.name}
@@ -247,7 +247,7 @@ def _index_declaration(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> tup
     return frag.text(parsed.data, name), " ".join(type_text.split())
 
 
-def _shape(parsed: ParsedFile, frag: Fragment, body: ts.Node):
+def shape(parsed: ParsedFile, frag: Fragment, body: ts.Node):
     """(form, index, index type, bound node, guarded statements) or the reason it is none
     of the elementwise shapes."""
     stmts = _statements(body)

@@ -35,6 +35,7 @@ SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2,
          "int4": 16, "double2": 16, "uint4": 16}
 _INT = re.compile(r"(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9][0-9']*)([uUlL]*)\Z")
 _MAX_DEPTH = 32
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)      # in a macro's value (strings there are no numbers)
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ class HostValues:
                 name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
                 if name is not None:
                     key = _text(self.parsed, name)
-                    text = _text(self.parsed, value).strip() if value is not None else ""
+                    text = _COMMENT.sub(" ", _text(self.parsed, value)).strip() if value is not None else ""
                     self._macros[key] = text if self._macros.get(key, text) == text else None
             elif kind == "preproc_function_def":
                 name = node.child_by_field_name("name")
@@ -147,6 +148,16 @@ class HostValues:
             return _literal(_text(self.parsed, node))       # the common case: no function to look up
         return self.value(node, self._tree.function_of(node), span[0])
 
+    def evaluate(self, node: ts.Node) -> Value:
+        """The value of an expression of the file, in the function around it."""
+        if node.type == "number_literal":
+            return _literal(_text(self.parsed, node))
+        return self.value(node, self._tree.function_of(node), node.start_byte)
+
+    def function_of(self, node: ts.Node) -> ts.Node | None:
+        """The function definition around a node of the file."""
+        return self._tree.function_of(node)
+
     def value(self, node: ts.Node, function: ts.Node | None, before: int, depth: int = 0) -> Value:
         if depth > _MAX_DEPTH:
             return unknown("too deep")
@@ -182,8 +193,21 @@ class HostValues:
         if kind in ("identifier", "qualified_identifier"):
             return self._name(text, node, function, before, depth)
         if kind == "field_expression":
-            return unknown(f"'{text}' is a member of a run-time value")
+            return self._component(node, text, again)
         return unknown(f"'{text}' is not a constant expression cu2hip can evaluate")
+
+    def _component(self, node: ts.Node, text: str, again) -> Value:
+        """`b.x` of a local `dim3 b(x, y, z)` (or `= dim3(...)`) the function never writes."""
+        argument, field = node.child_by_field_name("argument"), node.child_by_field_name("field")
+        axis = "xyz".find(_text(self.parsed, field)) if field is not None else -1
+        init = self.initializer(argument) if argument is not None and axis >= 0 else None
+        if init is not None and init.type == "call_expression" and _text(self.parsed, init.child_by_field_name(
+                "function")) == "dim3":
+            init = init.child_by_field_name("arguments")
+        if init is None or init.type not in ("argument_list", "initializer_list"):
+            return unknown(f"'{text}' is a member of a run-time value")
+        parts = [a for a in init.named_children if a.type != "comment"]
+        return again(parts[axis]) if axis < len(parts) else Value((1,))
 
     def _call(self, node: ts.Node, function, before: int, depth: int) -> Value:
         callee = node.child_by_field_name("function")
@@ -277,6 +301,24 @@ class HostValues:
         if not found.known and not found.reason.startswith(f"'{name}'"):
             return unknown(f"'{name}' depends on a value known at run time ({found.reason})")
         return found
+
+    def initializer(self, node: ts.Node) -> ts.Node | None:
+        """What the local `node` (an identifier) names was initialized with, when it is
+        declared in the enclosing function before `node` and that function never writes
+        it: the expression, or the argument list of `dim3 g(x, y)` / `dim3 g{x, y}`; else None."""
+        function = self._tree.function_of(node)
+        if function is None or node.type != "identifier":
+            return None
+        declarations, written = self._name_in(function, _text(self.parsed, node))
+        declaration = next((d for d in reversed(declarations) if d.start_byte < node.start_byte), None)
+        if declaration is None or written or declaration.type != "init_declarator":
+            return None
+        return declaration.child_by_field_name("value")
+
+    def written(self, name: str, at: ts.Node) -> bool:
+        """Whether the function around `at` writes `name` anywhere (an assignment, `++`, `&name`)."""
+        function = self._tree.function_of(at)
+        return function is not None and self._name_in(function, name)[1]
 
     def _name_in(self, function: ts.Node, name: str) -> tuple[list[ts.Node], bool]:
         """The declarations of `name` in the function's body (init_declarator or
@@ -476,9 +518,9 @@ def _callee(evaluator: HostValues, call: ts.Node | None) -> str:
 
 class KernelLaunches:
     """Where each kernel of a file is launched, and with which block sizes: for a kernel of
-    a header, the launches across the files of a run (`index`: kernel, "path:line:col",
-    sizes, reason, gathered by the command); else the file's own (a kernel of a source
-    file no other file includes can be launched from that file only)."""
+    a header, the launches across the files of a run that include it (`index`: kernel,
+    "path:line:col", sizes, reason, header; gathered by the command); else the file's own
+    (a kernel of a source file no other file includes can be launched from that file only)."""
 
     def __init__(self, parsed: ParsedFile, module, source, index=None):
         self.parsed, self.module, self.source = parsed, module, source
@@ -490,8 +532,9 @@ class KernelLaunches:
         """(where, sizes, reason) of each launch or other use of `kernel`."""
         if self._local is None:
             self._local = {}
-            for name, where, values, reason in self.index or ():
-                self._tree.setdefault(name, []).append((where, tuple(values), reason))
+            for name, where, values, reason, header in self.index or ():
+                if header == self.source.path:
+                    self._tree.setdefault(name, []).append((where, tuple(values), reason))
             for fact in launch_facts(self.parsed, self.module):
                 line, col = self.source.position(fact.offset)
                 self._local.setdefault(fact.kernel, []).append((f"{self.source.path}:{line}:{col}", fact.values,

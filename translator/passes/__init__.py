@@ -50,10 +50,12 @@ class Options:
     ignore: tuple[str, ...] = ()            # ... and to drop
     only: str | None = None                 # run this pass alone (for debugging and goldens)
     fuse: bool = True                       # fuse chains of elementwise launches (--no-fuse)
+    rebalance: bool = True                  # move block-size agnostic launches (--no-rebalance)
+    block_size: int = 256                   # ... to this many threads per block (--block-size)
     # The launches across the translated files of the kernels headers define (kernel,
-    # "path:line:col", block sizes, why unknown), gathered by the command before
-    # translating; None: the Python API's one file, which counts its own launches only.
-    launch_index: tuple[tuple[str, str, tuple[int, ...], str], ...] | None = None
+    # "path:line:col", block sizes, why unknown, the header), gathered by the command
+    # before translating; None: the Python API's one file, which counts its own launches only.
+    launch_index: tuple[tuple[str, str, tuple[int, ...], str, str], ...] | None = None
     # Paths of user rules files (translator.rules), applied in this order by the user
     # rules pass; each worker process parses each file once while its mtime stays.
     rules: tuple[str, ...] = ()
@@ -79,6 +81,8 @@ class Context:
     diagnostics: list[dg.Diagnostic] = field(default_factory=list)
     header_requests: list[HeaderRequest] = field(default_factory=list)
     round: int = 0          # of the pipeline's fix loop: 0 analyses the input, later ones its rewrites
+    rewritten: bool = False  # an earlier round applied edits of passes that do not restructure
+    applied: frozenset[str] = frozenset()   # the rules whose fixes earlier rounds applied
 
     def fix(self, rule: Rule, edits: tuple[Edit, ...] | Edit, reason: str) -> Fix | None:
         """Add a fix of `rule` (its safety is the rule's), unless --select/--ignore or a

@@ -1,3 +1,4 @@
+// cu2hip-options: --ignore L009
 #include <hip/hip_runtime.h>
 
 // CRLF line endings and tab indentation are kept byte for byte.

@@ -1,3 +1,4 @@
+// cu2hip-options: --ignore L009
 // No #include at all: the HIP runtime header goes at the very top (HIPIFY adds a blank line first; cu2hip does not).
 __global__ void scale(float* a, float s) { a[threadIdx.x] *= s; }
 

@@ -1,3 +1,4 @@
+// cu2hip-options: --ignore L009
 #include <cuda_runtime.h>
 
 // Without --hip-kernel-execution-syntax, <<<>>> stays: HIP-Clang compiles it.

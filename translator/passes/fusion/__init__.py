@@ -4,9 +4,10 @@
 be fused (F002); `rewrite` renders the fused kernel from templates/ and replaces the
 chain (F001). The pass restructures code, so it runs before the renaming passes and, in
 a round where it has fixes, alone: the next round translates what it generated.
-It runs for both targets (`--target cuda` checks fused code on NVIDIA hardware), on the
-input only (what later rounds add is its own fused code and renames, which make no new
-chain), and not at all with `--no-fuse`.
+It runs for both targets (`--target cuda` checks fused code on NVIDIA hardware), once: on
+the input, or on the rebalancing pass's output when that moved launches (equal launch
+configurations make chains); not on its own fused code or after the renaming passes
+(which make no new chain); not at all with `--no-fuse`.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ RULES = (rewrite.FUSED, chains.NOT_FUSED)
 
 
 @register_pass("fusion", rules=RULES, requires=("kernels", "launches", "tree"), targets=("hip", "cuda"),
-               restructures=True)
+               after=("rebalancing",), restructures=True)
 def run(ctx: Context) -> None:
-    if not ctx.options.fuse or ctx.round > 0 or b"<<<" not in ctx.source.data:
-        return      # later rounds see the fused code, or renames that make no new chain
+    if not ctx.options.fuse or ctx.fixes or ctx.rewritten or rewrite.FUSED.id in ctx.applied \
+            or b"<<<" not in ctx.source.data:
+        return      # rebalancing moved launches this round (the next sees them), or the chains are fused
     found = chains.find_chains(ctx, ctx.parsed, ctx.module)
     taken = set(w.decode("utf-8", "replace") for w in ctx.parsed.words)
     inserted: dict[str, str] = {}

@@ -96,7 +96,7 @@ class Chain:
 
 def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
     """The fusable chains of the file, reporting F002 for each launch that cannot join
-    the chain before it (in the first round only: later rounds see the pass's output)."""
+    the chain before it."""
     blocks = launch_blocks(parsed, module)
     if not blocks:
         return []
@@ -168,7 +168,7 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
             if reason is None and previous is not None:
                 current.append(Link(site, kernel, stage, _arguments(kernel, site)))
             else:
-                if reason and ctx.round == 0:
+                if reason:
                     refuse(ctx, site, f" with the launch of {previous.kernel} before it", reason)
                 close(position)
                 current = [Link(site, kernel, stage, _arguments(kernel, site))] if isinstance(stage, Stage) else []

@@ -1,0 +1,126 @@
+"""Block-size agnostic kernels: those whose result cannot depend on the block size they
+are launched with, so that a launch may move to another block size.
+
+A kernel is agnostic when each thread's work is a function of its global thread id
+alone: its body is one of the elementwise shapes (translator.ir.elementwise.shape: an
+index from `blockIdx.x * blockDim.x + threadIdx.x` under a guard against a bound, or a
+grid-stride loop), and nothing else in it, or in the `__device__` functions it calls,
+sees the block: no `threadIdx`, `blockIdx`, `blockDim`, `gridDim` or `warpSize` outside
+the index and the loop's stride, no shared memory, no barriers, no warp operations. What
+the threads do with their index is free: neighbour reads, atomics, loops, early returns
+(each thread's work is the same whichever block holds it).
+
+For a guarded kernel the launch must still cover the guard's bound (the number of
+threads at least the bound): the pass checks that on the launch's grid. A grid-stride
+kernel covers its bound with any grid.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from translator.frontend import ParsedFile, node_at
+from translator.ir.elementwise import DeviceFunction, shape, squeeze
+from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel, Span
+from translator.ir.nodes import descendants
+
+# What a __device__ function may not hold for a kernel calling it to be agnostic.
+_SEES_THE_BLOCK = re.compile(r"\b(threadIdx|blockIdx|blockDim|gridDim|warpSize|__shared__|__syncthreads\w*|"
+                             r"this_thread_block|tiled_partition|asm|"
+                             + "|".join(sorted(WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTINS)) + r")\b")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+@dataclass(frozen=True)
+class Agnostic:
+    kernel: str
+    form: str                  # "guard" or "grid-stride"
+    bound: str                 # the guard's bound as written (the kernel's scalar parameters)
+    bound_params: tuple[int, ...]   # the positions of the parameters the bound names, in order of use
+    bound_names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class NotAgnostic:
+    kernel: str
+    reason: str
+
+
+def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunction]) -> Agnostic | NotAgnostic:
+    """Whether the kernel's result is independent of its block size, and if so its form
+    and the bound its threads must cover."""
+    def refuse(reason: str) -> NotAgnostic:
+        return NotAgnostic(kernel.name, reason)
+    if kernel.body_span is None:
+        return refuse("only its prototype is in this file")
+    if kernel.in_macro or not kernel.clean:
+        return refuse("it is defined in a macro or in code the parser cannot read")
+    if kernel.shared:
+        decl = kernel.shared[0]
+        by_block = decl.is_extern or "blockDim" in (decl.size or "")
+        return refuse(f"it uses shared memory ({decl.name}{', sized by the block' if by_block else ''}): "
+                      "its threads cooperate within a block")
+    if kernel.barriers:
+        return refuse(f"it synchronizes its block ({kernel.barriers[0].text.splitlines()[0]})")
+    if kernel.warp_ops:
+        return refuse(f"it uses a warp operation ({kernel.warp_ops[0].text.splitlines()[0]}), whose lanes depend "
+                      "on the block's shape")
+    frag = parsed.main
+    body = node_at(frag.root, *kernel.body_span)
+    if body is None:
+        return refuse("its body was not found in the file's parse")
+    found = shape(parsed, frag, body)
+    if isinstance(found, str):
+        return refuse(found.replace("elementwise shapes", "shapes whose work depends on the global thread id "
+                                                          "alone"))
+    form, _, _, bound, _ = found
+    allowed = _index_spans(frag, body, form)
+    stray = next((use for use in kernel.index_uses if not any(lo <= use.span[0] and use.span[1] <= hi
+                                                              for lo, hi in allowed)), None)
+    if stray is not None:
+        what = "two-dimensional indexing" if stray.text.endswith((".y", ".z")) else "the block's geometry"
+        return refuse(f"it uses {squeeze(stray.text)} beyond the global thread id ({what})")
+    names = [p.name for p in kernel.params]
+    bound_params, bound_names = [], []
+    for node in descendants(bound):
+        if node.type == "identifier":
+            name = frag.text(parsed.data, node)
+            if name not in names or kernel.params[names.index(name)].is_pointer:
+                return refuse(f"its guard's bound '{frag.text(parsed.data, bound)}' uses '{name}', not a scalar "
+                              "parameter")
+            bound_params.append(names.index(name))
+            bound_names.append(name)
+    texts = {name: parsed.data[f.span[0]:f.span[1]].decode("utf-8", "replace") for name, f in helpers.items()}
+    for helper in _helpers_called(frag.text(parsed.data, body), texts):
+        seen = _SEES_THE_BLOCK.search(texts[helper])
+        if seen is not None:
+            return refuse(f"it calls {helper}, which uses {seen.group(1)}")
+    return Agnostic(kernel.name, form, frag.text(parsed.data, bound), tuple(bound_params), tuple(bound_names))
+
+
+def _index_spans(frag, body: ts.Node, form: str) -> list[Span]:
+    """Where the thread indices may appear: the index's declaration, and for a
+    grid-stride loop its update (the stride)."""
+    statements = [c for c in body.named_children if c.type != "comment"]
+    if form == "guard":
+        return [frag.span(statements[0])]
+    loop = statements[0]
+    return [frag.span(n) for n in (loop.child_by_field_name("initializer"), loop.child_by_field_name("update"))
+            if n is not None]
+
+
+def _helpers_called(text: str, helpers: dict[str, str]) -> list[str]:
+    """The `__device__` functions (`helpers`: name -> definition) the text names, and
+    those they name in turn."""
+    seen: list[str] = []
+    todo = [w for w in _WORD.findall(text) if w in helpers]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.append(name)
+        todo += [w for w in _WORD.findall(helpers[name]) if w in helpers and w not in seen]
+    return seen
