@@ -1,10 +1,13 @@
 """`cu2hip report PATH...`: what the optimizing passes found, file by file, in sections
 named by the rules' topics (each rewrite made, and each one considered and refused, with
-the reason). Translates as `translate` would, with the same options, and writes nothing
-but the report: text, JSON or Markdown.
+the reason), then the kernel table (translator.output.kernels): per kernel its launches,
+bounds, static register estimate, launch-configuration changes and compiler figures.
+Translates as `translate` would, with the same options, and writes nothing but the
+report: text, JSON, Markdown or HTML.
 
 The command knows no pass: a rule joins a section by declaring its `topic` in the
-catalog, and its diagnostics are the section's lines.
+catalog, and its diagnostics are the section's lines (and a kernel's launch changes,
+when their subject is the kernel).
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ def run(args, settings: Settings) -> int:
     for items in findings.values():
         items.sort(key=lambda d: (d.path, d.line, d.col))
     table = kernels.rows(pairs, batch.options)
+    kernels.launch_changes(table, findings)
     if not args.compile:
         missing = ["--no-compile: no compiler figures"]
     elif settings.options.target != "hip":
@@ -85,6 +89,16 @@ def _figure(row: dict, key: str, unit: str = "") -> str:
     return f"{value}{unit}" + (f" ({before}{unit} without)" if before is not None and before != value else "")
 
 
+def _estimate(row: dict) -> str:
+    """The static estimate in words: `12 VGPRs`, `128 VGPRs, spill predicted (demand 170,
+    cap 128)`, or why there is none."""
+    e = row.get("estimate") or {}
+    if e.get("vgprs") is None:
+        return f"none ({e['reason']})" if e.get("reason") else "none"
+    out = f"{e['vgprs']} VGPRs" + (f", spill predicted (demand {e['demand']}, cap {e['cap']})" if e["spill"] else "")
+    return out + (f", scratch arrays: {', '.join(e['scratch_arrays'])}" if e.get("scratch_arrays") else "")
+
+
 def _text(findings, rules, table, missing, arch) -> str:
     out = []
     for topic, items in findings.items():
@@ -92,7 +106,8 @@ def _text(findings, rules, table, missing, arch) -> str:
         out.append(f"{topic}: {len(items)} finding{'s' if len(items) != 1 else ''}, {done} applied")
         out += [f"  {d.path}:{d.line}:{d.col}: {'applied' if d.fix is not None else 'not applied'}: {d.message} "
                 f"[{d.code}]" for d in items]
-    out.append(f"kernels: {len(table)} (figures: hipcc for {arch}, with the optimizing passes and without them)")
+    out.append(f"kernels: {len(table)} (figures: hipcc for {arch}, with the optimizing passes and without them; "
+               "estimate: counted from the source)")
     for row in table:
         sizes = ", ".join(map(str, row["launch_sizes"])) or "none"
         out.append(f"  {row['file']}:{row['line']}: {row['kernel']}: launched with {sizes}"
@@ -101,7 +116,9 @@ def _text(findings, rules, table, missing, arch) -> str:
                    f"SGPRs {_figure(row, 'sgprs')}, scratch {_figure(row, 'scratch_bytes', ' B')}, "
                    f"spills {_figure(row, 'vgpr_spills')}, occupancy {_figure(row, 'occupancy')}"
                    + (f"; CUDA (sm_90): {row['nvcc_registers']} registers, {row['nvcc_spill_bytes']} B spilled"
-                      if row.get("nvcc_registers") is not None else ""))
+                      if row.get("nvcc_registers") is not None else "")
+                   + f"; estimate {_estimate(row)}")
+        out += [f"    launch change: {c['message']} [{c['code']}]" for c in row.get("launch_changes", ())]
     out += [f"missing: {m}" for m in missing]
     return "\n".join(out) + "\n"
 
@@ -126,11 +143,14 @@ def _markdown(findings, rules, table, missing, arch) -> str:
                 f"{d.message.replace('|', chr(92) + '|')} |" for d in items]
     out += ["", f"### kernels (hipcc, {arch}: with the optimizing passes, and without)", ""]
     if table:
-        out += ["| Where | Kernel | Launched with | Bounds | VGPRs | Scratch B/lane | Spills | Occupancy |",
-                "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+        out += ["| Where | Kernel | Launched with | Bounds | VGPRs | Scratch B/lane | Spills | Occupancy | Estimate "
+                "| Launch changes |",
+                "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         out += [f"| `{r['file']}:{r['line']}` | {r['kernel']} | {', '.join(map(str, r['launch_sizes'])) or 'none'} | "
                 f"{r['bounds'] or 'none'} | {_figure(r, 'vgprs')} | {_figure(r, 'scratch_bytes')} | "
-                f"{_figure(r, 'vgpr_spills')} | {_figure(r, 'occupancy')} |" for r in table]
+                f"{_figure(r, 'vgpr_spills')} | {_figure(r, 'occupancy')} | {_estimate(r)} | "
+                + ("<br>".join(f"{c['code']}: {c['message']}" for c in r.get("launch_changes", ())) or "none")
+                .replace("|", chr(92) + "|") + " |" for r in table]
     else:
         out.append("No kernel.")
     out += [f"- missing: {m}" for m in missing]

@@ -1,6 +1,7 @@
 """`cu2hip report --format html`: one self-contained page (no script, no external file)
-with the kernel table and a chart of each kernel's VGPRs and occupancy with and without
-the optimizing passes, drawn as inline SVG."""
+with the kernel table, a chart of each kernel's VGPRs and occupancy with and without
+the optimizing passes, and a chart of the static register estimate beside hipcc's
+VGPRs, drawn as inline SVG."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import html
 BAR, GAP, WIDTH = 14, 10, 360
 STYLE = """body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}
 td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}th{background:#f3f3f3}.with{fill:#2a7ab8}
-.without{fill:#c9c9c9}.label{font-size:12px}.axis{stroke:#999}h2{margin-top:28px}"""
+.without{fill:#c9c9c9}.estimate{fill:#e08a2c}.spill{fill:#c0392b}.label{font-size:12px}.axis{stroke:#999}
+h2{margin-top:28px}"""
 
 
 def _chart(table: list[dict], key: str, title: str, limit: int) -> str:
@@ -34,6 +36,41 @@ def _chart(table: list[dict], key: str, title: str, limit: int) -> str:
     return "".join(out)
 
 
+def _estimate_chart(table: list[dict]) -> str:
+    """Per kernel, the estimate (orange; red when it predicts a spill) above hipcc's VGPRs
+    with the optimizing passes (blue), where hipcc gave them."""
+    rows = [r for r in table if (r.get("estimate") or {}).get("vgprs") is not None]
+    if not rows:
+        return "<p>Estimated VGPRs: no estimate.</p>"
+    height = len(rows) * (2 * BAR + GAP) + 30
+    scale = WIDTH / max(128, max(max(r["estimate"]["vgprs"], r.get("vgprs") or 0) for r in rows))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH + 260}" height="{height}" role="img" '
+           'aria-label="Estimated and compiled VGPRs per kernel">']
+    y = 10
+    for r in rows:
+        guess, real = r["estimate"]["vgprs"], r.get("vgprs")
+        kind = "spill" if r["estimate"]["spill"] else "estimate"
+        out.append(f'<text class="label" x="0" y="{y + BAR + 4}">{html.escape(r["kernel"])}</text>')
+        out.append(f'<rect class="{kind}" x="200" y="{y}" width="{guess * scale:.1f}" height="{BAR}"/>'
+                   f'<text class="label" x="{204 + guess * scale:.1f}" y="{y + BAR - 3}">{guess}'
+                   f'{" (spill predicted)" if r["estimate"]["spill"] else ""}</text>')
+        if real is not None:
+            out.append(f'<rect class="with" x="200" y="{y + BAR}" width="{real * scale:.1f}" height="{BAR}"/>'
+                       f'<text class="label" x="{204 + real * scale:.1f}" y="{y + 2 * BAR - 3}">{real}</text>')
+        y += 2 * BAR + GAP
+    out.append(f'<line class="axis" x1="200" y1="0" x2="200" y2="{y}"/></svg>')
+    return "".join(out)
+
+
+def _estimate_cell(e: dict | None) -> str:
+    if not e or e.get("vgprs") is None:
+        return html.escape(f"none ({e['reason']})" if e and e.get("reason") else "none")
+    text = str(e["vgprs"]) + (f" (spill predicted: demand {e['demand']}, cap {e['cap']})" if e["spill"] else "")
+    if e.get("scratch_arrays"):
+        text += f"; scratch arrays: {', '.join(e['scratch_arrays'])}"
+    return html.escape(text)
+
+
 def to_html(findings: dict, table: list[dict], missing: list[str], arch: str) -> str:
     cell = lambda v: html.escape("" if v is None else str(v))   # noqa: E731
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><title>cu2hip report</title>',
@@ -41,8 +78,12 @@ def to_html(findings: dict, table: list[dict], missing: list[str], arch: str) ->
              f"<p>Register figures: hipcc for {html.escape(arch)}; blue with the optimizing passes, grey without.</p>",
              "<h2>VGPRs per kernel</h2>", _chart(table, "vgprs", "VGPRs per kernel", 128),
              "<h2>Occupancy (waves per SIMD)</h2>", _chart(table, "occupancy", "Occupancy per kernel", 8),
+             "<h2>Estimated VGPRs beside hipcc's</h2>",
+             "<p>Orange: the static estimate, counted from the source for the kernel's bounds (red: a spill "
+             "predicted); blue: hipcc's VGPRs with the optimizing passes.</p>", _estimate_chart(table),
              "<h2>Kernels</h2><table><tr><th>Where</th><th>Kernel</th><th>Launched with</th><th>Bounds</th>"
-             "<th>VGPRs</th><th>Scratch B/lane</th><th>Spills</th><th>Occupancy</th><th>CUDA registers</th></tr>"]
+             "<th>VGPRs</th><th>Scratch B/lane</th><th>Spills</th><th>Occupancy</th><th>CUDA registers</th>"
+             "<th>Estimated VGPRs</th><th>Launch changes</th></tr>"]
     for r in table:
         before = r.get("without") or {}
         pair = lambda k: cell(r.get(k)) + (f" ({cell(before.get(k))})" if before.get(k) not in (None, r.get(k)) else "")  # noqa: E731
@@ -50,7 +91,10 @@ def to_html(findings: dict, table: list[dict], missing: list[str], arch: str) ->
                      f"<td>{cell(', '.join(map(str, r['launch_sizes'])) or 'none')}"
                      f"{'<br>' + cell(r['unknown']) if r['unknown'] else ''}</td><td>{cell(r['bounds'] or 'none')}</td>"
                      f"<td>{pair('vgprs')}</td><td>{pair('scratch_bytes')}</td><td>{pair('vgpr_spills')}</td>"
-                     f"<td>{pair('occupancy')}</td><td>{cell(r.get('nvcc_registers'))}</td></tr>")
+                     f"<td>{pair('occupancy')}</td><td>{cell(r.get('nvcc_registers'))}</td>"
+                     f"<td>{_estimate_cell(r.get('estimate'))}</td><td>"
+                     + ("<br>".join(f"[{cell(c['code'])}] {cell(c['message'])}" for c in r.get("launch_changes", ()))
+                        or "none") + "</td></tr>")
     parts.append("</table>")
     for topic, items in findings.items():
         parts.append(f"<h2>{html.escape(topic)}</h2><ul>")

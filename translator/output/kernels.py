@@ -1,10 +1,13 @@
 """The kernel table of `cu2hip report`: per kernel, where it is, the block sizes of its
-launches (or why they are unknown), the bounds its translation carries, and hipcc's own
-figures for the translation with and without the optimizing passes (VGPRs, AGPRs,
-SGPRs, scratch bytes per lane, occupancy, spills), from `-Rpass-analysis=kernel-resource-usage`.
+launches (or why they are unknown), the bounds its translation carries, the static
+register estimate for those bounds (translator.ir.registers), the launch-configuration
+changes the report's rules made or refused for it, and hipcc's own figures for the
+translation with and without the optimizing passes (VGPRs, AGPRs, SGPRs, scratch bytes
+per lane, occupancy, spills), from `-Rpass-analysis=kernel-resource-usage`.
 
-It reads the IR and the toolchain, never a pass: "without the optimizing passes" is a
-translation that ignores every rule with a report topic.
+It reads the IR, the findings and the toolchain, never a pass: "without the optimizing
+passes" is a translation that ignores every rule with a report topic, and a kernel's
+launch changes are the findings of those rules whose subject is the kernel's name.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from translator import toolchain
 from translator.frontend import parse_file
 from translator.ir import build_ir
 from translator.ir.host_values import KernelLaunches
+from translator.ir.registers import estimate, kernel_bounds, kernel_demand
 from translator.source import SourceFile
 
 FIGURES = ("vgprs", "agprs", "sgprs", "scratch_bytes", "occupancy", "vgpr_spills", "sgpr_spills")
@@ -52,21 +56,50 @@ def rows(pairs, options) -> list[dict]:
         parsed = parse_file(result.input, None, options.qualifier_macros)
         module = build_ir(result.path, parsed)
         launches = KernelLaunches(parsed, module, SourceFile(result.path, result.input), options.launch_index)
-        translated = build_ir(result.path, parse_file(result.output, None, options.qualifier_macros))
-        bounds = {k.name: ", ".join(e.text for e in k.launch_bounds) for k in translated.kernels
-                  if k.body_span is not None and k.launch_bounds}
+        output = parse_file(result.output, None, options.qualifier_macros)
+        translated = build_ir(result.path, output)
+        bounded = {k.name: k for k in translated.kernels if k.body_span is not None and k.launch_bounds}
         source = SourceFile(result.path, result.input)
         for kernel in module.kernels:
             if kernel.body_span is None:
                 continue
             found = launches.of(kernel.name)
             unknown = next((f"{where}: {reason}" for where, values, reason in found if not values), None)
+            sizes = sorted({v for _, values, _ in found for v in values})
+            bound = bounded.get(kernel.name)
             out.append({
                 "file": result.path, "line": source.position(kernel.name_span[0])[0], "kernel": kernel.name,
-                "launch_sizes": sorted({v for _, values, _ in found for v in values}),
-                "launches": len(found), "unknown": unknown, "bounds": bounds.get(kernel.name),
+                "launch_sizes": sizes, "launches": len(found), "unknown": unknown,
+                "bounds": ", ".join(e.text for e in bound.launch_bounds) if bound is not None else None,
+                "estimate": _estimate(parsed, kernel, output, bound, sizes).to_json(),
             })
     return out
+
+
+def _estimate(parsed, kernel, output, bound, sizes: list[int]):
+    """The register estimate of a kernel (counted in the input) for the bound its
+    translation carries: its value where the file gives it, else the largest block size
+    of its launches (the bound's source); no bound: HIP's default, 1024 threads."""
+    max_threads, min_waves = kernel_bounds(output, bound) if bound is not None else (None, None)
+    if bound is not None and max_threads is None and sizes:
+        max_threads = max(sizes)
+    return estimate(kernel_demand(parsed, kernel), max_threads, min_waves)
+
+
+def launch_changes(table: list[dict], findings: dict[str, list]) -> None:
+    """Add to each row its launch-configuration changes: the findings (diagnostics, and
+    the rewrites they own) of the rules with a report topic whose subject is the
+    kernel's name, in its file, as {"code", "message"}; a rewrite that writes the
+    `__launch_bounds__` the row already shows is left out."""
+    for row in table:
+        row["launch_changes"] = [
+            {"code": d.code, "message": d.message} for items in findings.values() for d in items
+            if d.path == row["file"] and d.subject == row["kernel"] and not _writes_bounds(d, row)]
+
+
+def _writes_bounds(d, row: dict) -> bool:
+    return row["bounds"] is not None and d.fix is not None and \
+        any(b"__launch_bounds__" in e.text for e in d.fix.edits)
 
 
 def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: int) -> list[str]:

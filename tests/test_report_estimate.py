@@ -1,0 +1,214 @@
+"""The static register estimate (translator.ir.registers) and the report's per-kernel
+`estimate` and `launch_changes` fields: exact counts for kernels small enough to count
+by hand, the CDNA VGPR caps, the spill the corpus's register-heavy kernels make without
+bounds, and the fields in JSON, Markdown and HTML."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from translator import toolchain
+from translator.cli import main
+from translator.diagnostics import Diagnostic
+from translator.edits import Edit, Fix
+from translator.frontend import parse_file
+from translator.ir import build_ir
+from translator.ir.registers import BASE, estimate, kernel_demand, vgpr_cap
+from translator.output.kernels import launch_changes
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ROOT / "corpus" / "kernels" / "register_heavy.cu"
+
+SMALL = b"""
+__global__ void scale(const float *x, float *y, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i];
+}
+__global__ void uniform(float *y, float a, int n) {
+  int k = n * 2;
+  float b = a + k;
+  y[0] = b;
+}
+__global__ void wide(const double *x, double *y) {
+  int i = threadIdx.x;
+  double v = x[i];
+  double w = v * v;
+  y[i] = v + w;
+}
+#define TAPS 8 // the comment is not part of the value
+__global__ void arrays(const float *x, float *y, int m) {
+  int i = threadIdx.x;
+  float r[TAPS];
+  float s[4];
+  for (int k = 0; k < TAPS; ++k) r[k] = x[i + k];
+  for (int k = 0; k < m; ++k) s[k] = 0;
+  y[i] = r[0] + r[7];
+}
+__global__ void grid(const float *x, float *y, int m) {
+  int i = threadIdx.x;
+  float r[2][3];
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < 3; ++j) r[k][j] = x[i + j];
+  float q[2][3];
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < m; ++j) q[k][j] = x[i + j];
+  y[i] = r[1][2] + q[0][0];
+}
+__shared__ float tile[16][17];
+__global__ void lds(float *y) {
+  int tx = threadIdx.x, ty = threadIdx.y;
+  y[ty * 16 + tx] = tile[ty][tx] + tile[ty][tx + 1] + tile[ty + 1][tx];
+}
+__device__ float twice(float v) { float t = v + v; return t; }
+__global__ void calls(const float *x, float *y) {
+  int i = threadIdx.x;
+  y[i] = twice(x[i]);
+}
+__global__ void diverge(const int *x, int *y) {
+  int flag = 0;
+  if (threadIdx.x == 0) flag = 1;
+  y[blockIdx.x] = flag;
+}
+"""
+
+
+def demands(source: bytes) -> dict:
+    parsed = parse_file(source)
+    return {k.name: kernel_demand(parsed, k) for k in build_ir("t.cu", parsed).kernels}
+
+
+def test_the_counts_of_small_kernels_are_the_ones_counted_by_hand() -> None:
+    found = demands(SMALL)
+    assert BASE == 0
+    # i (1) + the read of x[i]: its 64-bit address (2) and value (1); y[i]'s address reuses x[i]'s.
+    assert found["scale"].values == 4
+    # k and b depend on parameters alone: SGPRs; y[0] is a uniform address.
+    assert found["uniform"].values == 0
+    # i (1) + v (2) + w (2) + y[i]'s address (2).
+    assert found["wide"].values == 7
+    # i (1) + r, 8 elements in registers (its loop has a constant trip count) + x[i + k]'s address and
+    # value (3); s is indexed by a run-time loop: scratch memory, counted 0.
+    assert (found["arrays"].values, found["arrays"].scratch) == (12, ("s",))
+    # i (1) + r, 2 x 3 in registers (6) + x[i + j]'s address and value (3); q's inner loop runs m times.
+    assert (found["grid"].values, found["grid"].scratch) == (10, ("q",))
+    # tx, ty (2) + three values read from a __shared__ array (3) through one LDS address (1), which y's
+    # 64-bit address outgrows (2 in all).
+    assert found["lds"].values == 7
+    # i (1) + x[i]'s address and value (3) + twice inlined: its per-lane parameter and local (2).
+    assert found["calls"].values == 6
+    # flag is written under a per-lane condition: per lane (1); y[blockIdx.x] is a uniform address.
+    assert found["diverge"].values == 1
+
+
+def test_the_caps_are_cdnas_workgroup_rule() -> None:
+    assert [vgpr_cap(t) for t in (None, 1024, 768, 640, 512, 320, 256, 64)] == [128, 128, 168, 168, 256, 256,
+                                                                               256, 256]
+    # HIP's second argument is the minimum waves per SIMD: 512 / waves.
+    assert (vgpr_cap(256, 4), vgpr_cap(128, 8), vgpr_cap(1024, 2)) == (128, 64, 128)
+
+
+def test_register_heavy_spills_without_bounds_and_not_with_its_launches() -> None:
+    parsed = parse_file(HEAVY.read_bytes())
+    kernels = {k.name: k for k in build_ir(str(HEAVY), parsed).kernels}
+    demand = kernel_demand(parsed, kernels["heavy_literal"])
+    # i (1) + out[i]'s address (2) + mix inlined: i (1), r[160] in registers (its loops have constant
+    # trip counts), in[i + k]'s address and value (3).
+    assert demand.values == 167 and demand.scratch == ()
+    unbounded, bounded = estimate(demand), estimate(demand, 256)
+    assert (unbounded.vgprs, unbounded.spill, unbounded.cap) == (128, True, 128)
+    assert (bounded.vgprs, bounded.spill, bounded.cap) == (167, False, 256)
+
+
+def test_a_kernel_in_a_macro_has_no_estimate_and_says_why() -> None:
+    source = b"#define K(name) __global__ void name(float *x) { x[threadIdx.x] = 0; }\nK(zero)\n"
+    parsed = parse_file(source, lambda body: True)
+    found = [kernel_demand(parsed, k) for k in build_ir("t.cu", parsed).kernels]
+    assert found and all(d.values is None and d.reason == "it is defined in a macro" for d in found)
+    e = estimate(found[0])
+    assert (e.vgprs, e.spill, e.to_json()["reason"]) == (None, None, "it is defined in a macro")
+
+
+PROJECT = """#include <cuda_runtime.h>
+__global__ void fixed(float *x) { x[threadIdx.x] = 0; }
+__global__ void chosen(float *x) { x[threadIdx.x] = 1; }
+void run(float *x) {
+  fixed<<<4, 256>>>(x);
+}
+void other(float *x, int threads) {
+  chosen<<<4, threads>>>(x);
+}
+"""
+
+
+def report(args: list[str], capsys) -> str:
+    assert main(["report", *args, "--no-compile", "--rocm-version", "5.2"]) == 0
+    return capsys.readouterr().out
+
+
+def test_json_has_the_estimate_and_the_launch_changes_of_each_kernel(tmp_path, capsys) -> None:
+    source = tmp_path / "k.cu"
+    source.write_text(PROJECT)
+    doc = json.loads(report([str(tmp_path), "--format", "json"], capsys))
+    assert set(doc) >= {"kernels", "missing"}
+    fixed, chosen = doc["kernels"]
+    assert fixed["estimate"] == {"vgprs": 2, "spill": False, "demand": 2, "cap": 256, "max_threads": 256,
+                                 "scratch_arrays": []}
+    assert chosen["estimate"] == {"vgprs": 2, "spill": False, "demand": 2, "cap": 128, "max_threads": 1024,
+                                  "scratch_arrays": []}
+    # The bound written for `fixed` is in its bounds column, not among its changes; `chosen`'s refusal is.
+    assert fixed["launch_changes"] == []
+    assert chosen["launch_changes"] == [{
+        "code": "L002", "message": f"chosen is not bounded: at {source}:8:3, 'threads' is a parameter of other: "
+                                   "its value comes from the caller"}]
+
+
+def test_json_markdown_and_html_show_the_predicted_spill_of_register_heavy(capsys) -> None:
+    doc = json.loads(report([str(HEAVY), "--format", "json"], capsys))
+    by_name = {k["kernel"]: k for k in doc["kernels"]}
+    assert by_name["heavy_runtime"]["estimate"] == {"vgprs": 128, "spill": True, "demand": 167, "cap": 128,
+                                                    "max_threads": 1024, "scratch_arrays": []}
+    assert by_name["heavy_literal"]["estimate"]["vgprs"] == 167 and not by_name["heavy_literal"]["estimate"]["spill"]
+    assert [c["code"] for c in by_name["heavy_runtime"]["launch_changes"]].count("L002") == 1
+
+    markdown = report([str(HEAVY), "--format", "markdown"], capsys)
+    assert "| Occupancy | Estimate | Launch changes |" in markdown
+    row = next(line for line in markdown.splitlines() if "| heavy_runtime |" in line)
+    assert "| 128 VGPRs, spill predicted (demand 167, cap 128) |" in row and "L002: heavy_runtime is not bounded" in row
+
+    text = report([str(HEAVY), "--format", "text"], capsys)
+    assert "; estimate 128 VGPRs, spill predicted (demand 167, cap 128)" in text
+
+    page = report([str(HEAVY), "--format", "html"], capsys)
+    assert "<h2>Estimated VGPRs beside hipcc's</h2>" in page
+    assert '<rect class="spill" x="200"' in page and ">128 (spill predicted)</text>" in page
+    assert "<td>128 (spill predicted: demand 167, cap 128)</td>" in page
+    assert "<th>Estimated VGPRs</th><th>Launch changes</th>" in page
+
+
+def test_launch_changes_are_the_topic_findings_about_the_kernel_less_the_bounds_shown() -> None:
+    bounds_fix = Fix((Edit(10, 10, b"__launch_bounds__(256) "),), "X001", "why")
+    findings = {"topic": [
+        Diagnostic("a.cu", 2, 1, "note", "k is bounded", "X001", fix=bounds_fix, subject="k"),
+        Diagnostic("a.cu", 3, 1, "note", "k's launch moves to 256 threads", "X002", subject="k"),
+        Diagnostic("a.cu", 4, 1, "note", "about another kernel", "X002", subject="j"),
+        Diagnostic("b.cu", 4, 1, "note", "k of another file", "X002", subject="k"),
+        Diagnostic("a.cu", 5, 1, "note", "no subject", "X003"),
+    ]}
+    table = [{"file": "a.cu", "kernel": "k", "bounds": "256"}, {"file": "a.cu", "kernel": "j", "bounds": None}]
+    launch_changes(table, findings)
+    assert table[0]["launch_changes"] == [{"code": "X002", "message": "k's launch moves to 256 threads"}]
+    assert table[1]["launch_changes"] == [{"code": "X002", "message": "about another kernel"}]
+
+
+@pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc is not installed (apt-get install hipcc)")
+def test_compile_the_predicted_spill_is_hipccs(capsys) -> None:
+    assert main(["report", str(HEAVY), "--format", "json", "--rocm-version", "5.2", "-j", "2"]) == 0
+    by_name = {k["kernel"]: k for k in json.loads(capsys.readouterr().out)["kernels"]}
+    runtime, literal = by_name["heavy_runtime"], by_name["heavy_literal"]
+    assert runtime["estimate"]["spill"] and runtime["vgpr_spills"] > 0
+    assert runtime["estimate"]["vgprs"] == runtime["vgprs"] == 128
+    assert not literal["estimate"]["spill"] and literal["vgpr_spills"] == 0
+    assert abs(literal["estimate"]["vgprs"] - literal["vgprs"]) <= 0.25 * literal["vgprs"]
