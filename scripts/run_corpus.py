@@ -4,6 +4,9 @@ Meant for a machine with an NVIDIA GPU (the project's device machine):
     python3 scripts/run_corpus.py --out bench/results/corpus-h200.json
 With --tree DIR it runs a translated copy of the corpus instead (what `--target cuda`
 makes of each program: fused chains included), which must pass as the original does.
+A program of several translation units (`sources` in the manifest) is built from all of
+them into one binary. --dry-run prints each build command and runs nothing; --build-only
+builds every program and runs none (a machine with nvcc but no GPU).
 Library headers and shared objects are looked up in the nvidia/cu13 folders of the
 nvidia-* Python packages (or --cuda-libs DIR, holding include/ and lib/).
 """
@@ -14,6 +17,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -59,28 +63,42 @@ def main() -> int:
     parser.add_argument("--tree", metavar="DIR",
                         help="run the copies under DIR of a translated corpus/ tree (e.g. made with "
                              "`cu2hip translate corpus -o DIR --target cuda`) instead of the originals")
-    parser.add_argument("programs", nargs="*", help="corpus paths (default: all)")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print each program's build command (and any source that is missing); run nothing")
+    parser.add_argument("--build-only", action="store_true",
+                        help="build every program with nvcc and run none")
+    parser.add_argument("programs", nargs="*", help="corpus paths (default: all); any source of a program of several names it")
     args = parser.parse_args()
     dirs = library_dirs(args.cuda_libs)
     flags = [f for d in dirs for f in (f"-I{d / 'include'}", f"-L{d / 'lib'}", "-Xlinker", f"-rpath={d / 'lib'}")]
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for program in load_manifest(ROOT):
-            if args.programs and program.path not in args.programs:
+            if args.programs and set(args.programs).isdisjoint(program.sources):
                 continue
             exe = Path(tmp) / program.path.replace("/", "_").removesuffix(".cu")
             libs = [link_flag(lib, dirs) for lib in program.libs]
-            source = ROOT / program.path if args.tree is None else \
-                Path(args.tree) / Path(program.path).relative_to("corpus")
-            build = subprocess.run(["nvcc", "-std=c++17", f"-arch={args.arch}", "-o", str(exe),
-                                    str(source), *flags, *libs], capture_output=True, text=True)
+            # Every translation unit of the program, as written or as translated under --tree.
+            sources = [ROOT / s if args.tree is None else Path(args.tree) / Path(s).relative_to("corpus")
+                       for s in program.sources]
+            command = ["nvcc", "-std=c++17", f"-arch={args.arch}", "-o", str(exe), *map(str, sources), *flags, *libs]
+            if args.dry_run:
+                missing = [str(s) for s in sources if not s.is_file()]
+                results.append({"path": program.path, "passed": not missing})
+                print(" ".join(command) + "".join(f"\n      missing: {m}" for m in missing), flush=True)
+                continue
+            build = subprocess.run(command, capture_output=True, text=True)
             entry = {"path": program.path, "built": build.returncode == 0}
-            if args.tree is not None:
-                entry["source"] = str(source)
+            if len(sources) > 1:
+                entry["sources"] = [str(s) for s in sources]
+            elif args.tree is not None:
+                entry["source"] = str(sources[0])
             if program.options:   # the translate options its translation is checked with
                 entry["options"] = list(program.options)
             if build.returncode != 0:
                 entry.update(passed=False, output=build.stderr[-2000:])
+            elif args.build_only:
+                entry.update(passed=True, output="")
             else:
                 started = time.perf_counter()
                 try:
@@ -94,14 +112,18 @@ def main() -> int:
                     entry.update(passed=False, output="timed out after 120 s")
                 entry["seconds"] = round(time.perf_counter() - started, 3)
             results.append(entry)
-            print(f"{'PASS' if entry['passed'] else 'FAIL'}  {program.path}", flush=True)
+            print(f"{('BUILT' if args.build_only else 'PASS') if entry['passed'] else 'FAIL'}  {program.path}", flush=True)
             if not entry["passed"]:
                 print("      " + entry["output"].strip().replace("\n", "\n      ")[-1500:], flush=True)
     passed = sum(r["passed"] for r in results)
-    print(f"{passed} passed, {len(results) - passed} failed")
+    if args.dry_run:
+        print(f"{len(results)} programs, {len(results) - passed} with missing sources")
+        return 0 if passed == len(results) else 1
+    print(f"{passed} {'built' if args.build_only else 'passed'}, {len(results) - passed} failed")
     if args.out:
         gpu = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-                             capture_output=True, text=True).stdout.strip()
+                             capture_output=True, text=True).stdout.strip() if shutil.which("nvidia-smi") else \
+            "none (nvidia-smi is not installed)"
         Path(args.out).write_text(json.dumps({
             "command": " ".join([Path(sys.executable).name, *sys.argv]),
             "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "gpu": gpu, "host": platform.platform(),

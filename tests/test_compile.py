@@ -43,8 +43,8 @@ def cuda_library_includes() -> tuple[str, ...]:
 
 
 def test_manifest_is_complete():
-    paths = [p.path for p in PROGRAMS]
-    assert len(paths) == len(set(paths)), "a program is listed twice"
+    paths = [s for p in PROGRAMS for s in p.sources]      # a program of several files: each of them
+    assert len(paths) == len(set(paths)), "a program or a source is listed twice"
     assert len(PROGRAMS) >= 30
     on_disk = {str(p.relative_to(ROOT)) for p in (ROOT / "corpus").rglob("*.cu")}
     assert on_disk == set(paths), "every corpus .cu has a manifest entry and every entry a file"
@@ -62,10 +62,12 @@ def test_translation_compiles_for_gfx90a(program, launch_syntax, tmp_path):
     source = ROOT / program.path
     options = dataclasses.replace(HIP_TARGET, hip_kernel_execution_syntax=launch_syntax == "hip",
                                   **program.option_fields())
-    # Translate the program and the local headers next to it, keeping names, as `-o` does.
+    # Translate the program (each of its translation units) and the local headers next to
+    # it, keeping names, as `-o` does.
+    sources = [ROOT / s for s in program.sources]
     missing = []
     for path in source.parent.iterdir():
-        if path == source or path.suffix == ".cuh":
+        if path in sources or path.suffix == ".cuh":
             result = translate(str(path), path.read_bytes(), options)
             assert not [d for d in result.diagnostics if d.severity == "error"], \
                 "\n".join(d.format() for d in result.diagnostics)
@@ -74,8 +76,9 @@ def test_translation_compiles_for_gfx90a(program, launch_syntax, tmp_path):
     if missing:
         # hipcc without a ROCm library's -dev package (a newcomer's machine; .ci/run installs them).
         pytest.skip(f"{', '.join(missing)} not installed (the hip*/roc* -dev packages: see .ci/run)")
-    check = toolchain.hip_syntax_check(tmp_path / source.name)
-    assert check.ok, check.output
+    for path in sources:
+        check = toolchain.hip_syntax_check(tmp_path / path.name)
+        assert check.ok, check.output
 
 
 @pytest.mark.skipif(toolchain.nvcc() is None, reason="nvcc is not installed (pip install nvidia-cuda-nvcc)")
@@ -85,8 +88,9 @@ def test_original_compiles_with_nvcc(program):
     needs_headers = set(program.libs) - {"cuda"}
     if needs_headers and not includes:
         pytest.skip(f"CUDA library headers for {sorted(needs_headers)} not found: set CU2HIP_CUDA_INCLUDE")
-    check = toolchain.nvcc_compile_check(ROOT / program.path, include_dirs=includes)
-    assert check.ok, check.output
+    for source in program.sources:
+        check = toolchain.nvcc_compile_check(ROOT / source, include_dirs=includes)
+        assert check.ok, check.output
 
 
 @pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc is not installed (apt-get install hipcc)")

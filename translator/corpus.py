@@ -1,5 +1,10 @@
 """The bundled corpus's manifest (corpus/manifest.toml): one [[program]] per program.
 
+A program is one file (`path = "corpus/x/y.cu"`) or several translation units built into
+one binary (`sources = ["corpus/x/p/main.cu", "corpus/x/p/other.cu"]`, the first holding
+main(); their local headers sit next to them). Either way `Program.path` names it (a
+multi-file program by its first source) and `Program.sources` lists what to compile.
+
 A program may name the translate options its translation is checked with
 (`options = ["--roc"]`): the ones that choose what a translation is (`--roc`,
 `--miopen`, `--experimental`), as the `Options` fields they set.
@@ -16,7 +21,7 @@ memory malloc memcpy memset async pinned managed symbols memcpy2d memcpy3d strea
 device-properties templates template-launch static-shared dynamic-shared atomics warp-shuffle ballot
 cooperative-groups texture surface curand-host curand-device cublas cusparse cufft cub thrust fp16 bf16
 math-intrinsics graphs driver-api module-load nvrtc macros preprocessor-if local-header reduction
-elementwise launch-bounds warp-size-assumption fusion-chain fusion-refused
+elementwise launch-bounds warp-size-assumption fusion-chain fusion-refused multi-tu rebalance inline-ptx
 """.split())
 
 
@@ -28,6 +33,11 @@ class Program:
     libs: tuple[str, ...]
     reason: str | None
     options: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()    # every translation unit; (path,) for a one-file program
+
+    def __post_init__(self) -> None:
+        if not self.sources:
+            object.__setattr__(self, "sources", (self.path,))
 
     def option_fields(self) -> dict[str, bool]:
         """The translator Options fields the program's options set (`--roc`: roc=True)."""
@@ -42,11 +52,18 @@ def load_manifest(root: Path) -> list[Program]:
     data = tomllib.loads((root / "corpus" / "manifest.toml").read_text(encoding="utf-8"))
     programs = []
     for table in data.get("program", []):
+        sources = tuple(table.get("sources", ()))
+        if ("path" in table) == bool(sources):
+            raise ValueError(f"corpus/manifest.toml: a program needs `path` (one file) or `sources` "
+                             f"(several translation units), not {'both' if sources else 'neither'}: {table}")
+        path = table.get("path", sources[0] if sources else "")
+        if sources and (len(set(sources)) != len(sources) or len({Path(s).parent for s in sources}) != 1):
+            raise ValueError(f"corpus/manifest.toml: {path}: `sources` must be distinct files of one folder")
         options = tuple(table.get("options", ()))
         unknown = [o for o in options if o not in OPTION_FIELDS]
         if unknown:
-            raise ValueError(f"corpus/manifest.toml: {table['path']}: unknown options {unknown} "
+            raise ValueError(f"corpus/manifest.toml: {path}: unknown options {unknown} "
                              f"(known: {', '.join(OPTION_FIELDS)})")
-        programs.append(Program(table["path"], tuple(table.get("covers", ())), bool(table["amd_compile"]),
-                                tuple(table.get("libs", ())), table.get("reason"), options))
+        programs.append(Program(path, tuple(table.get("covers", ())), bool(table["amd_compile"]),
+                                tuple(table.get("libs", ())), table.get("reason"), options, sources))
     return programs
