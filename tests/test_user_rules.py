@@ -39,7 +39,7 @@ def rules_file(tmp_path):
 
 def run(rules: str | tuple[str, ...], source: str, **options) -> Result:
     options.setdefault("rocm_version", (6, 2))
-    options.setdefault("ignore", ("L",))       # launch bounds: tests/test_launch_bounds.py
+    options.setdefault("ignore", ("L", "W"))   # launch bounds and warp size: their own tests
     paths = (rules,) if isinstance(rules, str) else rules
     return translate("t.cu", source.encode(), Options(rules=paths, **options))
 

@@ -27,6 +27,10 @@ class Stats:
     by_name: Counter = field(default_factory=Counter)
     by_rule: Counter = field(default_factory=Counter)
     unconverted_names: Counter = field(default_factory=Counter)
+    # Per report topic (a rule's `topic` in the catalog): fixes applied (rewritten) and
+    # diagnostics (left for review).
+    topic_fixes: Counter = field(default_factory=Counter)
+    topic_diagnostics: Counter = field(default_factory=Counter)
     lines: int = 0
     changed_lines: int = 0
     bytes: int = 0
@@ -52,6 +56,8 @@ class Stats:
             # An optimizing pass's rewrite (its rule has a report topic) converts no CUDA reference.
             self.converted += not rules[fix.rule].topic
             self.by_rule[fix.rule] += 1
+            if rules[fix.rule].topic:
+                self.topic_fixes[rules[fix.rule].topic] += 1
             self.changed_bytes += sum(e.end - e.start for e in fix.edits)
             api = uses.get((fix.edits[0].start, fix.edits[0].end))
             if api is not None:
@@ -61,6 +67,8 @@ class Stats:
             else:
                 self.by_kind[rules[fix.rule].name] += 1
         for d in result.diagnostics:
+            if d.code in rules and rules[d.code].topic:
+                self.topic_diagnostics[rules[d.code].topic] += 1
             if rules[d.code].unconverted:
                 self.unconverted += 1
                 self.unconverted_names[d.subject or "?"] += 1
@@ -74,7 +82,13 @@ class Stats:
         """The totals, for JSON reports."""
         return {"files": self.files, "changed": self.changed_files, "edits": self.edits,
                 "unconverted": self.unconverted, "errors": self.errors, "warnings": self.warnings,
-                "edits_by_rule": dict(sorted(self.by_rule.items()))}
+                "edits_by_rule": dict(sorted(self.by_rule.items())),
+                "topics": self.topics()}
+
+    def topics(self) -> dict[str, dict[str, int]]:
+        """Per report topic: how many fixes were applied and how many diagnostics left for review."""
+        names = sorted(set(self.topic_fixes) | set(self.topic_diagnostics))
+        return {t: {"rewritten": self.topic_fixes[t], "review": self.topic_diagnostics[t]} for t in names}
 
     def csv_rows(self, title: str) -> list[list[str]]:
         """HIPIFY's statistics as CSV rows: the file, then one column per figure, named as
@@ -103,6 +117,8 @@ class Stats:
             f"  diagnostics: {self.errors} errors, {self.warnings} warnings",
             f"  TIME ELAPSED s: {self.seconds:.3f}",
         ]
+        for topic, counts in self.topics().items():
+            lines.append(f"  {topic}: {counts['rewritten']} rewritten, {counts['review']} left for review")
         for heading, counter in (("CONVERTED refs by rule", self.by_rule), ("CONVERTED refs by type", self.by_kind),
                                  ("CONVERTED refs by API", self.by_api), ("CONVERTED refs by names", self.by_name),
                                  ("UNCONVERTED refs by names", self.unconverted_names)):

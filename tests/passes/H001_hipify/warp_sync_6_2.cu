@@ -1,4 +1,4 @@
-// cu2hip-options: --rocm-version 6.2
+// cu2hip-options: --rocm-version 6.2 --ignore W
 #include <cuda_runtime.h>
 
 #define FULL_MASK 0xffffffff

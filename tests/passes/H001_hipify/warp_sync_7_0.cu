@@ -1,4 +1,4 @@
-// cu2hip-options: --rocm-version 7.0
+// cu2hip-options: --rocm-version 7.0 --ignore W
 #include <cuda_runtime.h>
 
 #define FULL_MASK 0xffffffff

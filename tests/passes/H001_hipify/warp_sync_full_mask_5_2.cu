@@ -1,3 +1,4 @@
+// cu2hip-options: --ignore W
 #include <cuda_runtime.h>
 
 #define FULL_MASK 0xffffffff

@@ -1,4 +1,4 @@
-// cu2hip-options: --rocm-version 6.2
+// cu2hip-options: --rocm-version 6.2 --ignore W
 #include <hip/hip_runtime.h>
 
 // From HIP 6.2 the mask must be 64-bit: a 32-bit literal keeps its value as unsigned long long.

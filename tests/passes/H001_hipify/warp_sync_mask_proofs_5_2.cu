@@ -1,3 +1,4 @@
+// cu2hip-options: --ignore W
 #include <cuda_runtime.h>
 #include <climits>
 
@@ -23,3 +24,12 @@ namespace lanes {
 const unsigned int every = ~0u;
 __global__ void vote(const int* in, int* out) { out[threadIdx.x] = __any_sync(every, in[threadIdx.x] > 0); }
 }
+
+// A local set from __activemask() and never assigned names the lanes that reach its calls.
+__device__ float broadcast(float v) {
+  unsigned active = __activemask();
+  return __shfl_sync(active, v, 0);
+}
+// A parameter to which every call of this (source) file passes a full mask.
+__device__ __forceinline__ float fold(unsigned mask, float v) { return v + __shfl_down_sync(mask, v, 1); }
+__global__ void folds(float* a) { a[threadIdx.x] = fold(0xffffffff, a[threadIdx.x]) + fold(kAllLanes, a[0]); }

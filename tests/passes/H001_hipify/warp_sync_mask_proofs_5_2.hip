@@ -1,3 +1,4 @@
+// cu2hip-options: --ignore W
 #include <hip/hip_runtime.h>
 #include <climits>
 
@@ -23,3 +24,12 @@ namespace lanes {
 const unsigned int every = ~0u;
 __global__ void vote(const int* in, int* out) { out[threadIdx.x] = __any(in[threadIdx.x] > 0); }
 }
+
+// A local set from __activemask() and never assigned names the lanes that reach its calls.
+__device__ float broadcast(float v) {
+  unsigned active = __ballot(1);
+  return __shfl(v, 0);
+}
+// A parameter to which every call of this (source) file passes a full mask.
+__device__ __forceinline__ float fold(unsigned mask, float v) { return v + __shfl_down(v, 1); }
+__global__ void folds(float* a) { a[threadIdx.x] = fold(0xffffffff, a[threadIdx.x]) + fold(kAllLanes, a[0]); }

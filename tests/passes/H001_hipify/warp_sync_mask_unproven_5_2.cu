@@ -1,3 +1,4 @@
+// cu2hip-options: --ignore W
 #include <cuda_runtime.h>
 
 const unsigned kHalfWarp = 0x0000ffffu;
@@ -15,3 +16,10 @@ __global__ void partial(float* a, int kAllLanes) {
   unsigned long long same = __match_any_sync(0xffffffff, (int)v);
   a[threadIdx.x] = v + (float)all + (float)same;
 }
+
+// A parameter one call passes a partial mask to, and one whose function is also taken
+// by address: not every mask it gets is full.
+__device__ float fold_part(unsigned mask, float v) { return __shfl_down_sync(mask, v, 1); }
+__device__ float fold_seen(unsigned mask, float v) { return __shfl_down_sync(mask, v, 1); }
+__device__ float (*pick)(unsigned, float) = fold_seen;
+__global__ void parts(float* a) { a[0] = fold_part(0xffffffff, a[0]) + fold_part(0xffff, a[1]) + fold_seen(~0u, a[2]); }

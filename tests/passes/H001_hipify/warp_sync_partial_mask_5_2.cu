@@ -1,3 +1,4 @@
+// cu2hip-options: --ignore W
 #include <cuda_runtime.h>
 
 __global__ void half_warp(float* a, unsigned mask) {

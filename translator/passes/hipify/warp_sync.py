@@ -12,9 +12,11 @@ What it does:
 Legal when:
     The mask is provably all ones: a literal (`0xffffffff`, `0xFFFFFFFFu`, `~0u`, `-1`,
     `UINT_MAX`, `(unsigned)-1` ...), an object-like macro of the file defined as one, a
-    local variable initialised with one and never assigned, or a `const`/`constexpr`
-    variable of the file's namespace scope initialised with one; or it is
-    `__activemask()`. The call has no parse error around it.
+    local variable initialised with one and never assigned, a `const`/`constexpr`
+    variable of the file's namespace scope initialised with one, or a parameter of a
+    function of a source file (not a header) that the file names only in calls, each
+    passing such a mask; or it is `__activemask()`, or a local initialised with it and
+    never assigned. The call has no parse error around it.
 Not handled:
     A partial or unknown mask below 6.2: H014, whose message gives the mask-less call to
     write where the mask is exactly the lanes that reach it. `__match_*_sync` below 6.2,
@@ -29,6 +31,7 @@ Safety:
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from functools import lru_cache
 
 import tree_sitter as ts
@@ -48,7 +51,8 @@ provably full mask becomes the mask-less builtin (a full mask is what the mask-l
 means), and `__activemask()` becomes `__ballot(1)`.""",
     edits=True, safe=True,
     example="__device__ float f(float v) { return v + __shfl_down_sync(0xffffffff, v, 16); }\n",
-    translation="#include <hip/hip_runtime.h>\n__device__ float f(float v) { return v + __shfl_down(v, 16); }\n")
+    translation="#include <hip/hip_runtime.h>\n__device__ float f(float v) { return v + __shfl_down(v, 16); }\n",
+    options=("--ignore", "W"))
 NEEDS_OPT_IN = rule(
     "H016", "warp-sync-opt-in", WARNING, "the warp-sync builtin needs `HIP_ENABLE_WARP_SYNC_BUILTINS` before HIP 7.0", """
 HIP 6.2 to 6.4 declare the `*_sync` warp builtins only when HIP_ENABLE_WARP_SYNC_BUILTINS
@@ -58,7 +62,7 @@ that reaches this code, or compile with `-DHIP_ENABLE_WARP_SYNC_BUILTINS`.""",
     example="__device__ int f(int v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }\n",
     translation="#include <hip/hip_runtime.h>\n"
                 "__device__ int f(int v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }\n",
-    options=("--rocm-version", "6.2"))
+    options=("--rocm-version", "6.2", "--ignore", "W"))
 
 SINCE: Version = (6, 2)
 DEFAULT_SINCE: Version = (7, 0)
@@ -88,7 +92,10 @@ def rewrite(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.Node,
     version = version_str(target)
 
     def report(r, message: str, severity: str | None = None) -> None:
-        ctx.report(r, fn_start, message, end=fn_end, severity=severity, subject=name)
+        # Said of the input: a later round may see the call with the width argument the
+        # warp-size pass adds, and would repeat the diagnostic in other words.
+        if ctx.round == 0:
+            ctx.report(r, fn_start, message, end=fn_end, severity=severity, subject=name)
     if name in SINCE_7 and not version_at_least(target, DEFAULT_SINCE):
         hint = ("a wavefront runs in lockstep on AMD: remove it, or use __builtin_amdgcn_wave_barrier()"
                 if name == "__syncwarp" else "reduce with __shfl_xor in a loop")
@@ -122,7 +129,7 @@ def rewrite(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.Node,
         base = name.removesuffix("_sync")
         return report(NOT_IN_TARGET, f"'{name}' needs HIP 6.2; the target is ROCm {version} (HIP below 6.2 has "
                       f"no {base} either): {OPT_IN}")
-    if not full and not _active_mask(frag, data, mask):
+    if not full and not _active_mask(ctx, frag, mask):
         rest = ", ".join(frag.text(data, a) for a in args[1:])
         return report(NOT_IN_TARGET, f"'{name}' with mask '{frag.text(data, mask)}' needs HIP 6.2 (target ROCm "
                       f"{version}): write '{MASKLESS[name]}({rest})' if the mask is exactly the lanes that reach "
@@ -135,8 +142,14 @@ def rewrite(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.Node,
             f"{name}(full mask, ...) -> {MASKLESS[name]}(...): HIP {version} has no warp-sync builtins")
 
 
-def _active_mask(frag: Fragment, data: bytes, mask: ts.Node) -> bool:
-    """Is the mask `__activemask()`: exactly the lanes that reach the call?"""
+def _active_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
+    """Is the mask `__activemask()`, or a local initialised with it and never assigned?
+    (Every lane a mask names must reach the call, so in a correct program the lanes active
+    where the local was set are exactly the lanes that reach the call.)"""
+    data = ctx.source.data
+    if mask.type == "identifier":
+        found = _local(ctx, frag, mask)
+        return isinstance(found, str) and found == "__activemask()"
     function = mask.child_by_field_name("function") if mask.type == "call_expression" else None
     arguments = mask.child_by_field_name("arguments")
     return function is not None and frag.text(data, function) == "__activemask" and \
@@ -187,10 +200,11 @@ def _macro_values(data: bytes) -> dict[bytes, list[str]]:
     return out
 
 
-def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
+def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node, depth: int = 0) -> bool:
     """True when the mask is provably all ones: a literal, an object-like macro of this
-    file defined as one, a local variable initialised with one and never assigned, or a
-    const/constexpr variable of namespace scope initialised with one."""
+    file defined as one, a local variable initialised with one and never assigned, a
+    const/constexpr variable of namespace scope initialised with one, or a parameter of a
+    function of this source file whose every call passes such a mask."""
     data = ctx.source.data
     text = frag.text(data, mask).replace(" ", "")
     if _all_ones(text):
@@ -201,14 +215,30 @@ def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
     values = _macro_values(data).get(word, [])
     if values:
         return len(set(values)) == 1 and _all_ones(values[0])
-    function = mask.parent
-    while function is not None and function.type != "function_definition":
-        function = function.parent
+    found = _local(ctx, frag, mask)
+    if found is _PARAMETER:
+        return depth < 4 and _every_call_passes_full(ctx, frag, mask, depth)
+    if found is not None:
+        return found is not _ASSIGNED and _all_ones(found)
+    return _namespace_constant(frag, data, word)
+
+
+_ASSIGNED, _PARAMETER = object(), object()
+
+
+def _local(ctx: Context, frag: Fragment, name: ts.Node):
+    """What the identifier `name` names in its function: the initializer text of a local
+    initialised once and never assigned, _ASSIGNED for one assigned or declared without
+    a value, _PARAMETER for a parameter never assigned; None when the function declares
+    no such name (a name of the namespace scope)."""
+    data = ctx.source.data
+    word = frag.text(data, name).encode()
+    function = _function_of(name)
     if function is None:
-        return False
+        return None
     lo, hi = frag.span(function)
-    inits, assigned, declared = [], False, False
-    for match in re.compile(re.escape(word) + rb"\b").finditer(ctx.parsed.cleaned, lo, hi):
+    inits, assigned, declared, parameter = [], False, False, False
+    for match in re.compile(rb"(?<![\w$])" + re.escape(word) + rb"\b").finditer(ctx.parsed.cleaned, lo, hi):
         node = node_at(frag.root, match.start() - frag.delta, match.end() - frag.delta)
         parent = node.parent if node is not None else None
         if parent is None:
@@ -220,11 +250,56 @@ def _full_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
                 or parent.type == "update_expression" \
                 or (parent.type == "pointer_expression" and frag.text(data, parent).startswith("&")):
             assigned = True
+        elif parent.type in ("parameter_declaration", "optional_parameter_declaration"):
+            parameter = True
         elif parent.type in _DECLARING:
             declared = True
-    if inits or declared:
-        return not assigned and not declared and len(inits) == 1 and _all_ones(inits[0])
-    return not assigned and _namespace_constant(frag, data, word)
+    if parameter and not inits and not declared:
+        return _ASSIGNED if assigned else _PARAMETER
+    if not (inits or declared or parameter):
+        return None
+    return inits[0] if len(inits) == 1 and not assigned and not declared and not parameter else _ASSIGNED
+
+
+def _function_of(node: ts.Node) -> ts.Node | None:
+    while node is not None and node.type != "function_definition":
+        node = node.parent
+    return node
+
+
+def _every_call_passes_full(ctx: Context, frag: Fragment, mask: ts.Node, depth: int) -> bool:
+    """Whether the parameter `mask` gets a provably full mask at every call of its function:
+    a function of a source file (a header's functions are also called from elsewhere) that
+    the file calls at least once and names nowhere but in calls."""
+    if Path(ctx.source.path).suffix.lower() in (".h", ".hpp", ".cuh", ".hh", ".hxx", ".inl", ".inc"):
+        return False
+    function = _function_of(mask)
+    declarator = function.child_by_field_name("declarator") if function is not None else None
+    name = declarator.child_by_field_name("declarator") if declarator is not None else None
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    if name is None or name.type != "identifier" or params is None:
+        return False
+    names = []
+    for p in params.named_children:
+        target = p.child_by_field_name("declarator")
+        while target is not None and target.type != "identifier":
+            target = target.child_by_field_name("declarator")
+        names.append(frag.text(ctx.source.data, target) if target is not None else None)
+    position = names.index(frag.text(ctx.source.data, mask)) if frag.text(ctx.source.data, mask) in names else -1
+    word = frag.text(ctx.source.data, name).encode()
+    calls = 0
+    for match in re.compile(rb"(?<![\w$])" + re.escape(word) + rb"(?![\w$])").finditer(ctx.parsed.cleaned):
+        node = node_at(frag.root, match.start() - frag.delta, match.end() - frag.delta)
+        if node is None or node == name:
+            continue
+        call = node.parent
+        if call is None or call.type != "call_expression" or call.child_by_field_name("function") != node:
+            return False        # a prototype, an address taken, an overload: not every caller is seen
+        arguments = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+        if position < 0 or position >= len(arguments) or not _full_mask(ctx, frag, arguments[position], depth + 1):
+            return False
+        calls += 1
+    return calls > 0
 
 
 # Where an identifier is the name a declaration introduces (a parameter, a local without

@@ -1,0 +1,12 @@
+// cu2hip-options: --rocm-version 7.0
+// Votes over the whole wavefront where the code's warps are 32 lanes: each reported.
+// `__activemask()` as a mask argument is not a vote.
+__global__ void votes(const int *in, int *out) {
+  const int lane = threadIdx.x & 31;
+  const int v = in[threadIdx.x];
+  int any = __any_sync(0xffffffff, v > 0);
+  int all = __all_sync(__activemask(), v > 0);
+  int n = __popc(__ballot_sync(0xffffffff, v > 0));
+  int total = __reduce_add_sync(0xffffffff, v);
+  if (lane == 0) out[threadIdx.x >> 5] = any + all + n + total;
+}

@@ -1,0 +1,578 @@
+"""The lane and warp model of device code: what the warp-size pass reads.
+
+For each device function of the file (translator.ir.calls), one walk of its body finds:
+
+- thread values: the names derived from a thread's position (`threadIdx`, `__lane_id()`,
+  `thread_rank()`, and locals computed from them), across calls: a helper's parameter is a
+  thread value when a caller passes one (iterated over the call graph to a fixed point);
+- lane sites: arithmetic that splits a thread value into lanes and warps, on 32
+  (`% 32`, `& 31`, `& 0x1f`, `/ 32`, `>> 5`, `blockDim.x / 32`, `lane == 31` for a lane of
+  32) or on `warpSize` (`% warpSize`, `/ warpSize`, `& (warpSize - 1)`), each with its
+  warpSize-generic spelling and whether its value indexes a pointer parameter (a per-warp
+  output in global memory, whose layout would change with the warp);
+- shuffles: each `__shfl*` call, and what its offset or source lane was written for:
+  `"32"` (16, 31, a loop starting at 16 or running to 32, a lane-of-32 value), `"warpSize"`
+  (an offset or width from `warpSize`), `"grouped"` (an explicit width of at most 32),
+  `"neutral"` (a literal that means the same on any width: 0, 1, 2 ...) or `"unknown"`,
+  with the loop that feeds it and the edits that make that loop warpSize-generic;
+- votes: the whole-warp operations (`__ballot*`, `__any*`, `__all*`, `__match_*`,
+  `__reduce_*`, `__activemask`) that are not a mask argument;
+- narrow masks: 32-bit variables initialised with a ballot or `__activemask()` (HIP's are
+  64-bit), with every use (`__popc`, `__ffs`, a mask argument, a zero test, other);
+- mask arguments of the `*_sync` builtins that are 32-bit and not all ones: a parameter or
+  local of a 32-bit type, or a literal or macro of at most 32 bits that is not all ones;
+- tiles: `tiled_partition<32>` and `thread_block_tile<32>`.
+
+`lane_model(facts, component)` says which model a group of functions joined by calls
+follows: `"32"` (32-lane groups), `"warpSize"`, `"mixed"` or `"none"`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from translator.frontend import ParsedFile, node_at, object_macros
+from translator.ir.calls import CallGraph, Function, call_graph
+from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Span
+from translator.ir.nodes import descendants, with_parents
+
+SHUFFLES = frozenset(n for n in WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTINS if n.startswith("__shfl"))
+VOTES = frozenset(n for n in WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTINS
+                  if n.startswith(("__ballot", "__any", "__all", "__match", "__reduce", "__activemask")))
+MASKED = frozenset(n for n in WARP_SYNC_BUILTINS if n != "__activemask")
+_BALLOTS = frozenset(n for n in VOTES if n.startswith(("__ballot", "__activemask")))
+_NARROW_TYPES = frozenset({"unsigned", "unsignedint", "uint32_t", "int", "int32_t", "uint", "signed",
+                           "signedint", "unsigned32"})
+_THREAD_SEEDS = frozenset({"threadIdx", "__lane_id"})
+_LITERAL = re.compile(r"(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)[uUlL]*\Z")
+_TILE = re.compile(rb"(?:tiled_partition|thread_block_tile)\s*<\s*\Z")
+_POPC = {"__popc": "__popcll", "__ffs": "__ffsll"}
+
+
+@dataclass(frozen=True)
+class Edit:
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True)
+class LaneSite:
+    function: str
+    kind: str                   # "lane" (% &), "warp" (/ >>: warp index), "warps" (per block), "last" (== 31)
+    width: str                  # "32" or "warpSize"
+    span: Span                  # the whole expression
+    text: str
+    generic: Edit | None        # the warpSize-generic spelling (for a 32 site)
+    feeds_memory: bool          # its value indexes a pointer parameter
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    function: str
+    name: str
+    span: Span
+    width_at: int               # where `, width` goes: the end of the last argument
+    offset: str                 # the offset, mask or source lane as written
+    basis: str                  # "32", "warpSize", "grouped", "neutral", "unknown"
+    loop: tuple[Edit, ...] | None   # a loop that feeds the offset: its warpSize-generic edits (empty: none known)
+
+
+@dataclass(frozen=True)
+class Vote:
+    function: str
+    name: str
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True)
+class NarrowMask:
+    function: str
+    name: str
+    source: str                 # the builtin that initialises it
+    type_span: Span
+    type_text: str
+    span: Span                  # the declaration
+    uses: tuple[tuple[str, Span], ...]   # ("popc" | "ffs" | "mask" | "test" | "other", the use's span)
+
+
+@dataclass(frozen=True)
+class MaskArg:
+    function: str
+    call: str
+    span: Span
+    text: str
+    why: str
+
+
+@dataclass(frozen=True)
+class Tile:
+    function: str
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True)
+class WarpFacts:
+    graph: CallGraph
+    lanes: tuple[LaneSite, ...]
+    shuffles: tuple[Shuffle, ...]
+    votes: tuple[Vote, ...]
+    narrows: tuple[NarrowMask, ...]
+    masks: tuple[MaskArg, ...]
+    tiles: tuple[Tile, ...]
+
+    def within(self, names: frozenset[str]) -> "WarpFacts":
+        keep = lambda items: tuple(i for i in items if i.function in names)  # noqa: E731
+        return WarpFacts(self.graph, keep(self.lanes), keep(self.shuffles), keep(self.votes), keep(self.narrows),
+                         keep(self.masks), keep(self.tiles))
+
+
+def lane_model(facts: WarpFacts) -> str:
+    """The lane model of facts within() one component: "32" (written for 32-lane warps),
+    "warpSize" (written for any width), "mixed" (both), or "none"."""
+    uses32 = any(s.width == "32" for s in facts.lanes) or any(s.basis == "32" for s in facts.shuffles) \
+        or bool(facts.tiles)
+    uses_w = any(s.width == "warpSize" for s in facts.lanes) or any(s.basis == "warpSize" for s in facts.shuffles)
+    return "mixed" if uses32 and uses_w else "warpSize" if uses_w else "32" if uses32 else "none"
+
+
+def integer(text: str) -> int | None:
+    """The value of an integer literal (suffixes allowed), else None."""
+    match = _LITERAL.match(text.replace(" ", ""))
+    return int(match.group(1), 0) if match else None
+
+
+def narrow_type(text: str) -> bool:
+    return re.sub(r"\s+|\bconst\b|\bvolatile\b", "", text) in _NARROW_TYPES
+
+
+def warp_facts(parsed: ParsedFile) -> WarpFacts:
+    """The facts of every device function of the file (computed once per parse)."""
+    held = parsed.__dict__.get("_warp_facts")
+    if held is not None:
+        return held
+    graph = call_graph(parsed)
+    macros = {name.decode(): body.strip().decode("utf-8", "replace") for name, body in object_macros(parsed.data)} \
+        if graph.functions else {}
+    walks = [_Walk(parsed, f, macros) for f in graph.functions]
+    by_name: dict[str, list[_Walk]] = {}
+    for w in walks:
+        by_name.setdefault(w.function.name, []).append(w)
+    changed = True
+    while changed:       # a parameter is a thread value when a caller passes one
+        changed = False
+        for w in walks:
+            w.propagate()
+            for callee, position in w.thread_arguments():
+                for target in by_name.get(callee, ()):
+                    changed |= target.mark_parameter(position)
+    facts = WarpFacts(graph, *(tuple(x for w in walks for x in getattr(w, kind)()) for kind in
+                               ("lanes", "shuffles", "votes", "narrows", "masks", "tiles")))
+    parsed.__dict__["_warp_facts"] = facts
+    return facts
+
+
+class _Walk:
+    """One function's body, walked once; the facts are read after the thread values settle."""
+
+    def __init__(self, parsed: ParsedFile, function: Function, macros: dict[str, str]):
+        self.parsed, self.function, self.frag, self.data = parsed, function, parsed.main, parsed.data
+        node = function.node(parsed)
+        self.nodes = list(with_parents(node)) if node is not None else []
+        self.parent = {n.id: up for n, up in self.nodes}
+        self.params: list[str] = []
+        self.param_types: dict[str, str] = {}
+        self.pointer_params: set[str] = set()
+        declarator = node.child_by_field_name("declarator") if node is not None else None
+        while declarator is not None and declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        plist = declarator.child_by_field_name("parameters") if declarator is not None else None
+        for p in (plist.named_children if plist is not None else ()):
+            name, pointer = p.child_by_field_name("declarator"), False
+            while name is not None and name.type in ("pointer_declarator", "reference_declarator"):
+                pointer = pointer or name.type == "pointer_declarator"
+                name = name.child_by_field_name("declarator") or next(iter(name.named_children), None)
+            typ = p.child_by_field_name("type")
+            text = self.text(name) if name is not None and name.type == "identifier" else ""
+            self.params.append(text)
+            if text and pointer:
+                self.pointer_params.add(text)
+            elif text and typ is not None:
+                self.param_types[text] = self.text(typ)
+        self.thread: set[str] = set()
+        self.macros = macros
+
+    def text(self, node: ts.Node) -> str:
+        return self.frag.text(self.data, node)
+
+    def span(self, node: ts.Node) -> Span:
+        return self.frag.span(node)
+
+    # -- thread values ------------------------------------------------------------------
+
+    def is_thread(self, node: ts.Node) -> bool:
+        """Is the expression computed from a thread value? (What is loaded from memory at a
+        thread's index, `keys[i]`, or returned by a call, `hash(i)`, is data: the walk does
+        not enter subscripts and call arguments.)"""
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if n.type == "subscript_expression":
+                continue
+            if n.type == "call_expression":
+                function = n.child_by_field_name("function")
+                if function is not None:
+                    stack.append(function)
+                continue
+            stack.extend(n.named_children)
+            if n.type == "identifier":
+                name = self.text(n)
+                if name in _THREAD_SEEDS or name in self.thread:
+                    return True
+            elif n.type == "field_identifier" and self.text(n) == "thread_rank":
+                return True
+        return False
+
+    def propagate(self) -> None:
+        changed = True
+        while changed:
+            changed = False
+            for n, _ in self.nodes:
+                target = value = None
+                if n.type == "init_declarator":
+                    target, value = n.child_by_field_name("declarator"), n.child_by_field_name("value")
+                elif n.type == "assignment_expression":
+                    target, value = n.child_by_field_name("left"), n.child_by_field_name("right")
+                if target is None or value is None or target.type != "identifier":
+                    continue
+                name = self.text(target)
+                if name not in self.thread and self.is_thread(value):
+                    self.thread.add(name)
+                    changed = True
+
+    def mark_parameter(self, position: int) -> bool:
+        if position < len(self.params) and self.params[position] and self.params[position] not in self.thread:
+            self.thread.add(self.params[position])
+            return True
+        return False
+
+    def thread_arguments(self):
+        for n, _ in self.nodes:
+            if n.type != "call_expression":
+                continue
+            function = n.child_by_field_name("function")
+            args = n.child_by_field_name("arguments")
+            if function is None or args is None or function.type != "identifier":
+                continue
+            for i, a in enumerate(a for a in args.named_children if a.type != "comment"):
+                if self.is_thread(a):
+                    yield self.text(function), i
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def calls(self, names: frozenset[str]):
+        for n, up in self.nodes:
+            if n.type == "call_expression":
+                function = n.child_by_field_name("function")
+                if function is not None and function.type == "identifier" and self.text(function) in names:
+                    args = n.child_by_field_name("arguments")
+                    yield n, self.text(function), [a for a in args.named_children if a.type != "comment"], up
+
+    def _value_of(self, node: ts.Node) -> str:
+        """A literal's text, or the literal an object-like macro of the file stands for."""
+        text = self.text(node).strip()
+        return self.macros.get(text, text).strip("()") if node.type == "identifier" else text
+
+    def _declared_name(self, node: ts.Node) -> str | None:
+        """The variable a value is stored in: `T x = node` or `x = node`."""
+        up = self.parent.get(node.id)
+        while up is not None and up.type in ("parenthesized_expression", "cast_expression"):
+            node, up = up, self.parent.get(up.id)
+        if up is not None and up.type == "init_declarator" and up.child_by_field_name("value") == node:
+            return self.text(up.child_by_field_name("declarator"))
+        if up is not None and up.type == "assignment_expression" and up.child_by_field_name("right") == node:
+            left = up.child_by_field_name("left")
+            return self.text(left) if left.type == "identifier" else None
+        return None
+
+    def _indexes_pointer(self, node: ts.Node) -> bool:
+        """Does the value of `node` (or the variable it is stored in) index a pointer parameter?"""
+        names = {self._declared_name(node)} - {None}
+        for n, _ in self.nodes:
+            if n.type != "subscript_expression":
+                continue
+            array = n.child_by_field_name("argument")
+            index = n.child_by_field_name("indices") or n.child_by_field_name("index")
+            if array is None or index is None or self.text(array) not in self.pointer_params:
+                continue
+            if n.start_byte <= node.start_byte and node.end_byte <= n.end_byte and array != node:
+                return True
+            if any(d.type == "identifier" and self.text(d) in names for d in descendants(index)):
+                return True
+        return False
+
+    # -- the facts ----------------------------------------------------------------------
+
+    def lanes(self):
+        name = self.function.name
+        lane32 = set()
+        for n, _ in self.nodes:
+            if n.type == "init_declarator":
+                value = n.child_by_field_name("value")
+                if value is not None and value.type == "binary_expression" and self._lane_kind(value) == ("lane", "32"):
+                    lane32.add(self.text(n.child_by_field_name("declarator")))
+        for n, _ in self.nodes:
+            if n.type != "binary_expression":
+                continue
+            kind = self._lane_kind(n)
+            op = self.text(n.child_by_field_name("operator"))
+            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+            lanes = lane32 | (set(self.params) & self.thread)
+            if kind is None and op in ("==", "!=") and {self.text(left), self.text(right)} & lanes \
+                    and 31 in (integer(self.text(left)), integer(self.text(right))):
+                literal = left if integer(self.text(left)) == 31 else right
+                kind = ("last", "32")
+                yield LaneSite(name, "last", "32", self.span(n), self.text(n),
+                               Edit(self.span(literal), "warpSize - 1"), False)
+                continue
+            if kind is None:
+                continue
+            generic = None
+            if kind[1] == "32":
+                if op in ("%", "/"):
+                    generic = Edit(self.span(right), "warpSize")
+                elif op == "&":
+                    generic = Edit(self.span(right), "(warpSize - 1)")
+                elif op == ">>":
+                    operand = self.text(left)
+                    if left.type not in ("identifier", "field_expression", "parenthesized_expression",
+                                         "call_expression", "subscript_expression"):
+                        operand = f"({operand})"
+                    generic = Edit(self.span(n), f"{operand} / warpSize")
+            yield LaneSite(name, kind[0], kind[1], self.span(n), self.text(n), generic,
+                           kind[0] == "warp" and self._indexes_pointer(n))
+
+    def _lane_kind(self, n: ts.Node) -> tuple[str, str] | None:
+        op_node = n.child_by_field_name("operator")
+        left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+        if op_node is None or left is None or right is None:
+            return None
+        op = self.text(op_node)
+        rtext = re.sub(r"\s+", "", self.text(right))
+        value = integer(rtext)
+        warps = self.text(left).replace(" ", "") == "blockDim.x"
+        if not warps and not self.is_thread(left):
+            return None
+        if op == "/" and value == 32:
+            return ("warps" if warps else "warp", "32")
+        if warps:
+            return ("warps", "warpSize") if op == "/" and rtext == "warpSize" else None
+        if (op == "%" and value == 32) or (op == "&" and value == 31):
+            return ("lane", "32")
+        if op == ">>" and value == 5:
+            return ("warp", "32")
+        if (op == "%" and rtext == "warpSize") or (op == "&" and rtext.strip("()") == "warpSize-1"):
+            return ("lane", "warpSize")
+        if op == "/" and rtext == "warpSize":
+            return ("warp", "warpSize")
+        return None
+
+    def shuffles(self):
+        for call, name, args, _ in self.calls(SHUFFLES):
+            at = 2 if name in WARP_SYNC_BUILTINS else 1
+            if len(args) <= at:
+                continue
+            offset = args[at]
+            if len(args) > at + 1:
+                width = self.text(args[at + 1])
+                basis = "warpSize" if "warpSize" in width else \
+                    "grouped" if (integer(width) or 64) <= 32 else "unknown"
+                yield Shuffle(self.function.name, name, self.span(call), self.span(args[-1])[1],
+                              self.text(offset), basis, None)
+                continue
+            basis, loop = self._offset_basis(name, offset, call)
+            yield Shuffle(self.function.name, name, self.span(call), self.span(args[-1])[1], self.text(offset),
+                          basis, loop)
+
+    def _offset_basis(self, name: str, offset: ts.Node, call: ts.Node) -> tuple[str, tuple[Edit, ...] | None]:
+        text = self.text(offset)
+        if "warpSize" in text:
+            return "warpSize", None
+        value = integer(text)
+        if value is not None:
+            limit = 31 if name.startswith("__shfl_sync") or name == "__shfl" else 16
+            return ("32" if value >= limit else "neutral"), None
+        if offset.type == "identifier":
+            loop = self._loop_of(self.text(offset), call)
+            if loop is not None:
+                return loop
+        if any(self._lane_kind(n) is not None and self._lane_kind(n)[1] == "32"
+               for n in descendants(offset) if n.type == "binary_expression"):
+            return "32", None
+        return "unknown", None
+
+    def _loop_of(self, variable: str, call: ts.Node):
+        """("32" | "warpSize" | "neutral", warpSize-generic edits) of the `for` loop whose
+        variable is `variable` and that holds the call."""
+        up = self.parent.get(call.id)
+        while up is not None and up.type != "for_statement":
+            up = self.parent.get(up.id)
+        if up is None:
+            return None
+        init = up.child_by_field_name("initializer")
+        condition = up.child_by_field_name("condition")
+        start = None
+        for n in descendants(init) if init is not None else ():
+            if n.type in ("init_declarator", "assignment_expression"):
+                target = n.child_by_field_name("declarator") or n.child_by_field_name("left")
+                if target is not None and self.text(target) == variable:
+                    start = n.child_by_field_name("value") or n.child_by_field_name("right")
+        if start is None or condition is None or condition.type != "binary_expression":
+            return None
+        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+        if self.text(left) != variable:
+            return None
+        op = self.text(condition.child_by_field_name("operator"))
+        first, bound = integer(self.text(start)), integer(self.text(right))
+        if "warpSize" in self.text(start) or "warpSize" in self.text(right):
+            return "warpSize", None
+        if first == 16 and op in (">", ">=", "!=") and bound in (0, 1):
+            return "32", (Edit(self.span(start), "warpSize / 2"),)
+        if first in (0, 1) and op == "<" and bound == 32:
+            return "32", (Edit(self.span(right), "warpSize"),)
+        if first in (0, 1) and op == "<=" and bound == 16:
+            return "32", (Edit(self.span(right), "warpSize / 2"),)
+        if (first is not None and first >= 16) or (bound is not None and bound >= 16):
+            return "32", ()
+        return None
+
+    def votes(self):
+        narrow = {v.name for v in self.narrows()}
+        for call, name, args, up in self.calls(VOTES):
+            if self._is_mask_argument(call):
+                continue
+            holder = self._declared_name(call)
+            if name in _BALLOTS and holder and holder in narrow:
+                continue        # a narrow mask: its own rule
+            yield Vote(self.function.name, name, self.span(call), self.text(call))
+
+    def _is_mask_argument(self, node: ts.Node) -> bool:
+        args = self.parent.get(node.id)
+        call = self.parent.get(args.id) if args is not None and args.type == "argument_list" else None
+        if call is None or call.type != "call_expression":
+            return False
+        function = call.child_by_field_name("function")
+        first = next((a for a in args.named_children if a.type != "comment"), None)
+        return first == node and function is not None and self.text(function) in MASKED
+
+    def narrows(self):
+        for n, up in self.nodes:
+            if n.type != "init_declarator" or up is None or up.type != "declaration":
+                continue
+            value = n.child_by_field_name("value")
+            while value is not None and value.type in ("parenthesized_expression", "cast_expression"):
+                value = value.child_by_field_name("value") if value.type == "cast_expression" \
+                    else value.named_children[0]
+            function = value.child_by_field_name("function") if value is not None and \
+                value.type == "call_expression" else None
+            typ = up.child_by_field_name("type")
+            if function is None or self.text(function) not in _BALLOTS or typ is None or \
+                    not narrow_type(self.text(typ)) or len(up.children_by_field_name("declarator")) != 1:
+                continue
+            name = self.text(n.child_by_field_name("declarator"))
+            yield NarrowMask(self.function.name, name, self.text(function), self.span(typ), self.text(typ),
+                             self.span(up), tuple(self._uses(name, n)))
+
+    def _uses(self, name: str, declarator: ts.Node):
+        for n, up in self.nodes:
+            if n.type != "identifier" or self.text(n) != name or up is None or up == declarator:
+                continue
+            kind = "other"
+            if up.type == "argument_list":
+                call = self.parent.get(up.id)
+                function = call.child_by_field_name("function") if call is not None else None
+                fname = self.text(function) if function is not None else ""
+                first = next((a for a in up.named_children if a.type != "comment"), None)
+                if fname in _POPC and len(up.named_children) == 1:
+                    kind = "popc" if fname == "__popc" else "ffs"
+                    yield kind, self.span(function)
+                    continue
+                if fname in MASKED and first == n:
+                    kind = "mask"
+            elif up.type == "condition_clause" or (up.type == "unary_expression" and self.text(up).startswith("!")):
+                kind = "test"
+            elif up.type == "binary_expression" and self.text(up.child_by_field_name("operator")) in ("==", "!=") \
+                    and 0 in (integer(self.text(up.child_by_field_name("left"))),
+                              integer(self.text(up.child_by_field_name("right")))):
+                kind = "test"
+            yield kind, self.span(n)
+
+    def masks(self):
+        for call, name, args, _ in self.calls(MASKED):
+            if not args:
+                continue
+            mask = args[0]
+            text = self.text(mask)
+            value = integer(self._value_of(mask))
+            if value is not None:
+                if value <= 0xffffffff and value != 0xffffffff:
+                    yield MaskArg(self.function.name, name, self.span(mask), text,
+                                  f"'{text}' names lanes of a 32-lane warp")
+                continue
+            if mask.type != "identifier":
+                continue
+            declared = self._declaration_type(text)
+            if declared is None or not narrow_type(declared[0]):
+                continue
+            init = declared[1]
+            if init is not None:
+                if integer(self._value_of(init)) == 0xffffffff or self.text(init).replace(" ", "") in ("~0u", "~0"):
+                    continue            # a full mask: the hipify pass widens it
+                function = init.child_by_field_name("function") if init.type == "call_expression" else None
+                if function is not None and self.text(function) in _BALLOTS:
+                    continue            # a narrow mask: its own rule
+            where = "parameter" if init is None and text in self.param_types else "variable"
+            yield MaskArg(self.function.name, name, self.span(mask), text,
+                          f"'{text}' is a 32-bit {where} ({declared[0]})")
+
+    def _declaration_type(self, name: str) -> tuple[str, ts.Node | None] | None:
+        if name in self.param_types:
+            return self.param_types[name], None
+        for n, up in self.nodes:
+            if n.type == "init_declarator" and up is not None and up.type == "declaration" and \
+                    self.text(n.child_by_field_name("declarator")) == name:
+                return self.text(up.child_by_field_name("type")), n.child_by_field_name("value")
+        return None
+
+    def tiles(self):
+        for n, _ in self.nodes:
+            if n.type == "number_literal" and integer(self.text(n)) == 32:
+                start = self.span(n)[0]
+                if _TILE.search(self.data, max(0, start - 40), start):
+                    head = max(self.data.rfind(b"tiled_partition", 0, start),
+                               self.data.rfind(b"thread_block_tile", 0, start))
+                    close = self.data.find(b">", start)
+                    yield Tile(self.function.name, (head, close + 1), self.data[head:close + 1].decode())
+
+
+def component_model(facts: WarpFacts) -> str:
+    """lane_model(), with "mixed" split: "generic" where every 32-lane site of the
+    component has a warpSize-generic spelling (lane arithmetic whose value indexes no
+    pointer parameter, shuffle loops with known bounds, no 32-thread tile), so that the
+    whole component can be rewritten to warpSize together; else "mixed"."""
+    model = lane_model(facts)
+    if model != "mixed":
+        return model
+    lanes = all(s.generic is not None and not s.feeds_memory for s in facts.lanes if s.width == "32")
+    loops = all(s.loop for s in facts.shuffles if s.basis == "32")
+    return "generic" if lanes and loops and not facts.tiles else "mixed"
+
+
+def clean_at(parsed: ParsedFile, span: Span) -> bool:
+    """May an edit touch the node at this span (no parse error in or around it)?"""
+    node = node_at(parsed.main.root, *span)
+    return node is not None and parsed.main.clean(node)

@@ -1,0 +1,183 @@
+"""W211, W212, W213, W214: masks, ballots and votes that hold 32 lanes.
+
+What it does:
+    HIP's warp masks and ballots are 64-bit (`unsigned long long`); CUDA's are 32-bit.
+    W211: a mask argument of a `*_sync` builtin that is 32-bit and not all ones (a
+    parameter or local of a 32-bit type, a literal or macro such as `0x0000ffff`) is
+    reported: from HIP 6.2 the builtins static_assert a 64-bit mask, and a 32-lane mask
+    leaves lanes 32-63 of a wavefront out, which HIP asserts against. (Literal full
+    masks are the hipify pass's, H006.)
+    W212: a 32-bit variable that holds `__activemask()` (or `__ballot(1)`, what cu2hip
+    writes for it below HIP 6.2) and is used only as the mask of `*_sync` calls is
+    declared `unsigned long long`: kept in 32 bits it drops the upper 32 lanes.
+    W213: a 32-bit variable that holds a ballot and is used as data (`__popc(m)`,
+    `__ffs(m)`): where the functions it shares values with compute lanes from
+    `warpSize`, the variable becomes `unsigned long long` and `__popc`/`__ffs` on it
+    `__popcll`/`__ffsll`; elsewhere (lanes of 32) it is reported with both fixes.
+    W214: a vote over the whole wavefront (`__any_sync`, `__all_sync`, a ballot used
+    directly, `__match_*_sync`, `__reduce_*_sync`) in code written for 32-lane warps is
+    reported: on CDNA it votes over 64 lanes.
+Legal when:
+    W212: the variable is only ever a mask argument, and a wider mask of the active
+    lanes is what HIP asks for (on CUDA the value converts back to the same 32 bits).
+    W213: the component's lanes and warps are computed from `warpSize` (a warp is the
+    wavefront), so a count or first set bit over the wavefront is what it means; every
+    use is `__popc`, `__ffs`, a mask argument or a zero test. On CUDA the value is the
+    same 32 bits zero-extended.
+Not handled:
+    Ballots stored through pointers or in arrays; masks built with shifts of lane ids
+    (the message says what to write); masks in macro bodies.
+Example:
+    unsigned m = __activemask(); v = __shfl_sync(m, v, 0);
+    -> unsigned long long m = __activemask(); ...
+Safety:
+    semantic: W212 keeps every lane's bit; W213 is applied only under the warpSize lane
+    model of its component.
+"""
+
+from __future__ import annotations
+
+import re
+
+from translator.catalog import NOTE, WARNING, rule
+from translator.edits import Edit
+from translator.ir.warp import NarrowMask, clean_at, component_model, warp_facts
+from translator.mapping import version_at_least
+from translator.passes import Context
+
+MASK_32 = rule(
+    "W211", "mask-32-bit", WARNING, "a warp mask holds 32 lanes", """
+HIP's `*_sync` builtins take a 64-bit mask: from HIP 6.2 they `static_assert` an 8-byte
+integer, so a 32-bit mask variable does not compile, and each active lane must find its
+own bit in the mask (HIP checks it), so a mask written for 32 lanes (`0x0000ffff`) leaves
+lanes 32-63 of a CDNA wavefront out. Compute the mask as an `unsigned long long` holding
+every lane that reaches the call (`__activemask()`, or a ballot of the condition that
+leads there).""",
+    topic="warp-size",
+    example="__device__ int f(unsigned mask, int v) { return __shfl_xor_sync(mask, v, 1, 32); }\n",
+    options=("--target", "cuda"))
+ACTIVE_MASK = rule(
+    "W212", "active-mask-64-bit", NOTE, "a variable holding `__activemask()` becomes 64-bit", """
+`__activemask()` returns a 64-bit mask on HIP (and cu2hip writes `__ballot(1)` for it
+below HIP 6.2, also 64-bit). Kept in an `unsigned` it loses lanes 32-63, and the
+`*_sync` calls it is passed to then leave those lanes out (HIP asserts against it) or,
+from HIP 6.2, do not compile. The variable is used only as a mask, so it is declared
+`unsigned long long`; on CUDA the value converts back to the same 32 bits.""",
+    edits=True, safe=False, topic="warp-size",
+    example="__device__ int f(int v) {\n  unsigned m = __activemask();\n  return __shfl_sync(m, v, 0, 32);\n}\n",
+    translation="__device__ int f(int v) {\n  unsigned long long m = __activemask();\n"
+                "  return __shfl_sync(m, v, 0, 32);\n}\n",
+    options=("--target", "cuda"))
+BALLOT_32 = rule(
+    "W213", "ballot-32-bit", WARNING, "a ballot result is kept in 32 bits", """
+A ballot on HIP returns one bit per lane of the wavefront: 64 bits on CDNA. Stored in an
+`unsigned`, lanes 32-63 are dropped, so `__popc` counts and `__ffs` finds among lanes
+0-31 only, in every lane of the wavefront. Where the surrounding code computes lanes and
+warps from `warpSize` (a warp is the wavefront) the variable becomes `unsigned long long`
+and `__popc`/`__ffs` on it `__popcll`/`__ffsll`. Where lanes are computed on 32 (32-lane
+groups) the count must be of the lane's own 32-lane group: that needs the group's bits
+(`(unsigned)(ballot >> (__lane_id() & 32))` on HIP), so it is reported instead.""",
+    edits=True, safe=False, topic="warp-size",
+    example="__global__ void k(int *out, int v) {\n"
+            "  unsigned b = __ballot_sync(0xffffffff, v > 0);\n"
+            "  if (threadIdx.x % warpSize == 0) out[threadIdx.x / warpSize] = __popc(b);\n}\n",
+    translation="__global__ void k(int *out, int v) {\n"
+                "  unsigned long long b = __ballot_sync(0xffffffff, v > 0);\n"
+                "  if (threadIdx.x % warpSize == 0) out[threadIdx.x / warpSize] = __popcll(b);\n}\n",
+    options=("--target", "cuda", "--ignore", "L"))
+VOTE = rule(
+    "W214", "wavefront-vote", WARNING, "a vote spans the whole 64-lane wavefront where the code means 32 lanes", """
+`__any_sync`, `__all_sync`, `__ballot_sync`, `__match_*_sync` and `__reduce_*_sync` act on
+the whole wavefront on HIP: 64 lanes on CDNA. The code around this one computes lanes and
+warps on 32 (or not at all), so it expects a vote of 32 lanes: on CDNA both 32-lane
+halves get the vote of all 64. Nothing is rewritten: vote on the group's own 32 bits of
+a 64-bit ballot (`(unsigned)(ballot >> (__lane_id() & 32))` on HIP), or compute lanes
+and warps from `warpSize` throughout if a vote per wavefront is what is meant.""",
+    topic="warp-size",
+    example="__global__ void k(int *out, int v) {\n"
+            "  int any = __any_sync(0xffffffff, v > 0);\n"
+            "  if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = any;\n}\n",
+    options=("--target", "cuda", "--ignore", "L"))
+RULES = (MASK_32, ACTIVE_MASK, BALLOT_32, VOTE)
+
+_ACTIVE = re.compile(r"__activemask\s*\(\s*\)|__ballot(?:_sync)?\s*\([^()]*?\b(?:1|true)\s*\)")
+_WIDE = b"unsigned long long"
+
+
+def _ballot_spelling(ctx: Context) -> str:
+    """How the target writes a ballot."""
+    if ctx.options.target == "hip" and not version_at_least(ctx.options.rocm_version, (6, 2)):
+        return "__ballot(p)"
+    return "__ballot_sync(mask, p)"
+
+
+def run(ctx: Context) -> None:
+    facts = warp_facts(ctx.parsed)
+    said = ctx.round > 0            # diagnostics are said of the input
+    for component in facts.graph.components():
+        sub = facts.within(component)
+        model = component_model(sub)
+        for narrow in sub.narrows:
+            _narrow(ctx, narrow, model, said)
+        if not said:
+            _masks(ctx, sub.masks)
+        if said or model in ("warpSize", "generic"):
+            continue
+        for vote in sub.votes:
+            start, end = vote.span
+            if vote.name.startswith(("__reduce", "__match")):
+                what, fix = "result of 64", ("reduce each 32-lane group with a __shfl_xor loop of width 32"
+                                             if vote.name.startswith("__reduce") else
+                                             "compare within each 32-lane group with shuffles of width 32")
+            else:
+                what = "vote of 64"
+                fix = (f"vote on the group's own 32 bits, (unsigned)({_ballot_spelling(ctx)} >> (__lane_id() & 32)) "
+                       "on HIP")
+            ctx.report(VOTE, start, f"'{vote.name}' acts on the whole wavefront (64 lanes on CDNA) but this code "
+                       f"computes lanes and warps on 32: both 32-lane halves get the {what}; {fix}, or compute "
+                       "lanes and warps from warpSize if one per wavefront is meant", end=end, subject=vote.name)
+
+
+def _narrow(ctx: Context, narrow: NarrowMask, model: str, said: bool) -> None:
+    data = ctx.source.data
+    active = bool(_ACTIVE.search(data[narrow.span[0]:narrow.span[1]].decode("utf-8", "replace")))
+    kinds = {kind for kind, _ in narrow.uses}
+    if active and kinds <= {"mask"}:
+        if clean_at(ctx.parsed, narrow.type_span):
+            ctx.fix(ACTIVE_MASK, Edit(*narrow.type_span, _WIDE),
+                    f"{narrow.name} holds {narrow.source}(), which is 64-bit on HIP: 'unsigned long long'")
+        return
+    if model in ("warpSize", "generic") and kinds <= {"popc", "ffs", "mask", "test"} and \
+            clean_at(ctx.parsed, narrow.type_span):
+        edits = [Edit(*narrow.type_span, _WIDE)]
+        for kind, span in narrow.uses:
+            if kind in ("popc", "ffs"):
+                edits.append(Edit(*span, b"__popcll" if kind == "popc" else b"__ffsll"))
+        ctx.fix(BALLOT_32, tuple(edits), f"{narrow.name} holds a ballot of the wavefront (lanes from warpSize): "
+                "64-bit, counted with __popcll/__ffsll")
+        return
+    if said:
+        return
+    start, end = narrow.span
+    where = "computes lanes and warps on 32" if model in ("32", "mixed") else "does not say which lanes it means"
+    ctx.report(BALLOT_32, start, f"'{narrow.name}' keeps {narrow.source}() in 32 bits ({narrow.type_text}): on a "
+               "64-lane wavefront lanes 32-63 are dropped; the code " + where + ", so take the lane's own 32-lane "
+               f"group, (unsigned)({_ballot_spelling(ctx)} >> (__lane_id() & 32)) on HIP, or make it unsigned long "
+               "long with __popcll/__ffsll if it means the whole wavefront (and compute lanes from warpSize)",
+               end=end, subject=narrow.source)
+
+
+def _masks(ctx: Context, masks) -> None:
+    """W211 once per mask: at its first use in a function, counting the others."""
+    first: dict[tuple[str, str], list] = {}
+    for mask in masks:
+        first.setdefault((mask.function, mask.text), []).append(mask)
+    for uses in first.values():
+        mask = uses[0]
+        more = f" (and {len(uses) - 1} more use{'s' if len(uses) > 2 else ''} in {mask.function})" \
+            if len(uses) > 1 else ""
+        start, end = mask.span
+        ctx.report(MASK_32, start, f"the mask of '{mask.call}'{more}: {mask.why}; HIP's warp masks are 64-bit (a "
+                   "32-bit one fails HIP 6.2's static_assert) and must hold every lane of the 64-lane wavefront "
+                   "that reaches the call: make it an unsigned long long of those lanes (__activemask() where "
+                   "they are the lanes that arrive)", end=end, subject=mask.call)
