@@ -221,16 +221,16 @@ def report_legacy(ctx: Context) -> frozenset[tuple[int, int]]:
     # that is no call (a function pointer) is legacy when some call of the file is. (That
     # is also what makes a second run over the output, whose cublas.h has become
     # hipBLAS's header, leave what the first run left.)
-    # In a translation (hipBLAS's header, no cuBLAS one) only a call in v2's form is v2:
-    # whatever else names a routine was left by the first run.
+    # In a translation (hipBLAS's header, no cuBLAS one) only a call in v2's form that
+    # parses is v2: whatever else names a routine was left by the first run.
     evidence = api == UNDECLARED and any(_legacy_call(u) for u in candidates)
     left = set()
     for use in candidates:
         routine = ROUTINES[use.api.name]
         if api == TRANSLATED and routine.v2_arguments is not None:
             call = call_of(use.node)
-            if call is not None and len(arguments(call)) == routine.v2_arguments:
-                continue
+            if call is not None and not call.has_error and len(arguments(call)) == routine.v2_arguments:
+                continue        # (a call with a parse error inside has no count to trust: left)
         elif api == UNDECLARED and routine.v2_arguments is not None:
             call = call_of(use.node)
             if call is None and not evidence or call is not None and len(arguments(call)) != routine.arguments:
