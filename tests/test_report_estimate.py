@@ -17,7 +17,7 @@ from translator.edits import Edit, Fix
 from translator.frontend import parse_file
 from translator.ir import build_ir
 from translator.ir.registers import BASE, estimate, kernel_demand, vgpr_cap
-from translator.output.kernels import launch_changes
+from translator.output.kernels import function_name, launch_changes
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ROOT / "corpus" / "kernels" / "register_heavy.cu"
@@ -212,3 +212,23 @@ def test_compile_the_predicted_spill_is_hipccs(capsys) -> None:
     assert runtime["estimate"]["vgprs"] == runtime["vgprs"] == 128
     assert not literal["estimate"]["spill"] and literal["vgpr_spills"] == 0
     assert abs(literal["estimate"]["vgprs"] - literal["vgprs"]) <= 0.25 * literal["vgprs"]
+
+
+def test_mangled_names_of_static_template_and_namespaced_kernels() -> None:
+    assert function_name("_Z5heavyPKfPfi") == "heavy"
+    assert function_name("_ZL12two_tu_heavyPKfPfii") == "two_tu_heavy"
+    assert function_name("_Z12block_reduceIfLi256E5SumOpEvPKT_PS1_iS1_T1_") == "block_reduce"
+    assert function_name("_ZN2ns1kEPf") == "k"
+    assert function_name("plain") == "plain"
+
+
+@pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc is not installed (apt-get install hipcc)")
+def test_compile_a_header_kernel_gets_the_figures_of_a_file_that_includes_it(capsys) -> None:
+    """A header's template or static kernel has no code of its own: hipcc emits it in the
+    files that launch it, which have no kernel of their own."""
+    tree = ROOT / "corpus" / "kernels" / "two_tu"
+    assert main(["report", str(tree), "--format", "json", "--rocm-version", "5.2", "-j", "2"]) == 0
+    rows = json.loads(capsys.readouterr().out)["kernels"]
+    assert [(Path(k["file"]).name, k["kernel"], k["bounds"]) for k in rows] == [("heavy.cuh", "two_tu_heavy", "256")]
+    assert rows[0]["vgprs"] > 128 and rows[0]["vgpr_spills"] == 0
+    assert rows[0]["without"]["vgprs"] == 128 and rows[0]["without"]["vgpr_spills"] > 0

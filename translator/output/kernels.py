@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -30,10 +31,10 @@ FIGURES = ("vgprs", "agprs", "sgprs", "scratch_bytes", "occupancy", "vgpr_spills
 
 def function_name(mangled: str) -> str:
     """The unqualified name of an Itanium-mangled function (`_Z5heavyPKfPfi` -> `heavy`,
-    `_ZN2ns1kEPf` -> `k`); the text itself when it is not mangled."""
+    `_ZN2ns1kEPf` -> `k`, `_ZL1kPf` -> `k`); the text itself when it is not mangled."""
     if not mangled.startswith("_Z"):
         return mangled
-    i, name = 2, mangled
+    i, name = 2 + (mangled[2:3] == "L"), mangled          # _ZL: internal linkage (a static kernel)
     nested = mangled[i:i + 1] == "N"
     i += nested
     while i < len(mangled) and mangled[i].isdigit():
@@ -119,8 +120,8 @@ def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: 
                 target = Path(tmp, variant, path.relative_to(root))
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(result.output)
-                if b"__global__" in result.output:
-                    units.append((variant, result.path, target))
+                if any(word in result.output for word in (b"__global__", b"<<<", b"hipLaunchKernelGGL")):
+                    units.append((variant, result.path, target))     # a launch instantiates a header's kernel
 
         def run(unit):
             variant, display, target = unit
@@ -134,15 +135,32 @@ def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: 
                                     f"{_first_error(done.output)}")
                 for k in kernels:
                     figures[variant].setdefault(display, {}).setdefault(function_name(k.kernel), k)
+    outputs = {"with": {r.path: r.output for _, r in pairs}, "without": {r.path: r.output for r in without}}
     for row in table:
         for variant, key in (("with", None), ("without", "without")):
-            found = figures[variant].get(row["file"], {}).get(row["kernel"])
+            found = figures[variant].get(row["file"], {}).get(row["kernel"]) or \
+                _from_includer(figures[variant], outputs[variant], row)
             values = {f: getattr(found, f) for f in FIGURES} if found is not None else None
             if key is None:
                 row.update(values or {f: None for f in FIGURES})
             else:
                 row[key] = values
+        if row["vgprs"] is None and not any(p.startswith(f"{row['file']} ") for p in problems):
+            problems.append(f"{row['file']}:{row['line']}: {row['kernel']}: no figures: hipcc emitted no code for "
+                            "it (a template no translated file instantiates, a static kernel no file launches, "
+                            "or a name made by a macro)")
     return problems
+
+
+def _from_includer(figures: dict, outputs: dict, row: dict):
+    """The figures of a header's kernel from a file that includes the header (compiled
+    alone, a header emits no code for a template or a static kernel)."""
+    name = Path(row["file"]).name.encode()
+    for display in sorted(figures):
+        if display != row["file"] and row["kernel"] in figures[display] and \
+                re.search(rb'#\s*include\s*"[^"]*\b' + re.escape(name) + rb'"', outputs.get(display, b"")):
+            return figures[display][row["kernel"]]
+    return None
 
 
 def nvcc_figures(table: list[dict], pairs, jobs: int) -> list[str]:
