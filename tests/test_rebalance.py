@@ -15,7 +15,6 @@ from translator.cli import main
 from translator.frontend import node_at, parse_file
 from translator.ir import build_ir
 from translator.ir.block_agnostic import Agnostic, NotAgnostic, analyse
-from translator.ir.elementwise import device_functions
 from translator.ir.grids import ceil_division
 from translator.ir.host_values import HostValues
 from translator.passes import Options
@@ -31,7 +30,7 @@ GID = "int i = blockIdx.x * blockDim.x + threadIdx.x;"
 def _verdict(body: str, params: str = "float *x, int n", extra: str = "") -> Agnostic | NotAgnostic:
     parsed = parse_file(f"{extra}__global__ void k({params}) {{ {body} }}\n".encode())
     kernel = next(k for k in build_ir("t.cu", parsed).kernels if k.name == "k")
-    return analyse(parsed, kernel, device_functions(parsed))
+    return analyse(parsed, kernel)
 
 
 @pytest.mark.parametrize("body, form, bound", [

@@ -5,9 +5,15 @@ frozen dataclasses whose spans are byte ranges into the original source. The
 warp-size, launch-bounds and fusion passes read this, never the tree.
 
 model holds the dataclasses and name lists; kernels (with body), launches and host
-are the analyses; nodes the helpers they share; ancestry and lines make the questions
-about a node's ancestors and an offset's line cost the same however deep the tree and
-however long the line (the front end and the scan use them too).
+are the analyses every pass gets; nodes the helpers they share; ancestry and lines make
+the questions about a node's ancestors and an offset's line cost the same however deep
+the tree and however long the line (the front end and the scan use them too).
+
+The analyses a pass asks for, each computed on demand: calls (device code and its call
+graph), warp (lane facts of device code), inline_asm (what an `asm` statement holds),
+statements, elementwise and reductions (fusion), block_agnostic and grids
+(rebalancing), host_values (a host expression's value, launches across files) and
+registers (the report's static VGPR estimate).
 """
 
 from __future__ import annotations

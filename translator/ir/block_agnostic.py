@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from translator.frontend import ParsedFile, node_at
-from translator.ir.elementwise import DeviceFunction, shape, squeeze
+from translator.ir.calls import call_graph
+from translator.ir.elementwise import not_analysable, shape, squeeze
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel, Span
 from translator.ir.nodes import descendants
 
@@ -31,7 +32,6 @@ from translator.ir.nodes import descendants
 _SEES_THE_BLOCK = re.compile(r"\b(threadIdx|blockIdx|blockDim|gridDim|warpSize|__shared__|__syncthreads\w*|"
                              r"this_thread_block|tiled_partition|asm|"
                              + "|".join(sorted(WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTINS)) + r")\b")
-_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 @dataclass(frozen=True)
@@ -49,15 +49,14 @@ class NotAgnostic:
     reason: str
 
 
-def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunction]) -> Agnostic | NotAgnostic:
+def analyse(parsed: ParsedFile, kernel: Kernel) -> Agnostic | NotAgnostic:
     """Whether the kernel's result is independent of its block size, and if so its form
     and the bound its threads must cover."""
     def refuse(reason: str) -> NotAgnostic:
         return NotAgnostic(kernel.name, reason)
-    if kernel.body_span is None:
-        return refuse("only its prototype is in this file")
-    if kernel.in_macro or not kernel.clean:
-        return refuse("it is defined in a macro or in code the parser cannot read")
+    unusable = not_analysable(kernel)
+    if unusable:
+        return refuse(unusable)
     if kernel.shared:
         decl = kernel.shared[0]
         by_block = decl.is_extern or "blockDim" in (decl.size or "")
@@ -93,11 +92,13 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
                               "parameter")
             bound_params.append(names.index(name))
             bound_names.append(name)
-    texts = {name: parsed.data[f.span[0]:f.span[1]].decode("utf-8", "replace") for name, f in helpers.items()}
-    for helper in _helpers_called(frag.text(parsed.data, body), texts):
-        seen = _SEES_THE_BLOCK.search(texts[helper])
-        if seen is not None:
-            return refuse(f"it calls {helper}, which uses {seen.group(1)}")
+    graph = call_graph(parsed)
+    for helper in _reached(graph, kernel.name):
+        for function in graph.by_name.get(helper, ()):
+            seen = _SEES_THE_BLOCK.search(parsed.data[function.body_span[0]:function.body_span[1]].decode(
+                "utf-8", "replace"))
+            if seen is not None:
+                return refuse(f"it calls {helper}, which uses {seen.group(1)}")
     return Agnostic(kernel.name, form, frag.text(parsed.data, bound), tuple(bound_params), tuple(bound_names))
 
 
@@ -112,15 +113,13 @@ def _index_spans(frag, body: ts.Node, form: str) -> list[Span]:
             if n is not None]
 
 
-def _helpers_called(text: str, helpers: dict[str, str]) -> list[str]:
-    """The `__device__` functions (`helpers`: name -> definition) the text names, and
-    those they name in turn."""
+def _reached(graph, kernel: str) -> list[str]:
+    """The device functions the kernel calls, directly or through others."""
     seen: list[str] = []
-    todo = [w for w in _WORD.findall(text) if w in helpers]
+    todo = sorted(graph.callees(kernel), reverse=True)
     while todo:
         name = todo.pop()
-        if name in seen:
-            continue
-        seen.append(name)
-        todo += [w for w in _WORD.findall(helpers[name]) if w in helpers and w not in seen]
+        if name not in seen and name != kernel:
+            seen.append(name)
+            todo += sorted(graph.callees(name) - set(seen), reverse=True)
     return seen

@@ -30,6 +30,7 @@ import tree_sitter as ts
 
 from translator.frontend import Fragment, ParsedFile
 from translator.ir import body as body_facts
+from translator.ir.calls import call_graph
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel, Span
 from translator.ir.nodes import assigned, descendants
 
@@ -111,51 +112,45 @@ class DeviceFunction:
 
 
 def device_functions(parsed: ParsedFile) -> dict[str, DeviceFunction]:
-    """The `__device__` (not `__global__`) function definitions at the top level of the
-    file, by name, with the first hazard each holds (a name overloaded with different
-    hazards keeps the first)."""
-    frag = parsed.main
+    """The file's `__device__` (not `__global__`) functions (translator.ir.calls), by name,
+    each with the first hazard it holds; a name overloaded has the hazard of any of its
+    definitions that holds one."""
     out: dict[str, DeviceFunction] = {}
-    stack = list(frag.root.named_children)
-    while stack:
-        node = stack.pop()
-        if node.type in ("linkage_specification", "namespace_definition", "declaration_list"):
-            stack.extend(node.named_children)
+    for function in call_graph(parsed).functions:
+        if function.kernel or (function.name in out and out[function.name].hazard):
             continue
-        if node.type == "template_declaration":
-            stack.extend(c for c in node.named_children if c.type == "function_definition")
-            continue
-        if node.type != "function_definition":
-            continue
-        head = parsed.data[node.start_byte:(node.child_by_field_name("body") or node).start_byte]
-        if b"__device__" not in head or b"__global__" in head:
-            continue
-        declarator = node.child_by_field_name("declarator")
-        name = declarator.child_by_field_name("declarator") if declarator is not None else None
-        if name is None or name.type != "identifier":
-            continue
-        text = frag.text(parsed.data, node)
-        params = declarator.child_by_field_name("parameters")
-        hazard = None
-        found = _HELPER_HAZARDS.search(text[len(head):]) if len(head) < len(text) else None
-        if found:
-            hazard = f"uses {found.group(1)}"
-        elif params is not None and any(c.type in ("pointer_declarator", "reference_declarator")
-                                        for p in params.named_children for c in descendants(p)):
+        body = parsed.data[function.body_span[0]:function.body_span[1]].decode("utf-8", "replace")
+        found = _HELPER_HAZARDS.search(body)
+        hazard = f"uses {found.group(1)}" if found else None
+        node = function.node(parsed)
+        declarator = node.child_by_field_name("declarator") if node is not None else None
+        while declarator is not None and declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        params = declarator.child_by_field_name("parameters") if declarator is not None else None
+        if hazard is None and params is not None and any(
+                c.type in ("pointer_declarator", "reference_declarator")
+                for p in params.named_children for c in descendants(p)):
             hazard = "takes a pointer or reference"
-        key = frag.text(parsed.data, name)
-        out.setdefault(key, DeviceFunction(key, frag.span(node), hazard))
+        out[function.name] = DeviceFunction(function.name, function.span, hazard)
     return out
+
+
+def not_analysable(kernel: Kernel) -> str | None:
+    """Why the kernel's body cannot be analysed here, or None."""
+    if kernel.body_span is None:
+        return "only its prototype is in this file"
+    if kernel.in_macro or not kernel.clean:
+        return "it is defined in a macro or in code the parser cannot read"
+    return None
 
 
 def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunction]) -> Stage | Refusal:
     """The kernel as a Stage of a fused kernel, or why it cannot be one."""
     def refuse(reason: str) -> Refusal:
         return Refusal(kernel.name, reason)
-    if kernel.body_span is None:
-        return refuse("only its prototype is in this file")
-    if kernel.in_macro or not kernel.clean:
-        return refuse("it is defined in a macro or in code the parser cannot read")
+    unusable = not_analysable(kernel)
+    if unusable:
+        return refuse(unusable)
     if kernel.template_params:
         return refuse("it is a template")
     if kernel.shared:

@@ -36,7 +36,7 @@ from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.frontend import node_at
 from translator.ir.block_agnostic import Agnostic, NotAgnostic, analyse
-from translator.ir.elementwise import device_functions, squeeze
+from translator.ir.elementwise import squeeze
 from translator.ir.grids import ceil_division, components, one_dimensional, strip
 from translator.ir.host_values import HostValues
 from translator.ir.model import LaunchSite
@@ -97,7 +97,6 @@ def rebalance(ctx: Context) -> None:
     for kernel in ctx.module.kernels:
         if kernel.body_span is not None:
             defined.setdefault(kernel.name, []).append(kernel)
-    helpers = None
     verdicts: dict[str, Agnostic | NotAgnostic] = {}
     grids = ResidentGrids(ctx)
     for site in ctx.module.launches:
@@ -121,8 +120,7 @@ def rebalance(ctx: Context) -> None:
             if len(defined[name]) > 1:
                 verdicts[name] = NotAgnostic(name, "it is overloaded")
             else:
-                helpers = helpers if helpers is not None else device_functions(ctx.parsed)
-                verdicts[name] = analyse(ctx.parsed, defined[name][0], helpers)
+                verdicts[name] = analyse(ctx.parsed, defined[name][0])
         verdict = verdicts[name]
         if not moves and (isinstance(verdict, NotAgnostic) or verdict.form != "grid-stride"):
             continue            # its block is right, and its fixed grid is what the kernel needs

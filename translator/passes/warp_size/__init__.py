@@ -25,8 +25,8 @@ ROCm version (H006, H014, H016); this pass's edits never touch the same bytes (a
 is inserted after the last argument; a type or a loop bound is replaced). Diagnostics
 are said of the input (round 0); fixes are recognised as done in later rounds and in a
 second run (a width present, a 64-bit type, `warpSize` bounds), so the output is a fixed
-point. Every module below is one rule family, with RULES and run(ctx); `ptx` is inline
-PTX (W240-W249).
+point. The modules in FAMILIES are one rule family each, with RULES and run(ctx); `ptx`
+is inline PTX (W240-W246), whose table of PTX -> HIP rewrites is `ptx_rewrites`.
 """
 
 from __future__ import annotations
