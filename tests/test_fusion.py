@@ -315,3 +315,19 @@ def test_the_wheel_ships_the_templates(tmp_path) -> None:
     shipped = {f"translator/templates/{p.name}" for p in (ROOT / "templates").glob("*.j2")}
     assert shipped and shipped <= names
     assert "translator/grammars/cu2hip-rules.lark" in names
+
+
+def test_a_chain_refused_for_an_include_in_a_kernel_stays_refused_in_a_second_run() -> None:
+    """The include inside the kernel is kept (renamed) in the HIP output, so a second run
+    refuses the chain for the same reason (found by bench/fuzz.py)."""
+    source = ("#include <cuda_runtime.h>\n"
+              "__global__ void a(float *y, int n) {\n#include <cuda_runtime.h>\n"
+              "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] += 1;\n}\n"
+              "__global__ void b(float *y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] *= 2; }\n"
+              "void run(float *__restrict__ y, int n) {\n  a<<<(n + 255) / 256, 256>>>(y, n);\n"
+              "  b<<<(n + 255) / 256, 256>>>(y, n);\n}\n")
+    options = Options(rocm_version=(5, 2), ignore=("L",))
+    first = translate("t.cu", source.encode(), options)
+    assert "F001" not in {f.rule for f in first.applied}
+    assert first.output.count(b"#include <hip/hip_runtime.h>") == 2
+    assert translate("t.cu", first.output, options).output == first.output

@@ -3,7 +3,8 @@
 What it does:
     Maps every `#include` of a CUDA header to its HIP (or, with --roc/--miopen, roc* or
     MIOpen) header, keeping the user's `<>` or `""`; removes a second include that maps
-    to a header already included and a header with no counterpart
+    to a header already included (one inside a function is renamed, as part of its body)
+    and a header with no counterpart
     (`device_launch_parameters.h`). A file the pass changes asks for
     `hip/hip_runtime.h`, which the pipeline adds where HIPIFY puts it unless the
     output includes it already.
@@ -74,6 +75,11 @@ def map_headers(ctx: Context) -> None:
                        "(--rocm-version)", end=path.end_byte, subject=header)
             seen.add(header)
             continue
+        if new in seen and _in_function(node):
+            # Kept (renamed): a directive inside a function is part of its body's shape,
+            # which the optimizing passes read; the header's guard makes it harmless.
+            ctx.fix(HEADER, Edit(path.start_byte + 1, path.end_byte - 1, new.encode()), f"{header} -> {new}")
+            continue
         if not new or new in seen:
             reason = f"'{header}' has no HIP counterpart" if not new else f"'{new}' is already included"
             ctx.fix(HEADER, Edit(_spliced_start(data, node.start_byte), path.end_byte, b""),
@@ -88,6 +94,14 @@ def map_headers(ctx: Context) -> None:
 LANGUAGE_WORDS = frozenset({b"__global__", b"__device__", b"__shared__", b"__constant__", b"__managed__",
                             b"threadIdx", b"blockIdx", b"blockDim", b"gridDim", b"warpSize", b"__syncthreads"})
 CUDA_SOURCE_SUFFIXES = (".cu", ".cuh")
+
+
+def _in_function(node) -> bool:
+    while node is not None:
+        if node.type == "function_definition":
+            return True
+        node = node.parent
+    return False
 
 
 def _spliced_start(data: bytes, start: int) -> int:
