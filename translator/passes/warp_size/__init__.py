@@ -31,15 +31,24 @@ is inline PTX (W240-W246), whose table of PTX -> HIP rewrites is `ptx_rewrites`.
 
 from __future__ import annotations
 
+from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS
 from translator.passes import Context, register_pass
 from translator.passes.warp_size import lanes, masks, ptx, shuffles, tiles
 
 # The rule families, each a module with RULES and run(ctx).
 FAMILIES = (shuffles, masks, lanes, tiles, ptx)
 RULES = tuple(r for family in FAMILIES for r in family.RULES)
+# A file that names none of these has no finding: every rule needs a warp builtin,
+# `warpSize`, a cooperative group's shuffle or tile, or inline assembly (lane arithmetic
+# on 32 alone is left as it is).
+_WORDS = frozenset(w.encode() for w in WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTINS | {
+    "warpSize", "tiled_partition", "thread_block_tile", "coalesced_threads", "shfl", "shfl_up", "shfl_down",
+    "shfl_xor", "asm", "__asm__", "__asm"})
 
 
 @register_pass("warp-size", rules=RULES, requires=("kernels", "tree"), targets=("hip", "cuda"))
 def run(ctx: Context) -> None:
+    if _WORDS.isdisjoint(ctx.parsed.words):
+        return
     for family in FAMILIES:
         family.run(ctx)
