@@ -159,3 +159,14 @@ def test_rebalanced_cuda_compiles_with_nvcc(tmp_path) -> None:
     (tmp_path / "rebalance_target_cuda.cu").write_bytes((GOLDENS / "rebalance_target_cuda.hip").read_bytes())
     check = toolchain.nvcc_compile_check(tmp_path / "rebalance_target_cuda.cu")
     assert check.ok, check.output
+
+
+def test_no_function_is_inserted_into_code_that_does_not_parse() -> None:
+    # Found by bench/fuzz.py: the resident-blocks function inserted before a top-level
+    # item with a parse error joined the error (P003). The block still moves.
+    source = (b"__global__ void saxpy(float *y, int n) {\n"
+              b"    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) y[i] = 0;\n"
+              b"}\n{ saxpy<<<2, 128>>>(y, n);\n")
+    result = translate("t.cu", source, Options(target="cuda", ignore=("L001",)))
+    assert b"cu2hip_resident_blocks" not in result.output
+    assert "P003" not in {d.code for d in result.diagnostics}

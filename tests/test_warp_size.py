@@ -205,3 +205,9 @@ def test_nvcc_compiles_the_cuda_target_output(tmp_path: Path) -> None:
         proc = subprocess.run([NVCC, "-arch=sm_90", "-c", str(cu), "-o", str(tmp_path / (path.stem + ".o"))],
                               capture_output=True, text=True)
         assert proc.returncode == 0, f"{path.name}:\n{proc.stderr[-3000:]}"
+
+
+def test_bytes_that_are_not_utf8_in_a_tile_size_are_no_exception() -> None:
+    # Found by bench/fuzz.py.
+    result = translate("t.cu", b"__global__ void e() { auto t = tiled_partition<32\xb0>(g); }\n", Options())
+    assert result.output.startswith(b"#include <hip/hip_runtime.h>")

@@ -105,7 +105,7 @@ def ceil_division(values: HostValues, node: ts.Node) -> CeilDivision | None:
 
 def _parts(values: HostValues, node: ts.Node) -> tuple[str, ts.Node, ts.Node]:
     op = node.child_by_field_name("operator")
-    text = values.parsed.data[op.start_byte:op.end_byte].decode() if op is not None else ""
+    text = values.parsed.data[op.start_byte:op.end_byte].decode("utf-8", "replace") if op is not None else ""
     return text, node.child_by_field_name("left"), node.child_by_field_name("right")
 
 

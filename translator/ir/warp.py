@@ -156,7 +156,7 @@ def warp_facts(parsed: ParsedFile) -> WarpFacts:
     if held is not None:
         return held
     graph = call_graph(parsed)
-    macros = {name.decode(): body.strip().decode("utf-8", "replace") for name, body in object_macros(parsed.data)} \
+    macros = {name.decode("utf-8", "replace"): body.strip().decode("utf-8", "replace") for name, body in object_macros(parsed.data)} \
         if graph.functions else {}
     walks = [_Walk(parsed, f, macros) for f in graph.functions]
     by_name: dict[str, list[_Walk]] = {}
@@ -556,7 +556,7 @@ class _Walk:
                     head = max(self.data.rfind(b"tiled_partition", 0, start),
                                self.data.rfind(b"thread_block_tile", 0, start))
                     close = self.data.find(b">", start)
-                    yield Tile(self.function.name, (head, close + 1), self.data[head:close + 1].decode())
+                    yield Tile(self.function.name, (head, close + 1), self.data[head:close + 1].decode("utf-8", "replace"))
 
 
 def component_model(facts: WarpFacts) -> str:

@@ -222,15 +222,17 @@ def report_legacy(ctx: Context) -> frozenset[tuple[int, int]]:
     # is also what makes a second run over the output, whose cublas.h has become
     # hipBLAS's header, leave what the first run left.)
     # In a translation (hipBLAS's header, no cuBLAS one) only a call in v2's form that
-    # parses is v2: whatever else names a routine was left by the first run.
+    # parses is v2: whatever else names a routine was left by the first run. So a call in
+    # v2's form is v2 under cublas.h too (a first run renames it, as a second would).
     evidence = api == UNDECLARED and any(_legacy_call(u) for u in candidates)
     left = set()
     for use in candidates:
         routine = ROUTINES[use.api.name]
-        if api == TRANSLATED and routine.v2_arguments is not None:
+        if api in (TRANSLATED, LEGACY) and routine.v2_arguments is not None \
+                and routine.v2_arguments != routine.arguments:
             call = call_of(use.node)
             if call is not None and not call.has_error and len(arguments(call)) == routine.v2_arguments:
-                continue        # (a call with a parse error inside has no count to trust: left)
+                continue        # v2's form whatever the header (a call with a parse error inside: left)
         elif api == UNDECLARED and routine.v2_arguments is not None:
             call = call_of(use.node)
             if call is None and not evidence or call is not None and len(arguments(call)) != routine.arguments:

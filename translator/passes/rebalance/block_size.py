@@ -193,8 +193,9 @@ def _plan(values: HostValues, site: LaunchSite, kernel, verdict: Agnostic, block
         return (block_edit, Edit(where[0], where[1], ("(" + new).encode())), None, f"the grid becomes ({new}"
     grid = values.evaluate(grid_parts[0])
     if verdict.form == "grid-stride":
-        if len(grid.values) == 1 and grids.small(grid.values[0], block):
-            return (block_edit,), grids.grid(launch, target), "its grid is sized from the device"
+        sized = grids.grid(launch, target) if len(grid.values) == 1 and grids.small(grid.values[0], block) else None
+        if sized is not None:
+            return (block_edit,), sized, "its grid is sized from the device"
         return (block_edit,), None, "a grid-stride loop covers its elements with any grid: the grid stays"
     bound = values.evaluate(_node(values, site.args[verdict.bound_params[0]].span)) \
         if len(verdict.bound_params) == 1 else None

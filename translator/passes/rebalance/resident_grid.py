@@ -73,15 +73,18 @@ class ResidentGrids:
     def small(self, blocks: int, threads: int) -> bool:
         return blocks * threads < FILLS_ANY_GPU
 
-    def grid(self, launch: ts.Node, threads: int) -> str:
+    def grid(self, launch: ts.Node, threads: int) -> str | None:
         """The grid expression for a launch (the call node), with the function's insertion
-        planned before the top-level declaration that holds it."""
-        if self.name is None:
-            taken = {w.decode("utf-8", "replace") for w in self.ctx.parsed.words}
-            self.name = next(n for n in (NAME if i == 0 else f"{NAME}_{i}" for i in range(100)) if n not in taken)
+        planned before the top-level declaration that holds it; None where that declaration
+        has a parse error (code inserted there could join the error)."""
         top = launch
         while top.parent is not None and top.parent.type != "translation_unit":
             top = top.parent
+        if top.has_error or top.type == "ERROR" or top.parent is None:
+            return None
+        if self.name is None:
+            taken = {w.decode("utf-8", "replace") for w in self.ctx.parsed.words}
+            self.name = next(n for n in (NAME if i == 0 else f"{NAME}_{i}" for i in range(100)) if n not in taken)
         while top.prev_named_sibling is not None and top.prev_named_sibling.type == "comment" \
                 and top.prev_named_sibling.end_point[0] + 1 >= top.start_point[0]:
             top = top.prev_named_sibling
