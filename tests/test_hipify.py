@@ -556,6 +556,13 @@ def test_a_call_in_v2_form_under_the_legacy_header_is_v2() -> None:
     assert run(first.output).output == first.output
 
 
+def test_the_legacy_header_is_found_in_a_file_of_cr_line_endings() -> None:
+    # Found by bench/fuzz.py: `^` of a multi-line regex does not start a line after CR.
+    first = run(b"#include <cublas.h>\rvoid f(float *x) { cublasSscal(4, 2.0f, x, 1); }\r")
+    assert b"cublasSscal(4" in first.output
+    assert run(first.output).output == first.output
+
+
 def test_an_ignored_legacy_call_is_still_not_renamed() -> None:
     # Silencing H023 (by option or by comment) does not bring back the wrong rename.
     header = b"\n#include <hip/hip_runtime.h>\n#include <hipblas.h>\n"

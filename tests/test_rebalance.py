@@ -170,3 +170,23 @@ def test_no_function_is_inserted_into_code_that_does_not_parse() -> None:
     result = translate("t.cu", source, Options(target="cuda", ignore=("L001",)))
     assert b"cu2hip_resident_blocks" not in result.output
     assert "P003" not in {d.code for d in result.diagnostics}
+
+
+def test_a_launch_never_moves_past_the_kernels_launch_bounds() -> None:
+    # A bound already written (by hand, or by a first run) caps the block: moving the
+    # launch to 256 threads would make it fail (found by bench/fuzz.py).
+    source = ("__global__ void __launch_bounds__(128) k(float *x, int n) {\n    " + GID + "\n    if (i < n) x[i] = 0;\n}\n"
+              "void f(float *x, int n) { k<<<(n + 63) / 64, 64>>>(x, n); }\n")
+    result = translate("t.cu", source.encode(), Options(target="cuda"))
+    assert result.output.decode() == source
+    assert [d.format() for d in result.diagnostics] == [
+        "t.cu:5:46: note: k keeps 64 threads per block: its __launch_bounds__(128) allows 128 threads per block at "
+        "most, fewer than 256 [L009]"]
+
+
+def test_the_resident_blocks_function_keeps_the_files_line_endings() -> None:
+    source = ("__global__ void s(float *y, int n) {\r"
+              "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) y[i] = 0;\r"
+              "}\rvoid f(float *y, int n) { s<<<32, 256>>>(y, n); }\r")
+    output = translate("t.cu", source.encode(), Options(target="cuda", ignore=("L001",))).output
+    assert b"cu2hip_resident_blocks(256)" in output and b"\n" not in output

@@ -211,3 +211,9 @@ def test_bytes_that_are_not_utf8_in_a_tile_size_are_no_exception() -> None:
     # Found by bench/fuzz.py.
     result = translate("t.cu", b"__global__ void e() { auto t = tiled_partition<32\xb0>(g); }\n", Options())
     assert result.output.startswith(b"#include <hip/hip_runtime.h>")
+
+
+def test_a_shuffle_with_a_width_of_its_own_gets_no_other() -> None:
+    # Found by bench/fuzz.py: a width that is not a literal was given a second one.
+    source = b"__device__ float f(float v, int w) { return __shfl_down_sync(0xffffffff, v, 8, w); }\n"
+    assert translate("t.cu", source, Options(target="cuda")).output == source

@@ -78,6 +78,7 @@ class Shuffle:
     offset: str                 # the offset, mask or source lane as written
     basis: str                  # "32", "warpSize", "grouped", "neutral", "unknown"
     loop: tuple[Edit, ...] | None   # a loop that feeds the offset: its warpSize-generic edits (empty: none known)
+    has_width: bool = False     # a `width` argument is written
 
 
 @dataclass(frozen=True)
@@ -392,7 +393,7 @@ class _Walk:
                 basis = "warpSize" if "warpSize" in width else \
                     "grouped" if (integer(width) or 64) <= 32 else "unknown"
                 yield Shuffle(self.function.name, name, self.span(call), self.span(args[-1])[1],
-                              self.text(offset), basis, None)
+                              self.text(offset), basis, None, has_width=True)
                 continue
             basis, loop = self._offset_basis(name, offset, call)
             yield Shuffle(self.function.name, name, self.span(call), self.span(args[-1])[1], self.text(offset),

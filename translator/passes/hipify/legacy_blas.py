@@ -186,10 +186,10 @@ def _routines() -> dict[str, Legacy]:
 ROUTINES = _routines()
 
 LEGACY, V2, UNDECLARED, TRANSLATED = "legacy", "v2", "undeclared", "translated"
-_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"](cublas(?:_v2)?\.h)[>"]', re.M)
+_INCLUDE = re.compile(rb'(?:^|(?<=\r))[ \t]*#[ \t]*include[ \t]*[<"](cublas(?:_v2)?\.h)[>"]', re.M)
 
 
-_TRANSLATED = re.compile(rb"^[ \t]*#[ \t]*include[ \t]*[<\"](?:hipblas\.h|hipblas/hipblas\.h|rocblas\.h|"
+_TRANSLATED = re.compile(rb"(?:^|(?<=\r))[ \t]*#[ \t]*include[ \t]*[<\"](?:hipblas\.h|hipblas/hipblas\.h|rocblas\.h|"
                          rb"rocblas/rocblas\.h)[>\"]", re.M)
 
 

@@ -167,6 +167,12 @@ def _plan(values: HostValues, site: LaunchSite, kernel, verdict: Agnostic, block
         return f"its grid ({site.grid.text}) is not one-dimensional"
     if len(site.args) != len(kernel.params):
         return "its arguments do not match the kernel's parameters one to one"
+    if kernel.launch_bounds:
+        bound = kernel.launch_bounds[0]
+        allowed = values.evaluate(_node(values, bound.span)).values
+        if len(allowed) != 1 or allowed[0] < target:
+            return (f"its __launch_bounds__({bound.text}) allows {allowed[0] if len(allowed) == 1 else 'an unknown'} "
+                    f"threads per block at most, fewer than {target}")
     block_edit = Edit(site.block.span[0], site.block.span[1], str(target).encode())
     division = ceil_division(values, grid_parts[0])
     if division is not None:

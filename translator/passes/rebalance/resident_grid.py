@@ -75,20 +75,24 @@ class ResidentGrids:
 
     def grid(self, launch: ts.Node, threads: int) -> str | None:
         """The grid expression for a launch (the call node), with the function's insertion
-        planned before the top-level declaration that holds it; None where that declaration
-        has a parse error (code inserted there could join the error)."""
+        planned at the start of the line of the top-level declaration that holds it; None
+        where that declaration has a parse error (code inserted there could join the error)
+        or shares its first line with the item before it."""
         top = launch
         while top.parent is not None and top.parent.type != "translation_unit":
             top = top.parent
         if top.has_error or top.type == "ERROR" or top.parent is None:
             return None
-        if self.name is None:
-            taken = {w.decode("utf-8", "replace") for w in self.ctx.parsed.words}
-            self.name = next(n for n in (NAME if i == 0 else f"{NAME}_{i}" for i in range(100)) if n not in taken)
         while top.prev_named_sibling is not None and top.prev_named_sibling.type == "comment" \
                 and top.prev_named_sibling.end_point[0] + 1 >= top.start_point[0]:
             top = top.prev_named_sibling
-        start = self.ctx.parsed.data.rfind(b"\n", 0, top.start_byte) + 1
+        data = self.ctx.parsed.data
+        start = max(data.rfind(b"\n", 0, top.start_byte), data.rfind(b"\r", 0, top.start_byte)) + 1
+        if top.prev_sibling is not None and top.prev_sibling.end_byte > start:
+            return None         # the line starts inside the item before: no place of its own
+        if self.name is None:
+            taken = {w.decode("utf-8", "replace") for w in self.ctx.parsed.words}
+            self.name = next(n for n in (NAME if i == 0 else f"{NAME}_{i}" for i in range(100)) if n not in taken)
         self.before = start if self.before is None else min(self.before, start)
         return f"{self.name}({threads})"
 
@@ -99,4 +103,5 @@ class ResidentGrids:
         code = render("resident_blocks.cu.j2", name=self.name)
         if parse(code.encode()).root_node.has_error:
             raise AssertionError("templates/resident_blocks.cu.j2 renders code that does not parse")
-        self.ctx.fix(RESIDENT_GRID, Edit(self.before, self.before, code.encode()), reason)
+        newline = self.ctx.source.newline.decode()        # the file's own: LF, CRLF or CR
+        self.ctx.fix(RESIDENT_GRID, Edit(self.before, self.before, code.replace("\n", newline).encode()), reason)

@@ -105,7 +105,7 @@ def run(ctx: Context) -> None:
         model = component_model(sub)
         for shuffle in sub.shuffles:
             if model in ("32", "none") and shuffle.basis in ("32", "neutral", "unknown"):
-                if clean_at(ctx.parsed, shuffle.span):
+                if not shuffle.has_width and clean_at(ctx.parsed, shuffle.span):
                     ctx.fix(WIDTH, Edit(shuffle.width_at, shuffle.width_at, b", 32"),
                             f"{shuffle.name}: width 32, so that each 32-lane half of a 64-lane wavefront is one "
                             "CUDA warp")
