@@ -18,22 +18,10 @@ def _chart(table: list[dict], key: str, title: str, limit: int) -> str:
     rows = [r for r in table if r.get(key) is not None]
     if not rows:
         return f"<p>{html.escape(title)}: no figures.</p>"
-    height = len(rows) * (2 * BAR + GAP) + 30
-    scale = WIDTH / max(limit, max(max(r[key], (r.get("without") or {}).get(key) or 0) for r in rows))
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH + 260}" height="{height}" role="img" '
-           f'aria-label="{html.escape(title)}">']
-    y = 10
-    for r in rows:
-        before = (r.get("without") or {}).get(key)
-        out.append(f'<text class="label" x="0" y="{y + BAR + 4}">{html.escape(r["kernel"])}</text>')
-        out.append(f'<rect class="with" x="200" y="{y}" width="{r[key] * scale:.1f}" height="{BAR}"/>'
-                   f'<text class="label" x="{204 + r[key] * scale:.1f}" y="{y + BAR - 3}">{r[key]}</text>')
-        if before is not None:
-            out.append(f'<rect class="without" x="200" y="{y + BAR}" width="{before * scale:.1f}" height="{BAR}"/>'
-                       f'<text class="label" x="{204 + before * scale:.1f}" y="{y + 2 * BAR - 3}">{before}</text>')
-        y += 2 * BAR + GAP
-    out.append(f'<line class="axis" x1="200" y1="0" x2="200" y2="{y}"/></svg>')
-    return "".join(out)
+    pairs = [(r["kernel"], ("with", r[key], str(r[key])),
+              ("without", (r.get("without") or {}).get(key), str((r.get("without") or {}).get(key))))
+             for r in rows]
+    return _bar_pairs(pairs, title, limit)
 
 
 def _estimate_chart(table: list[dict]) -> str:
@@ -42,21 +30,29 @@ def _estimate_chart(table: list[dict]) -> str:
     rows = [r for r in table if (r.get("estimate") or {}).get("vgprs") is not None]
     if not rows:
         return "<p>Estimated VGPRs: no estimate.</p>"
-    height = len(rows) * (2 * BAR + GAP) + 30
-    scale = WIDTH / max(128, max(max(r["estimate"]["vgprs"], r.get("vgprs") or 0) for r in rows))
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH + 260}" height="{height}" role="img" '
-           'aria-label="Estimated and compiled VGPRs per kernel">']
-    y = 10
+    pairs = []
     for r in rows:
-        guess, real = r["estimate"]["vgprs"], r.get("vgprs")
-        kind = "spill" if r["estimate"]["spill"] else "estimate"
-        out.append(f'<text class="label" x="0" y="{y + BAR + 4}">{html.escape(r["kernel"])}</text>')
-        out.append(f'<rect class="{kind}" x="200" y="{y}" width="{guess * scale:.1f}" height="{BAR}"/>'
-                   f'<text class="label" x="{204 + guess * scale:.1f}" y="{y + BAR - 3}">{guess}'
-                   f'{" (spill predicted)" if r["estimate"]["spill"] else ""}</text>')
-        if real is not None:
-            out.append(f'<rect class="with" x="200" y="{y + BAR}" width="{real * scale:.1f}" height="{BAR}"/>'
-                       f'<text class="label" x="{204 + real * scale:.1f}" y="{y + 2 * BAR - 3}">{real}</text>')
+        guess, spill = r["estimate"]["vgprs"], r["estimate"]["spill"]
+        pairs.append((r["kernel"], ("spill" if spill else "estimate", guess,
+                                    f"{guess}{' (spill predicted)' if spill else ''}"),
+                      ("with", r.get("vgprs"), str(r.get("vgprs")))))
+    return _bar_pairs(pairs, "Estimated and compiled VGPRs per kernel", 128)
+
+
+def _bar_pairs(pairs, title: str, limit: int) -> str:
+    """An SVG of two bars per row: (label, (class, value, text), (class, value or None, text))."""
+    height = len(pairs) * (2 * BAR + GAP) + 30
+    scale = WIDTH / max(limit, max(max(top[1], bottom[1] or 0) for _, top, bottom in pairs))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH + 260}" height="{height}" role="img" '
+           f'aria-label="{html.escape(title)}">']
+    y = 10
+    for label, top, bottom in pairs:
+        out.append(f'<text class="label" x="0" y="{y + BAR + 4}">{html.escape(label)}</text>')
+        for offset, (kind, value, text) in ((0, top), (BAR, bottom)):
+            if value is not None:
+                out.append(f'<rect class="{kind}" x="200" y="{y + offset}" width="{value * scale:.1f}" '
+                           f'height="{BAR}"/><text class="label" x="{204 + value * scale:.1f}" '
+                           f'y="{y + offset + BAR - 3}">{text}</text>')
         y += 2 * BAR + GAP
     out.append(f'<line class="axis" x1="200" y1="0" x2="200" y2="{y}"/></svg>')
     return "".join(out)
