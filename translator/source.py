@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field
 
 _LINE_BREAK = re.compile(rb"\r\n?|\n")
+# The suffixes of headers: files other files include, never compiled alone.
+HEADER_SUFFIXES = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc", ".ipp"})
 
 
 @dataclass

@@ -30,6 +30,7 @@ from translator.frontend import QualifierMacros
 from translator.inputs import (LINK_OUT_OF_TREE, LOOP, MISSING, NOT_REGULAR, OUTSIDE_MIRRORED, REGULAR, SPECIAL,
                                UNREADABLE, collisions, common_parent, glob_regex, kind, problem, read_regular,
                                real_path)
+from translator.source import HEADER_SUFFIXES
 
 CUDA_SUFFIXES = frozenset({".cu", ".cuh"})
 CXX_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".inc", ".ipp",
@@ -266,7 +267,6 @@ class _Walk:
                 [(s, d) for s, d in copies if first.get(d) is s])
 
 
-HEADER_SUFFIXES = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc", ".ipp"})
 _GLOBAL = re.compile(rb"\b__global__\b")
 _CALLED_NAME = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")
 _NOT_NAMES = frozenset({b"__launch_bounds__", b"__maxnreg__", b"__cluster_dims__", b"__attribute__", b"alignas",

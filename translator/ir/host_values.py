@@ -141,17 +141,14 @@ class HostValues:
         return self.at(site.block.span)
 
     def at(self, span: tuple[int, int]) -> Value:
+        """The value of the expression at `span`."""
         node = self._tree.node_at(*span)
-        if node is None:
-            return unknown("the expression was not found in the file's parse")
-        if node.type == "number_literal":
-            return _literal(_text(self.parsed, node))       # the common case: no function to look up
-        return self.value(node, self._tree.function_of(node), span[0])
+        return self.evaluate(node) if node is not None else unknown("the expression was not found in the file's parse")
 
     def evaluate(self, node: ts.Node) -> Value:
         """The value of an expression of the file, in the function around it."""
         if node.type == "number_literal":
-            return _literal(_text(self.parsed, node))
+            return _literal(_text(self.parsed, node))       # the common case: no function to look up
         return self.value(node, self._tree.function_of(node), node.start_byte)
 
     def function_of(self, node: ts.Node) -> ts.Node | None:

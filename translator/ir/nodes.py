@@ -99,6 +99,24 @@ def statement_of(node: ts.Node, frag: Fragment | None = None) -> tuple[ts.Node |
     return child, next((i for i, c in enumerate(named) if c == child), None)
 
 
+def function_around(node: ts.Node | None) -> ts.Node | None:
+    """The function_definition at or above `node`, by `.parent` (for the small trees of
+    one statement or call; `enclosing_function` answers for a fragment's deep nodes)."""
+    while node is not None and node.type != "function_definition":
+        node = node.parent
+    return node
+
+
+def balanced(text: str) -> bool:
+    """Whether the parentheses of `text` never close more than they opened and all close."""
+    depth = 0
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def enclosing_function(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> str | None:
     """The name of the function definition around `node`, as written; None in a macro
     body or outside any function. (The fragment's Ancestry knows the nearest function

@@ -60,7 +60,7 @@ import tree_sitter as ts
 from translator.frontend import ParsedFile, parse_file
 from translator.ir.elementwise import device_functions
 from translator.ir.host_values import HostValues, Value
-from translator.ir.nodes import descendants
+from translator.ir.nodes import descendants, function_around
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel
 
 # Added to every kernel's count: see the module's docstring; bench/registers.py measures
@@ -142,15 +142,8 @@ def kernel_bounds(parsed: ParsedFile, kernel: Kernel) -> tuple[int | None, int |
     tree = parsed.main.root
     for expr in kernel.launch_bounds[:2]:
         node = tree.descendant_for_byte_range(*expr.span)
-        out.append(counter.constant(node, _function_of(node)) if node is not None else None)
+        out.append(counter.constant(node, function_around(node)) if node is not None else None)
     return (out + [None, None])[0], (out + [None, None])[1]
-
-
-def _function_of(node: ts.Node) -> ts.Node | None:
-    up = node
-    while up is not None and up.type != "function_definition":
-        up = up.parent
-    return up
 
 
 def kernel_demand(parsed: ParsedFile, kernel: Kernel) -> Demand:
@@ -367,7 +360,7 @@ class _Counter:
         body = node.child_by_field_name("body")
         if body is None:
             return own, None, []
-        self._prepare(scope, body, node if node.type == "function_definition" else _function_of(node))
+        self._prepare(scope, body, node if node.type == "function_definition" else function_around(node))
         walk = _Walk(self, scope, depth)
         walk.block(body, own)
         return walk.peak, walk.peak_at, scope.scratch

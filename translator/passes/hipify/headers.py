@@ -24,6 +24,7 @@ from __future__ import annotations
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.frontend import include_directives
+from translator.ir.nodes import function_around
 from translator.mapping import version_at_least, version_str
 from translator.passes import Context
 from translator.passes.hipify.renames import NOT_IN_TARGET
@@ -75,7 +76,7 @@ def map_headers(ctx: Context) -> None:
                        "(--rocm-version)", end=path.end_byte, subject=header)
             seen.add(header)
             continue
-        if new in seen and _in_function(node):
+        if new in seen and function_around(node) is not None:
             # Kept (renamed): a directive inside a function is part of its body's shape,
             # which the optimizing passes read; the header's guard makes it harmless.
             ctx.fix(HEADER, Edit(path.start_byte + 1, path.end_byte - 1, new.encode()), f"{header} -> {new}")
@@ -94,14 +95,6 @@ def map_headers(ctx: Context) -> None:
 LANGUAGE_WORDS = frozenset({b"__global__", b"__device__", b"__shared__", b"__constant__", b"__managed__",
                             b"threadIdx", b"blockIdx", b"blockDim", b"gridDim", b"warpSize", b"__syncthreads"})
 CUDA_SOURCE_SUFFIXES = (".cu", ".cuh")
-
-
-def _in_function(node) -> bool:
-    while node is not None:
-        if node.type == "function_definition":
-            return True
-        node = node.parent
-    return False
 
 
 def _spliced_start(data: bytes, start: int) -> int:

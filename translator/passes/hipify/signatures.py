@@ -48,6 +48,7 @@ from translator.catalog import ERROR, NOTE, rule
 from translator.edits import Edit
 from translator.frontend import Fragment
 from translator.ir import call_of
+from translator.ir.nodes import function_around
 from translator.mapping import Version, version_at_least, version_str
 from translator.passes import Context
 from translator.passes.hipify.renames import rename
@@ -286,7 +287,7 @@ def _device_variable(ctx: Context, frag: Fragment, call: ts.Node, word: str) -> 
     call in a block around it, and it is never written whole, never has its address taken,
     and is passed to nothing but the location calls."""
     data = ctx.source.data
-    function = _function_of(call)
+    function = function_around(call)
     if function is None:
         return False
     declarations, proofs = 0, []
@@ -379,12 +380,6 @@ _BLOCKS = frozenset({"compound_statement", "preproc_if", "preproc_ifdef", "prepr
                      "preproc_elifdef"})
 
 
-def _function_of(node: ts.Node) -> ts.Node | None:
-    while node is not None and node.type != "function_definition":
-        node = node.parent
-    return node
-
-
 def _identifiers(scope: ts.Node, frag: Fragment, data: bytes, word: str):
     """Every identifier node named `word` under `scope`, in document order."""
     encoded = word.encode()
@@ -403,7 +398,7 @@ def _declaration(ctx: Context, frag: Fragment, use: ts.Node, word: str) -> tuple
     """(type text, declarator) of the declaration of `word` in the function around `use`
     (parameters included), else at file scope; None when there is none."""
     data = ctx.source.data
-    scopes = [s for s in (_function_of(use), frag.root) if s is not None]
+    scopes = [s for s in (function_around(use), frag.root) if s is not None]
     for scope in scopes:
         for node in _identifiers(scope, frag, data, word):
             declarator = node

@@ -40,7 +40,9 @@ from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.frontend import Fragment, node_at, object_macros
 from translator.mapping import Version, version_at_least, version_str
+from translator.ir.nodes import balanced, function_around
 from translator.passes import Context
+from translator.source import HEADER_SUFFIXES
 from translator.passes.hipify.renames import NOT_IN_TARGET
 
 WARP_SYNC = rule(
@@ -172,7 +174,7 @@ def _mask_of_maskless(frag: Fragment, data: bytes, call: ts.Node) -> bool:
 def _all_ones(text: str) -> bool:
     """Is the text (spaces removed) an all-ones literal of 32 bits or more?"""
     while True:
-        if text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+        if text.startswith("(") and text.endswith(")") and balanced(text[1:-1]):
             text = text[1:-1]
             continue
         cast = _WIDE_CAST.match(text)
@@ -180,15 +182,6 @@ def _all_ones(text: str) -> bool:
             text = text[cast.end():]
             continue
         return bool(FULL_MASK.match(text))
-
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for char in text:
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth < 0:
-            return False
-    return depth == 0
 
 
 @lru_cache(maxsize=4)
@@ -233,7 +226,7 @@ def _local(ctx: Context, frag: Fragment, name: ts.Node):
     no such name (a name of the namespace scope)."""
     data = ctx.source.data
     word = frag.text(data, name).encode()
-    function = _function_of(name)
+    function = function_around(name)
     if function is None:
         return None
     lo, hi = frag.span(function)
@@ -261,19 +254,13 @@ def _local(ctx: Context, frag: Fragment, name: ts.Node):
     return inits[0] if len(inits) == 1 and not assigned and not declared and not parameter else _ASSIGNED
 
 
-def _function_of(node: ts.Node) -> ts.Node | None:
-    while node is not None and node.type != "function_definition":
-        node = node.parent
-    return node
-
-
 def _every_call_passes_full(ctx: Context, frag: Fragment, mask: ts.Node, depth: int) -> bool:
     """Whether the parameter `mask` gets a provably full mask at every call of its function:
     a function of a source file (a header's functions are also called from elsewhere) that
     the file calls at least once and names nowhere but in calls."""
-    if Path(ctx.source.path).suffix.lower() in (".h", ".hpp", ".cuh", ".hh", ".hxx", ".inl", ".inc"):
+    if Path(ctx.source.path).suffix.lower() in HEADER_SUFFIXES:
         return False
-    function = _function_of(mask)
+    function = function_around(mask)
     declarator = function.child_by_field_name("declarator") if function is not None else None
     name = declarator.child_by_field_name("declarator") if declarator is not None else None
     params = declarator.child_by_field_name("parameters") if declarator is not None else None

@@ -40,7 +40,7 @@ from translator.ir.elementwise import squeeze
 from translator.ir.grids import ceil_division, components, one_dimensional, strip
 from translator.ir.host_values import HostValues
 from translator.ir.model import LaunchSite
-from translator.ir.nodes import descendants
+from translator.ir.nodes import balanced, descendants
 from translator.passes import Context
 from translator.passes.rebalance.resident_grid import RESIDENT_GRID, ResidentGrids
 
@@ -348,7 +348,7 @@ def _counts_bound(values: HostValues, count: ts.Node, count_text: str, site: Lau
     bound's parameters replaced by the launch's arguments), or the same known value."""
     def bare(text: str) -> str:
         text = squeeze(text)
-        while text.startswith("(") and text.endswith(")") and _balanced(text[1:-1]):
+        while text.startswith("(") and text.endswith(")") and balanced(text[1:-1]):
             text = text[1:-1]
         return text
     if bare(count_text) == bare(_bound_at(site, verdict)):
@@ -359,12 +359,3 @@ def _counts_bound(values: HostValues, count: ts.Node, count_text: str, site: Lau
         return theirs is not None and len(mine.values) == 1 and mine.values == theirs.values \
             and squeeze(verdict.bound) == verdict.bound_names[0]
     return False
-
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for c in text:
-        depth += (c == "(") - (c == ")")
-        if depth < 0:
-            return False
-    return depth == 0
