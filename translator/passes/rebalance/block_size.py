@@ -15,7 +15,8 @@ Legal when:
     functions it calls), the block and grid are one-dimensional, and, for a guarded
     kernel, the old grid provably covers the guard's bound (a ceiling division of that
     bound by the block size, or constants whose product is at least it), so that the new
-    grid covers the same elements.
+    grid covers the same elements; and the kernel's `__launch_bounds__`, if it has one,
+    allows the new block.
 Not handled:
     Kernels defined in another file (their launches are left), launches in macros,
     launches through `cudaLaunchKernel` or `hipLaunchKernelGGL`, block sizes read at run
@@ -65,7 +66,8 @@ The launch's block size is known and is not the configured one, but moving it co
 change the kernel's result or the elements it covers: the reason is given (shared
 memory or barriers, whose meaning depends on the block; warp operations; thread indices
 used beyond the global id, as in two-dimensional indexing; a grid that is not a ceiling
-division of the guard's bound by the block size). The launch is left as written.""",
+division of the guard's bound by the block size; a `__launch_bounds__` smaller than the
+configured block). The launch is left as written.""",
     topic="launch-bounds",
     example="__global__ void reverse(float *x) {\n    __shared__ float t[512];\n    t[threadIdx.x] = x[threadIdx.x];\n"
             "    __syncthreads();\n    x[threadIdx.x] = t[511 - threadIdx.x];\n}\n"

@@ -14,7 +14,8 @@ Legal when:
     share the work.
 Not handled:
     Grids computed at run time (kept: they were sized by the program), grids of more
-    than one dimension.
+    than one dimension; a launch whose top-level declaration has a parse error or shares
+    its first line with the item before it (no place for the function: the grid stays).
 Example:
     k<<<32, 256>>>(x, n);   (k a grid-stride kernel)
     ->  k<<<cu2hip_resident_blocks(256), 256>>>(x, n);
