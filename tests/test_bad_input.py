@@ -161,7 +161,7 @@ def test_garbage_text_does_not_crash():
 def test_nonexistent_path(tmp_path: Path):
     missing = tmp_path / "nope.cu"
     proc = run("translate", str(missing), str(tmp_path / "also-missing"), "-o", str(tmp_path / "out"), *ROCM)
-    assert proc.returncode == 0
+    assert proc.returncode == 1       # a missing input fails the command, as in Ruff
     err = proc.stderr.decode()
     assert f"{missing}:1:1: error: no such file or directory [I001]\n" in err
     assert f"{tmp_path / 'also-missing'}:1:1: error: no such file or directory [I001]\n" in err

@@ -147,6 +147,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="the AMD target hipcc's register figures are for (default gfx90a)")
     rp.add_argument("--no-compile", action="store_false", dest="compile",
                     help="no compiler figures (faster; the kernel table keeps launches and bounds)")
+    rp.add_argument("--compile-timeout", type=float, metavar="SECONDS",
+                    help="stop a compile (and its children) after this long; its figures are then missing "
+                         "(default: `compile-timeout` of the configuration, else 300)")
 
     r = sub.add_parser("rules", help="list the rules, or explain one", description="The rule catalog.")
     r.add_argument("id", nargs="?", metavar="ID", help="explain this rule")

@@ -23,9 +23,13 @@ import difflib
 import os
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from translator.inputs import LOOP, MISSING, REGULAR, SPECIAL, kind, read_limited
+
+_NOT_A_FILE = {MISSING: "missing or unreadable", LOOP: "a loop of symbolic links",
+               SPECIAL: "not a regular file (a folder, FIFO or device)"}
 
 class ConfigError(Exception):
     def __init__(self, path: str | Path, line: int, col: int, key: str | None, message: str):
@@ -58,6 +62,17 @@ class Config:
     fuse: bool | None = None
     rebalance: bool | None = None
     block_size: int | None = None
+    compile_timeout: float | None = None
+    rules_at: tuple[int, int] | None = field(default=None, compare=False)   # where `rules` is (line, col)
+
+    def check_rules_files(self) -> None:
+        """A ConfigError at the `rules` key for a rules file it names that is not a readable
+        regular file (the rules loader would name the file, not the key)."""
+        for path in self.rules:
+            what = kind(path)
+            if what != REGULAR:
+                line, col = self.rules_at or (1, 1)
+                raise ConfigError(self.path, line, col, "rules", f"'rules' names {path}, which is {_NOT_A_FILE[what]}")
 
     def describe_rocm_version(self) -> str:
         """'6.2 (from /x/pyproject.toml)'; 'not set' when the file does not say."""
@@ -133,15 +148,51 @@ KEYS = {
     "strict": ("strict", _bool),
     "fuse": ("fuse", _bool),
     "rebalance": ("rebalance", _bool),
+    "compile-timeout": ("compile_timeout", _one("a number of seconds > 0", lambda v: type(v) in (int, float)
+                                                and 0 < v < 1e9, lambda v, root: float(v))),
     "block-size": ("block_size", _one("a multiple of 64 from 64 to 1024",
                                       lambda v: type(v) is int and 64 <= v <= 1024 and v % 64 == 0)),
 }
 
 
+def _deepest(text: str, limit: int = 100) -> tuple[int, int]:
+    """Where brackets (outside strings and comments) first nest `limit` deep, else 1:1."""
+    depth, quote, i = 0, None, 0
+    while i < len(text):
+        char = text[i]
+        if quote:
+            if char == "\\" and quote == '"':
+                i += 1
+            elif char == quote or char == "\n":
+                quote = None
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            i = text.find("\n", i)
+            if i < 0:
+                break
+        elif char in "[{":
+            depth += 1
+            if depth >= limit:
+                return text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)
+        elif char in "]}":
+            depth -= 1
+        i += 1
+    return 1, 1
+
+
+def _decode(data: bytes) -> str:
+    """UTF-8, a byte order mark (some editors write one) left out."""
+    return data.decode("utf-8").removeprefix("\ufeff")
+
+
 def _parse(path: Path, data: bytes) -> dict:
     """The TOML document, or a ConfigError at the line and column tomllib (or UTF-8) reports."""
     try:
-        return tomllib.loads(text := data.decode("utf-8"))
+        return tomllib.loads(text := _decode(data))
+    except RecursionError:
+        line, col = _deepest(text)
+        msg = "arrays or tables nested too deeply"
     except UnicodeDecodeError as exc:
         line, col, msg = data.count(b"\n", 0, exc.start) + 1, exc.start - data.rfind(b"\n", 0, exc.start), "not UTF-8"
     except tomllib.TOMLDecodeError as exc:
@@ -158,10 +209,10 @@ def load_config(path: Path) -> Config:
     """Read and validate one file: [tool.cu2hip] of a pyproject.toml, the top level of any other."""
     path = Path(os.path.abspath(path))
     try:
-        data = path.read_bytes()
+        data = read_limited(path)       # a FIFO, /dev/zero or a folder is refused, never read
     except OSError as exc:
         raise ConfigError(path, 1, 1, None, f"cannot read: {exc.strerror or exc}") from None
-    table, text = _parse(path, data), data.decode("utf-8")
+    table, text = _parse(path, data), _decode(data)
     where = ("tool", "cu2hip") if path.name == "pyproject.toml" else ()
     for i, name in enumerate(where):
         if name not in table:
@@ -172,6 +223,8 @@ def load_config(path: Path) -> Config:
     values: dict = {}
     for key, value in table.items():
         line, col = locate(text, where + (key,))
+        if key == "rules":
+            values["rules_at"] = (line, col)
         if key not in KEYS:
             near = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
             scope, hint = "[tool.cu2hip]" if where else path.name, f"; did you mean '{near[0]}'?" if near else ""
@@ -186,7 +239,7 @@ def load_config(path: Path) -> Config:
 def _counts(pyproject: Path) -> bool:
     """Whether a pyproject.toml has a [tool.cu2hip] table (a ConfigError if it would but is not TOML)."""
     try:
-        data = pyproject.read_bytes()
+        data = read_limited(pyproject)
         tool = _parse(pyproject, data).get("tool") if b"cu2hip" in data else None
     except OSError:
         return False
@@ -222,7 +275,7 @@ def locate(text: str, path: tuple[str, ...]) -> tuple[int, int]:
     of an inline table); (1, 1) if there is none."""
     try:
         at = next(offsets[len(path) - 1] for full, offsets in _entries(text) if full[:len(path)] == path)
-    except (StopIteration, IndexError, tomllib.TOMLDecodeError):
+    except (StopIteration, IndexError, tomllib.TOMLDecodeError, RecursionError):
         return 1, 1
     return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
 

@@ -61,7 +61,21 @@ With the output folder from the configuration, paths are mirrored from the
 configuration's folder; a file outside it has no place in the output folder, so it is
 not translated. Give `-o` to mirror from the inputs' common folder instead.""")
 
+FOLDER_LINK_OUT_OF_TREE = rule(
+    "I010", "folder-link-not-followed", WARNING, "a symbolic link to a folder outside the tree is not followed", """
+Links to folders are never followed (one could lead back into the tree, or anywhere): a
+link to a folder of the tree is mirrored under `-o` as a link to that folder's mirror,
+whose files are translated where they are; a link to a folder outside the tree is
+neither translated nor mirrored. Name the folder itself to translate it.""")
+
 LOOP, MISSING, REGULAR, SPECIAL = "loop", "missing", "regular", "special"
+
+# The temporary files of atomic writes (`.NAME.XXXXXXXX.cu2hip-tmp`, from
+# `tempfile.mkstemp`): a run killed mid-write leaves one. They are never translated or
+# copied, and `translate` removes those older than this many seconds (no write of the
+# tool's takes that long; a younger one may be another run's, being written).
+TEMPORARY = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.cu2hip-tmp\Z", re.S)
+STALE_TEMPORARY_S = 600
 
 
 def kind(path) -> str:

@@ -13,7 +13,7 @@ from translator.mapping import (NEWEST_KNOWN_RELEASE, load_tables, newest_in_tab
                                 version_at_least, version_str)
 from translator.passes import Options, all_passes
 from translator.rules import RulesError, declare, load_rules
-from translator.toolchain import installed_hip_version
+from translator.toolchain import DEFAULT_TIMEOUT, installed_hip_version
 
 
 class UsageError(Exception):
@@ -32,6 +32,7 @@ class Settings:
     exclude: tuple[str, ...]
     strict: bool
     only_translated: bool
+    compile_timeout: float = DEFAULT_TIMEOUT     # cu2hip report: seconds per compile
 
     def describe_target(self) -> str:
         if self.options.target == "cuda":
@@ -61,8 +62,10 @@ def resolve(args) -> Settings:
     rules = tuple(str(Path(p).absolute()) for p in getattr(args, "rules", None) or ()) or \
         tuple(str(p) for p in config.rules)
     try:
+        if not getattr(args, "rules", None):
+            config.check_rules_files()
         declare(load_rules(rules))          # user rule ids join the catalog before selectors are checked
-    except RulesError as exc:
+    except (RulesError, ConfigError) as exc:
         raise UsageError(str(exc)) from None
     select = _selectors(getattr(args, "select", None)) or config.select
     ignore = _selectors(getattr(args, "ignore", None)) or config.ignore
@@ -94,7 +97,14 @@ def resolve(args) -> Settings:
                     tuple(_flag_or(args, "include", config.include, ())),
                     tuple(_flag_or(args, "exclude", config.exclude, ())),
                     bool(_flag_or(args, "strict", config.strict)),
-                    bool(_flag_or(args, "only_translated", config.only_translated)))
+                    bool(_flag_or(args, "only_translated", config.only_translated)),
+                    _compile_timeout(_flag_or(args, "compile_timeout", config.compile_timeout, DEFAULT_TIMEOUT)))
+
+
+def _compile_timeout(seconds: float) -> float:
+    if not 0 < seconds < 1e9:
+        raise UsageError(f"--compile-timeout must be a number of seconds > 0, not {seconds:g}")
+    return float(seconds)
 
 
 def _block_size(threads: int) -> int:

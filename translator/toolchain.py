@@ -2,14 +2,23 @@
 
 Passes and commands use this module, never subprocess calls of their own. hipcc is
 always run with HIP_PLATFORM=amd: with nvcc on PATH it would otherwise pick NVIDIA.
+
+Each compiler runs in a process group of its own, with a time limit (`timeout`
+seconds: `cu2hip report --compile-timeout`, or `compile-timeout` in the configuration);
+on the limit, and when the command is interrupted (`stop_all`, which the callers run on
+their way out), the whole group is killed: a hung compiler leaves no child behind. What
+a compiler prints is read as UTF-8, a byte that is not becoming U+FFFD.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
+import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -77,16 +86,74 @@ def missing_hip_headers(source: bytes) -> list[str]:
             if not any((folder / h.decode()).is_file() for folder in folders)]
 
 
-def _run(command: list[str], env: dict | None = None, timeout: int = 300) -> CompileResult:
+DEFAULT_TIMEOUT = 300.0
+_LIVE: set[subprocess.Popen] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
     try:
-        proc = subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return CompileResult(False, tuple(command), f"timed out after {timeout} s")
-    return CompileResult(proc.returncode == 0, tuple(command), proc.stdout + proc.stderr)
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def stop_all() -> None:
+    """Kill every compiler still running, with its children (the command is ending)."""
+    with _LIVE_LOCK:
+        live = list(_LIVE)
+    for proc in live:
+        _kill_group(proc)
+
+
+@contextlib.contextmanager
+def compilers():
+    """Around code that runs compilers (from the main thread): an interrupt or a SIGTERM
+    kills them all, with their children, before it ends the command."""
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        def terminate(signum, frame):
+            raise SystemExit(128 + signum)
+        previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    except BaseException:
+        stop_all()
+        raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(command: list[str], env: dict | None = None, timeout: float = DEFAULT_TIMEOUT) -> CompileResult:
+    try:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                env=env, start_new_session=True)
+    except OSError as exc:
+        return CompileResult(False, tuple(command), f"cannot run {command[0]}: {exc.strerror or exc}")
+    with _LIVE_LOCK:
+        _LIVE.add(proc)
+    try:
+        try:
+            out, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            proc.communicate()
+            return CompileResult(False, tuple(command), f"timed out after {timeout:g} s (the compiler was stopped)")
+        except BaseException:
+            _kill_group(proc)
+            proc.wait()
+            raise
+        _kill_group(proc)       # a child it left running in its group
+    finally:
+        with _LIVE_LOCK:
+            _LIVE.discard(proc)
+    return CompileResult(proc.returncode == 0, tuple(command), out.decode("utf-8", "replace"))
 
 
 def hip_syntax_check(path: str | Path, offload_arch: str = "gfx90a",
-                     include_dirs: tuple[str, ...] = (), defines: tuple[str, ...] = ()) -> CompileResult:
+                     include_dirs: tuple[str, ...] = (), defines: tuple[str, ...] = (),
+                     timeout: float = DEFAULT_TIMEOUT) -> CompileResult:
     """`HIP_PLATFORM=amd hipcc -x hip --offload-arch=ARCH -fsyntax-only FILE`."""
     tool = hipcc()
     if tool is None:
@@ -94,17 +161,18 @@ def hip_syntax_check(path: str | Path, offload_arch: str = "gfx90a",
     env = dict(os.environ, HIP_PLATFORM="amd")
     command = [tool, "-x", "hip", f"--offload-arch={offload_arch}", "-fsyntax-only", "-std=c++17"]
     command += [f"-I{d}" for d in include_dirs] + [f"-D{d}" for d in defines] + [str(path)]
-    return _run(command, env)
+    return _run(command, env, timeout)
 
 
-def nvcc_compile_check(path: str | Path, arch: str = "sm_90", include_dirs: tuple[str, ...] = ()) -> CompileResult:
+def nvcc_compile_check(path: str | Path, arch: str = "sm_90", include_dirs: tuple[str, ...] = (),
+                       timeout: float = DEFAULT_TIMEOUT) -> CompileResult:
     """Compile (no link) a CUDA file with nvcc."""
     tool = nvcc()
     if tool is None:
         raise FileNotFoundError("nvcc is not installed")
     command = [tool, "-std=c++17", f"-arch={arch}", "-c", "-o", os.devnull]
     command += [f"-I{d}" for d in include_dirs] + [str(path)]
-    return _run(command)
+    return _run(command, timeout=timeout)
 
 
 @dataclass(frozen=True)
@@ -127,8 +195,8 @@ _FIELDS = {"VGPRs": "vgprs", "AGPRs": "agprs", "SGPRs": "sgprs", "ScratchSize [b
            "Occupancy [waves/SIMD]": "occupancy", "VGPRs Spill": "vgpr_spills", "SGPRs Spill": "sgpr_spills"}
 
 
-def hip_kernel_resources(path: str | Path, offload_arch: str = "gfx90a", include_dirs: tuple[str, ...] = ()) \
-        -> tuple[CompileResult, list[KernelResources]]:
+def hip_kernel_resources(path: str | Path, offload_arch: str = "gfx90a", include_dirs: tuple[str, ...] = (),
+                         timeout: float = DEFAULT_TIMEOUT) -> tuple[CompileResult, list[KernelResources]]:
     """Compile a HIP file for the device (`-O3 --cuda-device-only`) with the resource-usage
     remarks, and read each kernel's registers, scratch, occupancy and spills from them."""
     tool = hipcc()
@@ -138,7 +206,7 @@ def hip_kernel_resources(path: str | Path, offload_arch: str = "gfx90a", include
     command = [tool, "-x", "hip", f"--offload-arch={offload_arch}", "--cuda-device-only", "-O3", "-c", "-std=c++17",
                "-Rpass-analysis=kernel-resource-usage", "-o", os.devnull]
     command += [f"-I{d}" for d in include_dirs] + [str(path)]
-    result = _run(command, env)
+    result = _run(command, env, timeout)
     found: list[dict] = []       # each kernel's fields, as its remarks come
     for match in _REMARK.finditer(result.output):
         key, value = match.group("key").strip(), match.group("value")
@@ -162,8 +230,8 @@ _PTXAS_FUNCTION = re.compile(r"Function properties for (\S+)\n\s*(\d+) bytes sta
 _PTXAS_USED = re.compile(r"Compiling entry function '([^']+)'.*?Used (\d+) registers", re.S)
 
 
-def nvcc_kernel_resources(path: str | Path, arch: str = "sm_90", include_dirs: tuple[str, ...] = ()) \
-        -> tuple[CompileResult, list[NvccResources]]:
+def nvcc_kernel_resources(path: str | Path, arch: str = "sm_90", include_dirs: tuple[str, ...] = (),
+                          timeout: float = DEFAULT_TIMEOUT) -> tuple[CompileResult, list[NvccResources]]:
     """Compile a CUDA file with `nvcc --resource-usage` and read each kernel's registers
     and spill stores from ptxas's report."""
     tool = nvcc()
@@ -171,7 +239,7 @@ def nvcc_kernel_resources(path: str | Path, arch: str = "sm_90", include_dirs: t
         raise FileNotFoundError("nvcc is not installed")
     command = [tool, "-std=c++17", f"-arch={arch}", "-x", "cu", "-c", "--resource-usage", "-o", os.devnull]
     command += [f"-I{d}" for d in include_dirs] + [str(path)]
-    result = _run(command)
+    result = _run(command, timeout=timeout)
     spills = {m.group(1): int(m.group(3)) for m in _PTXAS_FUNCTION.finditer(result.output)}
     kernels = [NvccResources(m.group(1), int(m.group(2)), spills.get(m.group(1), 0))
                for m in _PTXAS_USED.finditer(result.output)]

@@ -27,9 +27,9 @@ from pathlib import Path
 from translator import diagnostics as dg
 from translator.cudanames import declared_names
 from translator.frontend import QualifierMacros
-from translator.inputs import (LINK_OUT_OF_TREE, LOOP, MISSING, NOT_REGULAR, OUTSIDE_MIRRORED, REGULAR, SPECIAL,
-                               UNREADABLE, collisions, common_parent, glob_regex, kind, problem, read_regular,
-                               real_path)
+from translator.inputs import (FOLDER_LINK_OUT_OF_TREE, LINK_OUT_OF_TREE, LOOP, MISSING, NOT_REGULAR,
+                               OUTSIDE_MIRRORED, REGULAR, SPECIAL, TEMPORARY, UNREADABLE, collisions, common_parent,
+                               glob_regex, kind, problem, read_regular, real_path)
 from translator.source import HEADER_SUFFIXES
 
 CUDA_SUFFIXES = frozenset({".cu", ".cuh"})
@@ -77,6 +77,8 @@ class Workspace:
     declared_names: frozenset[bytes] = frozenset()      # CUDA-shaped names the tree declares (cudanames)
     links: dict[Path, str] = field(default_factory=dict)   # a copied link's destination: its target
     onto_inputs: list[str] = field(default_factory=list)   # inputs the output folder would overwrite
+    missing: list[str] = field(default_factory=list)       # inputs that do not exist (the command fails)
+    leftovers: list[Path] = field(default_factory=list)    # the tool's own temporary files met (never read)
 
     @classmethod
     def collect(cls, paths: list[str], selection: Selection) -> Workspace:
@@ -87,7 +89,8 @@ class Workspace:
         contents, macros = walk.read()
         jobs, copies = walk.settle()
         declared = frozenset(name for data in contents.values() for name in declared_names(data))
-        return cls(jobs, copies, walk.problems, contents, macros, declared, walk.links, walk.onto)
+        return cls(jobs, copies, walk.problems, contents, macros, declared, walk.links, walk.onto, walk.missing,
+                   walk.leftovers)
 
     def read(self, job: Job) -> bytes | OSError:
         data = self.contents.get(real_path(job.source))
@@ -125,6 +128,8 @@ class _Walk:
         self.links: dict[Path, str] = {}
         self.problems: list[dg.Diagnostic] = []
         self.onto: list[str] = []
+        self.missing: list[str] = []
+        self.leftovers: list[Path] = []
         self.trees: list[Path] = []
         self.include = [glob_regex(p) for p in selection.include]
         self.exclude = [glob_regex(p) for p in selection.exclude]
@@ -155,8 +160,10 @@ class _Walk:
 
     def add(self, raw: str) -> None:
         root = Path(raw)
-        if not os.path.lexists(raw):
-            self.problems.append(problem(UNREADABLE, raw, "no such file or directory"))
+        if kind(raw) == MISSING:
+            self.problems.append(problem(UNREADABLE, raw, "a symbolic link to nothing" if os.path.lexists(raw)
+                                         else "no such file or directory"))
+            self.missing.append(raw)
             return
         try:
             dest = self.destination(root)
@@ -179,9 +186,27 @@ class _Walk:
             here = Path(dirpath)
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
                                  and (self.out_dir is None or real_path(here / d) != self.out_dir))
+            for d in [d for d in dirnames if (here / d).is_symlink()]:
+                self.folder_link(here / d, root)
             for name in sorted(filenames):
+                if TEMPORARY.match(name):
+                    self.leftovers.append(here / name)
+                    continue
                 self.file(here / name, root)
         self.trees.append(root)
+
+    def folder_link(self, path: Path, root: Path) -> None:
+        """A link to a folder (never followed): mirrored as a link to the folder's mirror when
+        the folder is in the tree (its files are translated where they are), else a warning."""
+        real, home = real_path(path), real_path(root)
+        if real.is_relative_to(home) and real.is_dir():
+            dest = self.destination(path)
+            if dest is not None and self.s.complete:
+                self.copies.append((path, dest))
+                self.links[dest] = os.path.relpath(self.destination(root / real.relative_to(home)), dest.parent)
+            return
+        self.problems.append(problem(FOLDER_LINK_OUT_OF_TREE, path, f"symbolic link to a folder outside the tree "
+                                     f"({real}); not followed: neither translated nor mirrored"))
 
     def file(self, path: Path, root: Path) -> None:
         dest = self.destination(path)

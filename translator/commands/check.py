@@ -57,4 +57,4 @@ def run(args, settings: Settings) -> int:
     if errors:
         print(f"cu2hip: {errors} errors; fix them, or silence one with `// cu2hip: ignore[ID]` "
               "(see `cu2hip rules ID`)", file=sys.stderr)
-    return 1 if errors or stale else 0
+    return 1 if errors or stale or workspace.missing else 0

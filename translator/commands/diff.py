@@ -21,6 +21,9 @@ from translator.workspace import Selection, Workspace
 
 def run(args, settings: Settings) -> int:
     against = args.against
+    if against is not None and not against.is_dir():
+        raise UsageError(f"--against {against}: {'not a folder' if against.exists() else 'no such folder'} "
+                         "(give the folder of the translated tree)")
     selection = Selection(against, complete=False, include=settings.include, exclude=settings.exclude)
     workspace = Workspace.collect(args.paths, selection)
     if workspace.onto_inputs:
@@ -53,4 +56,4 @@ def run(args, settings: Settings) -> int:
         sys.stdout.write(to_sarif(results, catalog().values(), tool_version=__version__) + "\n")
     elif args.format == "markdown":
         sys.stdout.write(to_markdown(results))
-    return 1 if settings.strict and errors else 0
+    return 1 if (settings.strict and errors) or workspace.missing else 0

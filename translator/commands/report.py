@@ -66,15 +66,16 @@ def run(args, settings: Settings) -> int:
     else:
         plain = kernels.without_passes(settings.options, [r.id for r in rules.values() if r.topic])
         without = [r for _, r in Batch(workspace, plain, settings.jobs, args.cache).results()]
-        missing = kernels.compile_figures(table, pairs, without, args.offload_arch, settings.jobs)
+        missing = kernels.compile_figures(table, pairs, without, args.offload_arch, settings.jobs,
+                                          settings.compile_timeout)
     if args.compile and table:
-        missing += kernels.nvcc_figures(table, pairs, settings.jobs)
+        missing += kernels.nvcc_figures(table, pairs, settings.jobs, settings.compile_timeout)
     if args.format == "html":
         sys.stdout.write(to_html(findings, table, missing, args.offload_arch))
     else:
         sys.stdout.write({"text": _text, "json": _json, "markdown": _markdown}[args.format](
             findings, rules, table, missing, args.offload_arch))
-    return 1 if settings.strict and errors else 0
+    return 1 if (settings.strict and errors) or workspace.missing else 0
 
 
 def _entry(d, rules) -> dict:

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import errno
 import io
 import os
+import stat
 import sys
+import time
 from pathlib import Path
 
 from translator import runcache
 from translator.cache import default_dir
 from translator.commands.run import Batch, Progress, write_atomic
-from translator.inputs import UNWRITABLE, open_regular, problem, read_regular
+from translator.inputs import STALE_TEMPORARY_S, UNWRITABLE, open_regular, problem, read_regular
 from translator.output.jsonfmt import to_json
 from translator.settings import Settings, UsageError
 from translator.stats import CSV_HEADER, Stats
@@ -62,6 +65,10 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
     if workspace.onto_inputs:
         raise UsageError(f"the output folder {output} would overwrite the inputs themselves "
                          f"({', '.join(workspace.onto_inputs)}): to rewrite them, use --in-place")
+    if workspace.missing and (args.stdout or args.output_file):
+        for d in workspace.problems:
+            print(d.format(), file=sys.stderr)
+        return 1
     if (args.stdout or args.output_file) and len(workspace.jobs) != 1:
         raise UsageError(f"{'--stdout' if args.stdout else '-o FILE'} takes exactly one file "
                          f"({len(workspace.jobs)} given)")
@@ -70,6 +77,7 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
               f"machine ({settings.describe_target()})", file=sys.stderr)
     for d in workspace.problems:
         print(d.format(), file=sys.stderr)
+    _remove_leftovers(workspace.leftovers)
     total = Stats()
     stats_stream = _stats_stream(args)
     print_stats = args.print_stats or (args.examine and not args.no_output)
@@ -107,6 +115,12 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
                 if result.changed:
                     # Through a symbolic link the user named: rewrite the file it points to.
                     target = Path(os.path.realpath(job.source))
+                    if not target.stat().st_mode & stat.S_IWUSR:
+                        # Its owner made it read-only (a locked checkout, a generated file): a
+                        # rename would replace it all the same, so it is refused, and said.
+                        raise PermissionError(errno.EACCES, f"the file is read-only (mode "
+                                              f"{target.stat().st_mode & 0o777:o}); make it writable to rewrite "
+                                              "it in place")
                     write_atomic(target, result.output, like=target, durable=True)
             elif job.destination is not None:
                 if result.changed or job.source.suffix in CUDA_SUFFIXES or job.included \
@@ -156,8 +170,8 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
                "warnings": total.warnings + warnings}
     if not quiet:
         print(_summary_line(settings, cached=batch.hits, **summary), file=stderr)
-    if write_failed or printed_nothing:
-        return 1        # a failed write breaks the command's contract whatever --strict says
+    if write_failed or printed_nothing or workspace.missing:
+        return 1        # a failed write or a missing input breaks the command's contract whatever --strict says
     if args.pre_commit and rewritten:
         return 1        # pre-commit's contract: files were changed, look at them and commit again
     status = 1 if settings.strict and errors else 0
@@ -257,6 +271,18 @@ class _Tee(io.TextIOBase):
 
     def isatty(self) -> bool:
         return self.stream.isatty()
+
+
+def _remove_leftovers(paths: list[Path]) -> None:
+    """Remove the temporary files a killed run left (`inputs.TEMPORARY`), once they are old
+    enough that no run can still be writing them."""
+    now = time.time()
+    for path in paths:
+        try:
+            if now - os.lstat(path).st_mtime > STALE_TEMPORARY_S:
+                os.unlink(path)
+        except OSError:
+            pass
 
 
 def _write_if_different(path: Path, data: bytes, like: Path) -> bool:

@@ -103,7 +103,8 @@ def _writes_bounds(d, row: dict) -> bool:
         any(b"__launch_bounds__" in e.text for e in d.fix.edits)
 
 
-def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: int) -> list[str]:
+def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: int,
+                    timeout: float = toolchain.DEFAULT_TIMEOUT) -> list[str]:
     """Add hipcc's figures to each row, for the translation (`pairs`) and the one without
     the optimizing passes (`without`: Results in the same order); the reasons figures are
     missing, if any."""
@@ -125,10 +126,11 @@ def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: 
 
         def run(unit):
             variant, display, target = unit
-            done, kernels = toolchain.hip_kernel_resources(target, offload_arch, include_dirs=(str(target.parent),))
+            done, kernels = toolchain.hip_kernel_resources(target, offload_arch, include_dirs=(str(target.parent),),
+                                                           timeout=timeout)
             return variant, display, done, kernels
         problems = []
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool, toolchain.compilers():
             for variant, display, done, kernels in pool.map(run, units):
                 if not done.ok and not kernels:
                     problems.append(f"{display} ({variant} the optimizing passes) did not compile for {offload_arch}: "
@@ -163,7 +165,7 @@ def _from_includer(figures: dict, outputs: dict, row: dict):
     return None
 
 
-def nvcc_figures(table: list[dict], pairs, jobs: int) -> list[str]:
+def nvcc_figures(table: list[dict], pairs, jobs: int, timeout: float = toolchain.DEFAULT_TIMEOUT) -> list[str]:
     """Add `nvcc --resource-usage`'s registers and spill stores of the CUDA originals (for
     sm_90) to each row; the reasons figures are missing, if any."""
     if toolchain.nvcc() is None:
@@ -174,11 +176,11 @@ def nvcc_figures(table: list[dict], pairs, jobs: int) -> list[str]:
 
     def run(unit):
         display, path = unit
-        done, kernels = toolchain.nvcc_kernel_resources(path, include_dirs=(str(path.parent), *extra))
+        done, kernels = toolchain.nvcc_kernel_resources(path, include_dirs=(str(path.parent), *extra), timeout=timeout)
         return display, done, kernels
     found: dict[str, dict] = {}
     problems = []
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool, toolchain.compilers():
         for display, done, kernels in pool.map(run, units):
             if not done.ok and not kernels:
                 problems.append(f"{display} did not compile with nvcc: {_first_error(done.output)}")

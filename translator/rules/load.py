@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 
-from translator.rules.model import CallRewrite, HeaderMap, Rename, RuleSet, RulesError, UserRule
+from translator.inputs import read_limited
+from translator.rules.model import CallRewrite, HeaderMap, Param, Rename, RuleSet, RulesError, Spread, UserRule
 
 _FILES: dict[str, tuple[tuple[int, int], tuple[UserRule, ...]]] = {}   # path -> ((mtime_ns, size), rules)
 _SETS: dict[tuple, RuleSet] = {}
@@ -28,8 +30,7 @@ def read_rules(path: str) -> tuple[UserRule, ...]:
         cached = _FILES.get(path)
         if cached is not None and cached[0] == key:
             return cached[1]
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_limited(path)       # never a FIFO's wait or /dev/zero's endless bytes
     except OSError as exc:
         raise RulesError(path, None, None, f"cannot read the rules file: {exc.strerror or exc}") from None
     try:
@@ -39,7 +40,8 @@ def read_rules(path: str) -> tuple[UserRule, ...]:
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise RulesError(path, line, col, "the rules file is not UTF-8") from None
     from translator.rules.parse import parse_text     # lark only for a run that has rules
-    rules = tuple(parse_text(text.replace("\r\n", "\n"), path))
+    # A byte order mark (some editors write one) is not part of the first statement.
+    rules = tuple(parse_text(text.removeprefix("\ufeff").replace("\r\n", "\n"), path))
     _FILES[path] = (key, rules)
     return rules
 
@@ -80,6 +82,7 @@ def finish(drafts: list[UserRule]) -> RuleSet:
             rule = dataclasses.replace(rule, id=f"U{n:03d}")
         numbered.append(rule)
     _check_conflicts(numbered)
+    _check_cycles(numbered)
     return RuleSet(tuple(numbered))
 
 
@@ -122,3 +125,58 @@ def _common_count(a: CallRewrite, b: CallRewrite) -> int | None:
     """An argument count both rules match, or None."""
     count = max(len(a.params) - a.variadic, len(b.params) - b.variadic)
     return count if a.matches(count) and b.matches(count) else None
+
+
+_CALLED = re.compile(r"([A-Za-z_]\w*)\s*\(")
+
+
+def _calls_made(rule: CallRewrite) -> list[tuple[str, int, bool]]:
+    """The calls a call rule's replacement makes: (name, argument count, whether a spread
+    makes the count a minimum), the replacement's own function first."""
+    spread = any(isinstance(p, Spread) for arg in rule.arguments for p in arg)
+    out = [(rule.function.rsplit("::", 1)[-1], sum(not (len(a) == 1 and isinstance(a[0], Spread))
+                                                   for a in rule.arguments), spread)]
+    for argument in rule.arguments:
+        text = "".join(p.text if not isinstance(p, (Param, Spread)) else "_" for p in argument)
+        for match in _CALLED.finditer(text):
+            depth, count, i, empty = 1, 1, match.end(), True
+            while i < len(text) and depth:
+                char = text[i]
+                depth += char in "([{"
+                depth -= char in ")]}"
+                count += char == "," and depth == 1
+                empty = empty and (char.isspace() or (depth == 0 and char == ")"))
+                i += 1
+            out.append((match.group(1), 0 if empty else count, "..." in text[match.end():i]))
+    return out
+
+
+def _feeds(made: tuple[str, int, bool], rule: CallRewrite) -> bool:
+    name, count, at_least = made
+    if name != rule.name:
+        return False
+    return rule.matches(count) or (at_least and (rule.variadic or count <= len(rule.params)))
+
+
+def _check_cycles(rules: list[UserRule]) -> None:
+    """A call rule whose replacement calls what it (or a rule it leads to) rewrites would
+    rewrite its own output on every round and every run: an error at the rule."""
+    calls = [r for r in rules if isinstance(r, CallRewrite)]
+    edges = {r.id: [s for made in _calls_made(r) for s in calls if _feeds(made, s)] for r in calls}
+    for start in calls:
+        path, todo, seen = {start.id: None}, [start], set()
+        while todo:
+            rule = todo.pop()
+            for nxt in edges[rule.id]:
+                if nxt is start:
+                    chain = [rule]
+                    while path[chain[-1].id] is not None:
+                        chain.append(path[chain[-1].id])
+                    through = "" if rule is start else " (through " + ", ".join(
+                        _where(r) for r in reversed(chain[:-1])) + ")"
+                    raise start.location.error(f"the replacement calls '{start.name}' again{through}: the rule "
+                                               "would rewrite its own output on every run")
+                if nxt.id not in seen:
+                    seen.add(nxt.id)
+                    path[nxt.id] = rule
+                    todo.append(nxt)
