@@ -47,6 +47,12 @@ and saved to bench/results/fuzz-failures/<kind>-<hash>.cu, with a sidecar .txt.
 
     python bench/fuzz.py --seed 1 --count 2000
     python bench/fuzz.py --seed 2 --seconds 1500 --count 1000000 --jobs 2
+
+`--kind` picks what is fuzzed: `sources` (the above), or, through the command line in
+process, `configs`, `rules`, `options`, `state` (the cache and the run record: tampered
+and foreign entries, link targets edited), `concurrent` (runs at once over one tree and
+one cache) and `special` (special files in every place a path is accepted): see
+bench/fuzz_inputs.py. Their results go to bench/results/fuzz-KIND.json and .txt.
 """
 
 from __future__ import annotations
@@ -1144,7 +1150,12 @@ def main(argv=None) -> int:
     ap.add_argument("--failures-dir", type=Path, default=FAILURES_DIR)
     ap.add_argument("--no-snapshot", action="store_true",
                     help="import translator/ from the working tree instead of a copy made at start")
+    ap.add_argument("--kind", default="sources", choices=("sources", "configs", "rules", "options", "state",
+                                                          "concurrent", "special"),
+                    help="what is fuzzed (default: sources; the others: bench/fuzz_inputs.py)")
     args = ap.parse_args(argv)
+    if args.kind != "sources":
+        return _inputs_campaign(args, argv)
     snapshot = None
     if not args.no_snapshot:
         # Others may edit translator/ while the campaign runs: a lazy import in a worker
@@ -1181,6 +1192,30 @@ def main(argv=None) -> int:
     args.out.with_suffix(".txt").write_text(text, encoding="utf-8")
     if snapshot:
         shutil.rmtree(snapshot, ignore_errors=True)
+    return 1 if summary["failures_total"] else 0
+
+
+def _inputs_campaign(args, argv) -> int:
+    """bench/fuzz_inputs.py's campaign of one kind, recorded as bench/results/fuzz-KIND.*"""
+    sys.path.insert(0, str(REPO / "bench"))
+    import fuzz_inputs
+    count = args.count if args.count is not None else 1000
+    date = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    print(f"fuzzing {args.kind}: seed {args.seed}, count {count}, seconds {args.seconds}, jobs {args.jobs}",
+          flush=True)
+    summary = fuzz_inputs.run_campaign(args.kind, args.seed, count, args.seconds, args.jobs, args.timeout,
+                                       progress=lambda m: print(m, flush=True))
+    results = {"date": date, "command": " ".join(["python", *(sys.argv if argv is None else ["bench/fuzz.py", *argv])]),
+               "seed": args.seed, "count": count, "seconds_limit": args.seconds, "jobs": args.jobs,
+               "timeout_s": args.timeout, "git": git_state(), "translator_hash": translator_hash(),
+               "machine": f"{platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+               **summary}
+    text = fuzz_inputs.report(results)
+    print(text, end="")
+    out = args.out if args.out != DEFAULT_OUT else DEFAULT_OUT.with_name(f"fuzz-{args.kind}.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1, default=str) + "\n", encoding="utf-8")
+    out.with_suffix(".txt").write_text(text, encoding="utf-8")
     return 1 if summary["failures_total"] else 0
 
 

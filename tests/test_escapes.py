@@ -275,3 +275,43 @@ def test_in_place_refuses_a_read_only_file_and_says_so(tmp_path: Path, capsys) -
     assert capsys.readouterr().err == f"{source}:1:1: error: cannot write: the file is read-only (mode 444); make it " \
                                       "writable to rewrite it in place; the file is unchanged [I005]\n"
     assert source.read_bytes() == GOOD and stat.S_IMODE(source.stat().st_mode) == 0o444
+
+
+def test_a_configuration_value_checked_after_loading_is_an_error_at_its_key(tmp_path: Path) -> None:
+    (tmp_path / "a.cu").write_bytes(GOOD)
+    for text, message in (("jobs = 1\nrocm-version = '99.1'\n", "2:1: error: 'rocm-version': '99.1' is not a ROCm "
+                                                                "release cu2hip knows (1.0 to 7.0)"),
+                          ("\n\nselect = ['Z999']\n", "3:1: error: 'select': 'Z999' matches no rule (see `cu2hip "
+                                                      "rules`)")):
+        (tmp_path / "cu2hip.toml").write_text(text)
+        proc = run("translate", str(tmp_path / "a.cu"), "--examine")
+        assert proc.returncode == 2
+        assert proc.stderr.decode() == f"{tmp_path / 'cu2hip.toml'}:{message}\n"
+
+
+@pytest.mark.parametrize("option", ["--o-stats", "--report"])
+def test_a_fifo_nobody_reads_as_an_output_file_is_an_error_not_a_wait(tmp_path: Path, option: str) -> None:
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "a.cu").write_bytes(GOOD)
+    proc = run("translate", str(tmp_path / "a.cu"), "--examine", option, str(fifo), *ROCM, timeout=30)
+    assert proc.returncode == 2
+    assert proc.stderr.decode().endswith(f"cu2hip: error: {option}: cannot write {fifo}: a FIFO that no process "
+                                         "reads\n")
+
+
+def test_an_output_file_that_is_a_fifo_is_not_replaced(tmp_path: Path, capsys) -> None:
+    (tmp_path / "a.cu").write_bytes(GOOD)
+    fifo = tmp_path / "a.hip"
+    os.mkfifo(fifo)
+    assert main(["translate", str(tmp_path / "a.cu"), "-o", str(fifo), "-q", *ROCM]) == 1
+    assert capsys.readouterr().err == f"{fifo}:1:1: error: cannot write: not a regular file; the file is unchanged " \
+                                      "[I005]\n"
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_an_input_that_is_a_link_loop_fails_the_command(tmp_path: Path, capsys) -> None:
+    (tmp_path / "loop.cu").symlink_to("loop.cu")
+    assert main(["translate", str(tmp_path / "loop.cu"), "-o", str(tmp_path / "out"), "-q", *ROCM]) == 1
+    assert f"{tmp_path / 'loop.cu'}:1:1: error: cannot read: symbolic link loop; skipped [I001]" in \
+        capsys.readouterr().err

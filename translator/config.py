@@ -63,7 +63,8 @@ class Config:
     rebalance: bool | None = None
     block_size: int | None = None
     compile_timeout: float | None = None
-    rules_at: tuple[int, int] | None = field(default=None, compare=False)   # where `rules` is (line, col)
+    # Where each key is, (line, col) by its TOML name: for errors found after loading.
+    at: dict = field(default_factory=dict, compare=False)
 
     def check_rules_files(self) -> None:
         """A ConfigError at the `rules` key for a rules file it names that is not a readable
@@ -71,8 +72,12 @@ class Config:
         for path in self.rules:
             what = kind(path)
             if what != REGULAR:
-                line, col = self.rules_at or (1, 1)
-                raise ConfigError(self.path, line, col, "rules", f"'rules' names {path}, which is {_NOT_A_FILE[what]}")
+                raise self.error("rules", f"'rules' names {path}, which is {_NOT_A_FILE[what]}")
+
+    def error(self, key: str, message: str) -> ConfigError:
+        """A ConfigError at `key` of this file."""
+        line, col = self.at.get(key, (1, 1))
+        return ConfigError(self.path, line, col, key, message)
 
     def describe_rocm_version(self) -> str:
         """'6.2 (from /x/pyproject.toml)'; 'not set' when the file does not say."""
@@ -223,8 +228,7 @@ def load_config(path: Path) -> Config:
     values: dict = {}
     for key, value in table.items():
         line, col = locate(text, where + (key,))
-        if key == "rules":
-            values["rules_at"] = (line, col)
+        values.setdefault("at", {})[key] = (line, col)
         if key not in KEYS:
             near = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
             scope, hint = "[tool.cu2hip]" if where else path.name, f"; did you mean '{near[0]}'?" if near else ""

@@ -103,6 +103,26 @@ def open_regular(path):
         raise
 
 
+def open_for_writing(path):
+    """A text file object writing `path` (created or truncated), as a shell's `>` opens it,
+    except that a FIFO no process reads is an error (ENXIO) at once, not a wait forever:
+    `--o-stats >(sort)` works, a forgotten FIFO does not hang the command."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0)
+                 | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        if hasattr(os, "O_NONBLOCK"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "w", encoding="utf-8", newline="")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def write_problem(exc: OSError) -> str:
+    """Why a write failed, in words (ENXIO: a FIFO nobody reads)."""
+    return "a FIFO that no process reads" if exc.errno == errno.ENXIO else (exc.strerror or str(exc))
+
+
 def read_regular(path) -> bytes:
     with open_regular(path) as handle:
         return handle.read()

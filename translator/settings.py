@@ -69,11 +69,14 @@ def resolve(args) -> Settings:
         raise UsageError(str(exc)) from None
     select = _selectors(getattr(args, "select", None)) or config.select
     ignore = _selectors(getattr(args, "ignore", None)) or config.ignore
-    try:
-        check_selectors(select, "--select")
-        check_selectors(ignore, "--ignore")
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    for values, name in ((select, "select"), (ignore, "ignore")):
+        try:
+            check_selectors(values, f"--{name}")
+        except ValueError as exc:
+            if _selectors(getattr(args, name, None)):
+                raise UsageError(str(exc)) from None
+            raise UsageError(str(config.error(name, f"'{name}': " + str(exc).removeprefix(f"--{name}: ")))) \
+                from None
     only = getattr(args, "only", None)
     if only is not None and only not in all_passes():
         raise UsageError(f"--only: no pass {only!r} (passes: {', '.join(sorted(all_passes()))})")
@@ -121,7 +124,11 @@ def _rocm_version(args, config: Config):
     if flag is not None:
         return _parse(flag, "--rocm-version"), "from --rocm-version"
     if config.rocm_version is not None:
-        return _parse(config.rocm_version, "rocm-version"), f"from {config.path}"
+        try:
+            return _parse(config.rocm_version, "rocm-version"), f"from {config.path}"
+        except UsageError as exc:
+            message = "'rocm-version': " + str(exc).removeprefix("rocm-version: ")
+            raise UsageError(str(config.error("rocm-version", message))) from None
     installed = installed_hip_version()
     if installed is not None:
         if not version_at_least(NEWEST_KNOWN_RELEASE, installed):

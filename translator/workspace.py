@@ -177,6 +177,8 @@ class _Walk:
         if self.out_dir is not None and real_path(root).is_relative_to(self.out_dir):
             return      # a translation (pre-commit passes the output folder's files too)
         if not root.is_dir():
+            if kind(root) == LOOP:
+                self.missing.append(raw)       # named, and cannot be read: the command fails
             if not self.refused(root, kind(root)):
                 self.job(root, dest)    # a missing one is reported when it is read
             return

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import ctypes
 import dataclasses
+import errno
 import multiprocessing
 import os
 import shutil
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -155,6 +157,13 @@ def write_atomic(path: Path, data, like: Path | None = None, durable: bool = Fal
     if path.parent not in _MADE_FOLDERS:
         path.parent.mkdir(parents=True, exist_ok=True)
         _MADE_FOLDERS.add(path.parent)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        # A rename would replace a FIFO, a device (as root) or an empty folder.
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".cu2hip-tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -15,7 +15,8 @@ from pathlib import Path
 from translator import runcache
 from translator.cache import default_dir
 from translator.commands.run import Batch, Progress, write_atomic
-from translator.inputs import STALE_TEMPORARY_S, UNWRITABLE, open_regular, problem, read_regular
+from translator.inputs import (STALE_TEMPORARY_S, UNWRITABLE, open_for_writing, open_regular, problem, read_regular,
+                               write_problem)
 from translator.output.jsonfmt import to_json
 from translator.settings import Settings, UsageError
 from translator.stats import CSV_HEADER, Stats
@@ -40,9 +41,9 @@ def _stats_stream(args):
     if not args.o_stats:
         return sys.stderr if args.stdout else sys.stdout
     try:
-        return open(args.o_stats, "w", encoding="utf-8", newline="")
+        return open_for_writing(args.o_stats)
     except OSError as exc:
-        raise UsageError(f"--o-stats: cannot write {args.o_stats}: {exc.strerror or exc}") from None
+        raise UsageError(f"--o-stats: cannot write {args.o_stats}: {write_problem(exc)}") from None
 
 
 def run(args, settings: Settings) -> int:
@@ -162,10 +163,10 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
         stats_stream.close()
     if args.report:
         try:
-            Path(args.report).write_text(to_json(results, tool_version=_version(), summary=total.summary()),
-                                         encoding="utf-8")
+            with open_for_writing(args.report) as handle:
+                handle.write(to_json(results, tool_version=_version(), summary=total.summary()))
         except OSError as exc:
-            raise UsageError(f"--report: cannot write {args.report}: {exc.strerror or exc}") from None
+            raise UsageError(f"--report: cannot write {args.report}: {write_problem(exc)}") from None
     summary = {"total": total, "copies": len(workspace.copies), "errors": errors,
                "warnings": total.warnings + warnings}
     if not quiet:
