@@ -300,14 +300,15 @@ def test_a_fifo_nobody_reads_as_an_output_file_is_an_error_not_a_wait(tmp_path: 
                                          "reads\n")
 
 
-def test_an_output_file_that_is_a_fifo_is_not_replaced(tmp_path: Path, capsys) -> None:
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a device node takes root")
+def test_an_output_file_that_is_a_device_is_not_replaced(tmp_path: Path, capsys) -> None:
     (tmp_path / "a.cu").write_bytes(GOOD)
-    fifo = tmp_path / "a.hip"
-    os.mkfifo(fifo)
-    assert main(["translate", str(tmp_path / "a.cu"), "-o", str(fifo), "-q", *ROCM]) == 1
-    assert capsys.readouterr().err == f"{fifo}:1:1: error: cannot write: not a regular file; the file is unchanged " \
-                                      "[I005]\n"
-    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    device = tmp_path / "a.hip"
+    os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))       # a /dev/null of its own
+    assert main(["translate", str(tmp_path / "a.cu"), "-o", str(device), "-q", *ROCM]) == 1
+    assert capsys.readouterr().err == f"{device}:1:1: error: cannot write: a device or socket, not a regular file; " \
+                                      "the file is unchanged [I005]\n"
+    assert stat.S_ISCHR(os.lstat(device).st_mode)
 
 
 def test_an_input_that_is_a_link_loop_fails_the_command(tmp_path: Path, capsys) -> None:

@@ -161,9 +161,10 @@ def write_atomic(path: Path, data, like: Path | None = None, durable: bool = Fal
         mode = os.stat(path).st_mode
     except OSError:
         mode = None
-    if mode is not None and not stat.S_ISREG(mode):
-        # A rename would replace a FIFO, a device (as root) or an empty folder.
-        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode)):
+        # As root, a rename would replace the device node itself (`-o /dev/sda.hip` left alone,
+        # `/dev/null` made a file). A FIFO in an output place is replaced, never read.
+        raise OSError(errno.EINVAL, "a device or socket, not a regular file", str(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".cu2hip-tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
