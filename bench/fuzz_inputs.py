@@ -607,6 +607,12 @@ def run_campaign(kind: str, seed: int, count: int, seconds: float | None, jobs: 
         count = min(count, len(special_cases()))
     if kind == "concurrent":
         timeout = max(timeout, 900.0)      # several processes, each translating a tree
+    # Imported (and the tables loaded) before the workers fork: a fresh worker's imports on a
+    # loaded machine can take longer than an input's time limit.
+    import translator.cli  # noqa: F401
+    from translator.passes import Options
+    from translator.pipeline import translate
+    translate("warm.cu", b"int main() { cudaFree(0); }\n", Options())
     caches = [tempfile.mkdtemp(prefix="cu2hip-fuzz-cache-") for _ in range(jobs)]
     counts = {"inputs": 0, **{k: 0 for k in FAILURES}, "exit-2": 0}
     distinct: dict = {}
