@@ -178,3 +178,24 @@ def test_a_run_whose_inputs_change_meanwhile_records_nothing(tmp_path: Path, cac
     monkeypatch.setattr(command, "Batch", real)
     assert translate(tmp_path / "t", tmp_path / "o") == 0
     assert b"hipMalloc" in (tmp_path / "o" / "a.cu").read_bytes()
+
+
+@pytest.mark.parametrize("name", ["kernels/atomics.cu", "kernels/rebalance_launches.cu", "fusion"])
+def test_a_cached_result_is_the_fresh_result_field_for_field(name: str) -> None:
+    import json as json_
+    from translator.cache_format import result_from_json, result_to_json
+    from translator.passes import Options
+    from translator.pipeline import translate as translate_text
+    root = Path(__file__).resolve().parent.parent / "corpus"
+    paths = sorted((root / name).rglob("*.cu")) if (root / name).is_dir() else [root / name]
+    for path in paths[:3]:
+        data = path.read_bytes() + b"\xff\n"          # a byte that is not UTF-8 survives too
+        fresh = translate_text(str(path), data, Options(rocm_version=(6, 0)))
+        back = result_from_json(json_.loads(json_.dumps(result_to_json(fresh))), data)
+        for field in ("path", "input", "output", "applied", "rejected", "diagnostics", "skipped", "rounds"):
+            assert getattr(back, field) == getattr(fresh, field), (path, field)
+        assert back.uses == fresh.uses
+        for d_back, d_fresh in zip(back.diagnostics, fresh.diagnostics):
+            assert (d_back.fix, d_back.subject) == (d_fresh.fix, d_fresh.subject)
+            if any(d_fresh.fix is f for f in fresh.applied + fresh.rejected):
+                assert any(d_back.fix is f for f in back.applied + back.rejected)

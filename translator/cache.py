@@ -95,9 +95,7 @@ class Cache:
 
     def put(self, key: str, result) -> None:
         from translator.cache_format import result_to_json
-        payload = result_to_json(result)
-        if payload is not None:
-            write_entry(self._path(key), key, payload)
+        write_entry(self._path(key), key, result_to_json(result))
 
 
 def digest(*parts: bytes, options=None) -> str:

@@ -72,16 +72,17 @@ def _fix(value, size: int) -> Fix:
     return Fix(tuple(out), rule, _str(reason), safety)
 
 
-def result_to_json(result: Result) -> dict | None:
-    """The cache's data for a result; None for one that cannot be told in it."""
+def result_to_json(result: Result) -> dict:
+    """The cache's data for a result."""
     index = {id(f): ["a", i] for i, f in enumerate(result.applied)}
     index.update({id(f): ["r", i] for i, f in enumerate(result.rejected)})
     diagnostics = []
     for d in result.diagnostics:
-        if d.fix is not None and id(d.fix) not in index:
-            return None
-        diagnostics.append([d.path, d.line, d.col, d.severity, d.message, d.code, d.end_line, d.end_col,
-                            index[id(d.fix)] if d.fix is not None else None, d.subject])
+        # The fix a diagnostic owns: one of the result's (the same object again once read),
+        # or its own (a fix a later round replaced).
+        fix = None if d.fix is None else index.get(id(d.fix)) or ["i", _fix_json(d.fix)]
+        diagnostics.append([d.path, d.line, d.col, d.severity, d.message, d.code, d.end_line, d.end_col, fix,
+                            d.subject])
     uses = [[u.name, u.kind, u.library, u.span[0], u.span[1], u.in_macro, u.in_preprocessor]
             for u in (result.module.api_uses if result.module is not None else ())]
     return {"path": result.path, "output": None if result.output == result.input else _text(result.output),
@@ -105,7 +106,7 @@ def result_from_json(value, data: bytes) -> Result:
             raise ValueError("unknown severity or rule")
         if fix is not None:
             which, i = _list(fix)
-            fix = {"a": applied, "r": rejected}[which][_int(i)]
+            fix = _fix(i, size) if which == "i" else {"a": applied, "r": rejected}[which][_int(i)]
         if subject is not None:
             _str(subject)
         diagnostics.append(Diagnostic(_str(path), _int(line, 1), _int(col, 1), severity, _str(message), code,
