@@ -613,6 +613,8 @@ def run_campaign(kind: str, seed: int, count: int, seconds: float | None, jobs: 
     from translator.passes import Options
     from translator.pipeline import translate
     translate("warm.cu", b"int main() { cudaFree(0); }\n", Options())
+    from translator.rules import parse_rules
+    parse_rules("rename A -> B\n")       # the rules grammar, built once (2 s on a loaded machine)
     caches = [tempfile.mkdtemp(prefix="cu2hip-fuzz-cache-") for _ in range(jobs)]
     counts = {"inputs": 0, **{k: 0 for k in FAILURES}, "exit-2": 0}
     distinct: dict = {}
