@@ -41,7 +41,11 @@ def _commands(ws: list[Word]) -> list[list[Word]]:
     """A recipe line's words split into its shell commands."""
     out, current = [], []
     for w in ws:
-        if w.text in _SEPARATORS:
+        if w.text.endswith(b";") and w.text != b";" and not w.text.endswith(b"\\;"):
+            current.append(Word(w.start, w.end - 1, w.text[:-1]))
+            out.append(current)
+            current = []
+        elif w.text in _SEPARATORS:
             out.append(current)
             current = []
         else:
