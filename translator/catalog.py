@@ -48,6 +48,10 @@ class Rule:
     # Its edits give no pass more to do (an attribute written where no rule reads): like a
     # safe token swap, a round of them and token swaps ends the fix loop.
     settles: bool = False
+    # A diagnostic that leaves its file unable to compile at the target whatever is
+    # rewritten (a header the target ROCm lacks): the statistics count the file as
+    # unconvertible at the target.
+    blocks_file: bool = False
 
     def __post_init__(self) -> None:
         if not _ID.match(self.id):
@@ -66,11 +70,11 @@ RULES: dict[str, Rule] = {}
 def rule(id: str, name: str, severity: str, summary: str, explanation: str, *, edits: bool = False,
          safe: bool | None = None, example: str = "", translation: str | None = None,
          options: tuple[str, ...] = (), unconverted: bool = False, topic: str | None = None,
-         undocumented: bool = False, settles: bool = False) -> Rule:
+         undocumented: bool = False, settles: bool = False, blocks_file: bool = False) -> Rule:
     """Declare a rule (once, at import of the module that emits it)."""
     declared = Rule(id, name, severity, edits, safe, summary, explanation.strip(), example,
                     example if translation is None else translation, options, unconverted, topic, undocumented,
-                    settles)
+                    settles, blocks_file)
     if id in RULES and RULES[id] != declared:
         raise ValueError(f"rule {id} declared twice")
     RULES[id] = declared
