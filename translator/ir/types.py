@@ -158,7 +158,7 @@ class Types:
             if base not in aliases:
                 break
             base = aliases[base]
-        return base
+        return INTEGERS[base].spelling if base in INTEGERS else base
 
     def aliases(self) -> dict[str, str]:
         """The typedefs and `using` aliases of the file that name a type without

@@ -201,7 +201,7 @@ def cast_ffsll_arguments(ctx: Context) -> None:
                               "parenthesized_expression", "number_literal")
         edits = (Edit(start, start, f"({target})".encode()),) if simple else \
             (Edit(start, start, f"({target})(".encode()), Edit(end, end, b")"))
-        ctx.fix(FFSLL_CAST, edits, f"'{written}' is {integer.spelling} ({known.base}): HIP's __ffsll overloads "
+        ctx.fix(FFSLL_CAST, edits, f"'{written}' is {integer.spelling}: HIP's __ffsll overloads "
                 f"long long and unsigned long long, so it is ambiguous; cast to {target} (the same value)")
 
 
