@@ -1,6 +1,6 @@
 """Device code and its call graph: the file's kernels and `__device__` functions, and who calls whom.
 
-Two analyses, each computed once per parse (cached on the ParsedFile):
+Two analyses, each computed once per round (the fact "call-graph", translator.facts.call_graph):
 
 - `device_functions(parsed)`: the table of device code. Every function definition at the
   top level of the file (through namespaces, `extern "C"` blocks and templates) whose head
@@ -125,10 +125,14 @@ def device_functions(parsed: ParsedFile) -> tuple[Function, ...]:
 
 
 def call_graph(parsed: ParsedFile) -> CallGraph:
-    """The device functions of the file and their calls (computed once per parse)."""
-    held = parsed.__dict__.get("_call_graph")
-    if held is not None:
-        return held
+    """The device functions of the file and their calls (the fact "call-graph": computed
+    once per round)."""
+    from translator.facts import provide
+    return provide(parsed, "call-graph")
+
+
+def build_call_graph(parsed: ParsedFile) -> CallGraph:
+    """The device functions of the file and their calls, computed."""
     data = parsed.data
     found: list[tuple[str, ts.Node, ts.Node, bool]] = []
     if _DEVICE.search(parsed.cleaned):
@@ -155,6 +159,4 @@ def call_graph(parsed: ParsedFile) -> CallGraph:
             if callee in names and callee not in calls:
                 calls.append(callee)
         functions.append(Function(name, parsed.main.span(node), parsed.main.span(body), kernel, tuple(calls)))
-    graph = CallGraph(tuple(functions))
-    parsed.__dict__["_call_graph"] = graph
-    return graph
+    return CallGraph(tuple(functions))
