@@ -25,10 +25,11 @@ from translator.edits import SAFE, Fix, OffsetMap, apply_fixes, compose
 from translator.finalize import header_fixes
 from translator.frontend import error_sites, parse_file
 from translator.inputs import check_input
-from translator.ir import Module, build_ir
+from translator import facts as fl
+from translator.ir import Module
 from translator.mapping import load_tables
 from translator.passes import Context, Options, passes_for
-from translator.scan import mentions_api, scan_api_uses
+from translator.scan import mentions_api
 from translator.source import SourceFile
 from translator.suppress import Policy, suppressions
 
@@ -160,7 +161,7 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
     # In source order (stable: fixes inserting at one offset keep the order they were applied in).
     result.output, result.applied, result.rejected = text, sorted(applied, key=lambda f: f.start), rejected
     result.diagnostics += sorted(diagnostics, key=lambda d: (d.line, d.col, d.code))
-    result.module = first.module
+    result.module = first.module.frozen()
     result.seconds = time.perf_counter() - started
     return result
 
@@ -173,19 +174,21 @@ def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passe
     first_round = round_ == 0
     if first_round:
         policy.comments = suppressions(source, parsed.main.root)
-    uses = scan_api_uses(parsed, tables)
-    ctx = Context(source, parsed, build_ir(source.path, parsed, uses), uses, options, tables, policy, round=round_,
-                  rewritten=rewritten, applied=applied)
+    facts = fl.Facts(parsed, source, options, tables)
+    ctx = Context(source, facts, options, tables, policy, round=round_, rewritten=rewritten, applied=applied)
     if first_round:
         for site in parsed.error_sites:
             ctx.report(PARSE_ERROR, site.start, f"{site.message}; only renames are made here", end=site.end)
-    for info in passes:
-        if info.restructures:
-            info.run(ctx)
-    if not ctx.fixes:     # else the code changed: the other passes see the result next round
+    with fl.active(facts):       # each pass reads the facts it declares, each built once, on first use
         for info in passes:
-            if not info.restructures:
-                info.run(ctx)
+            if info.restructures:
+                with facts.reading(f"the pass {info.id!r}", info.requires):
+                    info.run(ctx)
+        if not ctx.fixes:     # else the code changed: the other passes see the result next round
+            for info in passes:
+                if not info.restructures:
+                    with facts.reading(f"the pass {info.id!r}", info.requires):
+                        info.run(ctx)
     return ctx
 
 

@@ -36,7 +36,9 @@ import tree_sitter as ts
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.frontend import node_at
-from translator.ir.block_agnostic import Agnostic, NotAgnostic, analyse
+from translator.facts.block_agnostic import BlockAgnostic
+from translator.facts.host_values import HostValues as HostValuesFact
+from translator.ir.block_agnostic import Agnostic, NotAgnostic
 from translator.ir.elementwise import squeeze
 from translator.ir.grids import ceil_division, components, one_dimensional, strip
 from translator.ir.host_values import HostValues
@@ -94,7 +96,7 @@ WAVEFRONT = 64
 def rebalance(ctx: Context) -> None:
     """Move or refuse each launch of a known block size that is not the configured one."""
     target = ctx.options.block_size
-    values = HostValues(ctx.parsed)
+    values = ctx.facts.get(HostValuesFact)
     defined: dict[str, list] = {}
     for kernel in ctx.module.kernels:
         if kernel.body_span is not None:
@@ -122,7 +124,7 @@ def rebalance(ctx: Context) -> None:
             if len(defined[name]) > 1:
                 verdicts[name] = NotAgnostic(name, "it is overloaded")
             else:
-                verdicts[name] = analyse(ctx.parsed, defined[name][0])
+                verdicts[name] = ctx.facts.get(BlockAgnostic).of(defined[name][0])
         verdict = verdicts[name]
         if not moves and (isinstance(verdict, NotAgnostic) or verdict.form != "grid-stride"):
             continue            # its block is right, and its fixed grid is what the kernel needs
