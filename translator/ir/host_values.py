@@ -573,6 +573,11 @@ class KernelLaunches:
                                                                 fact.reason))
         return self._tree[kernel] if kernel in self._tree else self._local.get(kernel, [])
 
+    def across_files(self, kernel: str) -> bool:
+        """Whether the kernel's launches are the project's (the index's), not the file's own."""
+        self.of(kernel)
+        return kernel in self._tree
+
 
 def _object_declaration(data: bytes, declarator: ts.Node, name: ts.Node) -> bool:
     """Whether `declarator` (the parent of `name`), in a function's body, is the most
