@@ -21,7 +21,8 @@ from translator.workspace import Selection, Workspace
 
 def run(args, settings: Settings) -> int:
     against = args.against
-    selection = Selection(against, complete=False, include=settings.include, exclude=settings.exclude)
+    selection = Selection(against, complete=False, include=settings.include, exclude=settings.exclude,
+                          project=settings.config.root, skip=tuple(p for p in (settings.output,) if p))
     workspace = Workspace.collect(args.paths, selection)
     if workspace.onto_inputs:
         raise UsageError(f"--against {against} is where the inputs are ({', '.join(workspace.onto_inputs)}): "

@@ -28,7 +28,8 @@ from translator.workspace import Selection, Workspace
 
 def run(args, settings: Settings) -> int:
     workspace = Workspace.collect(args.paths, Selection(None, complete=False, include=settings.include,
-                                                        exclude=settings.exclude))
+                                                        exclude=settings.exclude, project=settings.config.root,
+                                                        skip=tuple(p for p in (settings.output,) if p)))
     for d in workspace.problems:
         print(d.format(), file=sys.stderr)
     rules = catalog()
