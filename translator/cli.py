@@ -131,8 +131,12 @@ def _parser() -> argparse.ArgumentParser:
     _common(d)
     d.add_argument("--against", metavar="DIR", type=Path,
                    help="diff against an existing translated tree: what a regeneration would change")
-    d.add_argument("--format", choices=("text", "patch", "json", "sarif", "markdown"), default="text",
-                   help="text: annotated for review; patch: plain, for patch or git apply")
+    d.add_argument("--format", choices=("text", "patch", "json", "sarif", "markdown", "github"), default="text",
+                   help="text: annotated for review; patch: plain, for patch or git apply; markdown: a pull-request "
+                        "comment under GitHub's 65,536-character limit; github: workflow annotations")
+    d.add_argument("--min-severity", choices=("note", "warning", "error"), default="note",
+                   help="show only the diagnostics of this severity or above (above note, SARIF and github also "
+                        "leave out the applied fixes)")
     d.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text diff (auto: on a terminal)")
 
