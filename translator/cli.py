@@ -82,8 +82,13 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", action="append", metavar="FILE",
                    help="a file of user rules (renames, header maps, call rewrites); repeatable")
     p.add_argument("--only", metavar="PASS", help="run this pass alone (for debugging; `cu2hip rules` lists the codes of each)")
-    p.add_argument("--include", action="append", metavar="GLOB", help="translate only the files matching")
+    p.add_argument("--include", action="append", metavar="GLOB",
+                   help="translate only the files matching (gitignore syntax, relative to the current folder; the "
+                        "configuration's relative to its folder)")
     p.add_argument("--exclude", action="append", metavar="GLOB", help="do not translate the files matching")
+    p.add_argument("--no-ignore", action="store_true",
+                   help="also take the files that .gitignore files ignore (by default a tree's ignored files are "
+                        "neither translated nor copied)")
     p.add_argument("--strict", action="store_true", default=None, help="exit 1 when any error diagnostic is reported")
     p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                    help="translate N files at a time (default: the CPU count)")

@@ -26,7 +26,8 @@ from translator.workspace import Selection, Workspace
 
 def run(args, settings: Settings) -> int:
     against = args.against
-    selection = Selection(against, complete=False, include=settings.include, exclude=settings.exclude)
+    selection = Selection(against, complete=False, include=settings.include, exclude=settings.exclude,
+                          patterns_root=settings.patterns_root, gitignore=settings.gitignore)
     workspace = Workspace.collect(args.paths, selection)
     if workspace.onto_inputs:
         raise UsageError(f"--against {against} is where the inputs are ({', '.join(workspace.onto_inputs)}): "

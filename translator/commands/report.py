@@ -28,7 +28,9 @@ from translator.workspace import Selection, Workspace
 
 def run(args, settings: Settings) -> int:
     workspace = Workspace.collect(args.paths, Selection(None, complete=False, include=settings.include,
-                                                        exclude=settings.exclude))
+                                                        exclude=settings.exclude,
+                                                        patterns_root=settings.patterns_root,
+                                                        gitignore=settings.gitignore))
     for d in workspace.problems:
         print(d.format(), file=sys.stderr)
     rules = catalog()
