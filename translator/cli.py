@@ -156,6 +156,14 @@ def _parser() -> argparse.ArgumentParser:
                     help="the AMD target hipcc's register figures are for (default gfx90a)")
     rp.add_argument("--no-compile", action="store_false", dest="compile",
                     help="no compiler figures (faster; the kernel table keeps launches and bounds)")
+    rp.add_argument("-I", dest="include_dir", action="append", metavar="DIR",
+                    help="an include folder of the project's compiles (a folder of the tree: its translation)")
+    rp.add_argument("-D", dest="define", action="append", metavar="NAME[=VALUE]",
+                    help="a macro definition of the project's compiles")
+    rp.add_argument("--std", metavar="STD", help="the language standard of the compiles (default c++17)")
+    rp.add_argument("-p", dest="database", metavar="DIR",
+                    help="read the include folders, definitions and standard of each file from "
+                         "DIR/compile_commands.json (a compilation database, as clang tools read it)")
 
     r = sub.add_parser("rules", help="list the rules, or explain one", description="The rule catalog.")
     r.add_argument("id", nargs="?", metavar="ID", help="explain this rule")
