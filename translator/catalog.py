@@ -83,7 +83,7 @@ def rule(id: str, name: str, severity: str, summary: str, explanation: str, *, e
 
 # The modules outside translator/passes/ that declare rules; every module under
 # translator/passes/ is imported as well (that is how passes are found).
-_DECLARING = ("translator.pipeline", "translator.suppress", "translator.inputs")
+_DECLARING = ("translator.pipeline", "translator.suppress", "translator.inputs", "translator.ignore")
 
 
 def catalog() -> dict[str, Rule]:
