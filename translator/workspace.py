@@ -1,7 +1,8 @@
 """The inputs of a run and the facts that span files.
 
 `Workspace.collect` walks the inputs once: which files are translated (CUDA and C/C++
-sources and headers, and the local headers they include whatever their suffix), which
+sources and headers, the local headers they include whatever their suffix, and the build
+files: CMake's and Make's, translated as such, never parsed as CUDA), which
 are copied (with `-o`, the rest of the tree), where each one goes, and the problems met
 (unreadable paths, link loops, FIFOs and devices, which are never read, links out of the
 tree, output paths that two files claim). It reads every translated file once and keeps
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from translator import diagnostics as dg
+from translator.buildfiles import build_kind
 from translator.cudanames import declared_names
 from translator.frontend import QualifierMacros
 from translator.ignore import UNMATCHED, GitIgnore, Patterns
@@ -201,7 +203,8 @@ class _Walk:
         dest = self.destination(path)
         rel = path.relative_to(root).as_posix()
         chosen = self.patterns.chosen(path, rel)      # for every file: a pattern's match is recorded
-        wanted = (path.suffix in CUDA_SUFFIXES or path.suffix.lower() in CXX_SUFFIXES) and chosen
+        wanted = (path.suffix in CUDA_SUFFIXES or path.suffix.lower() in CXX_SUFFIXES
+                  or build_kind(path) is not None) and chosen
         mirrored = dest is not None and (wanted or self.s.complete)
         if not wanted and not mirrored:
             return
@@ -251,6 +254,8 @@ class _Walk:
             except OSError:
                 continue   # reported when the file itself is translated
             contents[real_path(job.source)] = data
+            if build_kind(job.source) is not None:
+                continue    # a build file: no C preprocessor in it
             macros.add(data)
             for match in _LOCAL_INCLUDE.finditer(data):
                 target = job.source.parent / match.group(1).decode("utf-8", "replace")
