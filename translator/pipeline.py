@@ -14,7 +14,6 @@ pipeline knows no pass by name: it reads the rule catalog and the pass registry.
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import re
 import time
 from dataclasses import dataclass, field
@@ -83,17 +82,6 @@ class Result:
     @property
     def errors(self) -> int:
         return sum(d.severity == ERROR for d in self.diagnostics)
-
-    def slim(self) -> Result:
-        """A copy for the cache, without what the input gives back: its bytes, the output
-        where it equals them, and the IR but for its API uses (the statistics read those)."""
-        module = self.module and Module(self.module.path, (), (), self.module.api_uses, ())
-        return dataclasses.replace(self, input=b"", output=None if self.output == self.input else self.output,
-                                   module=module)
-
-    def restored(self, data: bytes) -> Result:
-        """A slim result made whole again with its input's bytes."""
-        return dataclasses.replace(self, input=data, output=data if self.output is None else self.output)
 
 
 class MappedSource(SourceFile):
