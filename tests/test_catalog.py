@@ -30,6 +30,7 @@ PRODUCED_BY = {
     "I007": "test_cli.py::test_output_tree_skips_fifos_with_a_warning",
     "I008": "test_reliability_io.py::test_two_files_for_one_output_path_are_an_error_and_neither_is_written",
     "I009": "test_reliability_io.py::test_a_file_outside_the_configured_folder_is_a_diagnostic",
+    "I030": "test_ignore.py::test_a_pattern_that_matches_nothing_is_reported",
     "P003": "test_hipify.py::test_an_edit_that_breaks_the_parse_is_an_internal_error",
     "P004": "test_hipify.py::test_overlapping_fixes_give_p004",
     "P005": "test_catalog.py::test_passes_that_never_settle_are_an_internal_error",

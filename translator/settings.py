@@ -33,6 +33,8 @@ class Settings:
     exclude: tuple[str, ...]
     strict: bool
     only_translated: bool
+    patterns_root: tuple = (None, None)   # the folders include and exclude are relative to
+    gitignore: bool = True              # leave out what .gitignore files ignore (--no-ignore: False)
 
     def describe_target(self) -> str:
         if self.options.target == "cuda":
@@ -92,11 +94,17 @@ def resolve(args) -> Settings:
         raise UsageError("--jobs must be at least 1")
     flag_output = getattr(args, "output", None)
     output = Path(flag_output) if flag_output else config.output
+    # Patterns given on the command line are relative to the current folder, those of the
+    # configuration to its folder (as Ruff's).
+    roots = tuple(Path.cwd() if getattr(args, name, None) or config.root is None else config.root
+                  for name in ("include", "exclude"))
     return Settings(options, source, config, output, not flag_output and config.output is not None, jobs,
                     tuple(_flag_or(args, "include", config.include, ())),
                     tuple(_flag_or(args, "exclude", config.exclude, ())),
                     bool(_flag_or(args, "strict", config.strict)),
-                    bool(_flag_or(args, "only_translated", config.only_translated)))
+                    bool(_flag_or(args, "only_translated", config.only_translated)),
+                    roots,
+                    not getattr(args, "no_ignore", False))
 
 
 def _offload_arch(raw: str | None) -> tuple[str, ...]:
