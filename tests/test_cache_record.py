@@ -199,3 +199,16 @@ def test_a_cached_result_is_the_fresh_result_field_for_field(name: str) -> None:
             assert (d_back.fix, d_back.subject) == (d_fresh.fix, d_fresh.subject)
             if any(d_fresh.fix is f for f in fresh.applied + fresh.rejected):
                 assert any(d_back.fix is f for f in back.applied + back.rejected)
+
+
+def test_a_launch_facts_entry_of_the_wrong_shape_is_a_miss(tmp_path: Path):
+    """The project index's cached launch facts are data checked on load: an entry of
+    another shape (tampered, or another version's) is recomputed, never trusted."""
+    from translator.cache import Cache
+    from translator.universe import _valid_facts
+    store = Cache(tmp_path)
+    store.put_data("k" * 64, [["scale", "a.cu:3:5", [256], None]])
+    assert store.get_data("k" * 64, _valid_facts) == [["scale", "a.cu:3:5", [256], None]]
+    for bad in ([["scale", "a.cu:3:5", ["256"], None]], [["scale"]], {"scale": 1}, [[1, 2, [3], 4]]):
+        store.put_data("k" * 64, bad)
+        assert store.get_data("k" * 64, _valid_facts) is None

@@ -62,6 +62,7 @@ class Config:
     fuse: bool | None = None
     rebalance: bool | None = None
     block_size: int | None = None
+    offload_arch: tuple[str, ...] = ()
     compile_timeout: float | None = None
     # Where each key is, (line, col) by its TOML name: for errors found after loading.
     at: dict = field(default_factory=dict, compare=False)
@@ -155,6 +156,7 @@ KEYS = {
     "rebalance": ("rebalance", _bool),
     "compile-timeout": ("compile_timeout", _one("a number of seconds > 0", lambda v: type(v) in (int, float)
                                                 and 0 < v < 1e9, lambda v, root: float(v))),
+    "offload-arch": ("offload_arch", _many("AMD targets such as 'gfx90a'", _fits("gfx[0-9a-f]+(:[a-z0-9+-]+)*"))),
     "block-size": ("block_size", _one("a multiple of 64 from 64 to 1024",
                                       lambda v: type(v) is int and 64 <= v <= 1024 and v % 64 == 0)),
 }

@@ -3,8 +3,8 @@
 `check_input` decides whether a file's bytes can be translated at all; `kind` tells a
 regular file from a link loop, a missing file, or a FIFO, socket or device, and
 `open_regular` opens a file for reading only if it is regular, without ever blocking.
-`common_parent` and `collisions` say where the inputs go under an output folder, and
-`glob_regex` which are taken. The commands report what they cannot read or write with
+`common_parent` and `collisions` say where the inputs go under an output folder
+(translator.ignore says which are taken). The commands report what they cannot read or write with
 the rules declared here.
 """
 
@@ -197,29 +197,3 @@ def collisions(claims) -> tuple[set, list[dg.Diagnostic]]:
         elif any(owner[0] == "job" for _, _, owner in claimants):
             dropped |= {owner for _, _, owner in claimants if owner[0] != "job"}
     return dropped, problems
-
-
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """A glob as a regex over '/'-separated relative paths: `*` and `?` within a name,
-    `**` across folders; a pattern without '/' matches a file name at any depth."""
-    if "/" not in pattern.rstrip("/"):
-        pattern = "**/" + pattern
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    # A folder pattern (`third_party/`) takes everything below it.
-    return re.compile("".join(out).rstrip("/") + "(?:/.*)?\\Z")

@@ -21,7 +21,10 @@ def run(args, settings: Settings) -> int:
     output = settings.output
     base = settings.config.root if settings.output_from_config else None
     workspace = Workspace.collect(args.paths, Selection(output, complete=False, include=settings.include,
-                                                        exclude=settings.exclude, base=base))
+                                                        exclude=settings.exclude, base=base,
+                                                        project=settings.config.root,
+                                                        patterns_root=settings.patterns_root,
+                                                        gitignore=settings.gitignore))
     if workspace.onto_inputs:
         raise UsageError(f"the output folder {output} is where the inputs are ({', '.join(workspace.onto_inputs)}): "
                          "there is no translation there to check")

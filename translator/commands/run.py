@@ -34,10 +34,11 @@ class Batch:
 
     def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True):
         # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
-        options = dataclasses.replace(options, qualifier_macros=workspace.qualifier_macros,
-                                      tree_names=workspace.declared_names, launch_index=launch_index(workspace))
-        self.workspace, self.options, self.workers = workspace, options, workers
         self.cache = Cache(default_dir()) if use_cache else None
+        options = dataclasses.replace(options, qualifier_macros=workspace.qualifier_macros,
+                                      tree_names=workspace.declared_names,
+                                      launch_index=launch_index(workspace, self.cache))
+        self.workspace, self.options, self.workers = workspace, options, workers
         self.hits = 0
 
     def results(self):

@@ -15,6 +15,7 @@ from pathlib import Path
 from translator import runcache
 from translator.cache import default_dir
 from translator.commands.run import Batch, Progress, write_atomic
+from translator.ignore import ignore_files_above
 from translator.inputs import (STALE_TEMPORARY_S, UNWRITABLE, open_for_writing, open_regular, problem, read_regular,
                                write_problem)
 from translator.output.jsonfmt import to_json
@@ -61,7 +62,9 @@ def run(args, settings: Settings) -> int:
 
 def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) -> int:
     selection = Selection(output, not settings.only_translated, args.in_place, settings.include, settings.exclude,
-                          settings.config.root if settings.output_from_config and output is not None else None)
+                          settings.config.root if settings.output_from_config and output is not None else None,
+                          settings.config.root, tuple(p for p in (settings.output,) if p is not None),
+                          settings.patterns_root, settings.gitignore)
     workspace = Workspace.collect(args.paths, selection)
     if workspace.onto_inputs:
         raise UsageError(f"the output folder {output} would overwrite the inputs themselves "
@@ -208,7 +211,9 @@ class _Replay:
             return None
         mode = (str(output) if output else None, args.examine, args.no_output, args.print_stats,
                 args.print_stats_csv, args.pre_commit, settings.only_translated, args.quiet, settings.strict,
-                settings.include, settings.exclude, settings.output_from_config, settings.target_source,
+                settings.include, settings.exclude, settings.patterns_root, settings.gitignore,
+                ignore_files_above(args.paths) if settings.gitignore else (),
+                settings.output_from_config, settings.target_source,
                 str(settings.config.root) if settings.config.root else None)
         key = runcache.run_key(args.paths, settings.options, mode)
         return cls(default_dir(), key, args.paths, output)
