@@ -640,6 +640,8 @@ def run_campaign(kind: str, seed: int, count: int, seconds: float | None, jobs: 
                 distinct.setdefault(("hang", "worker silent"), {"kind": "hang", "signature": "worker silent",
                                                                 "count": 0, "first_index": -1, "detail": ""})
                 break
+            if stop is not None and time.monotonic() > stop + timeout:
+                break                     # the feeder ran ahead: what is still queued is dropped
             counts["inputs"] += 1
             times.append(outcome["seconds"])
             for failure, signature, detail in outcome["failures"]:
