@@ -2,8 +2,9 @@
 
 What it does:
     - `register` as a storage class (H029): C++17 removed it and hipcc compiles C++17,
-      where nvcc accepts it. The keyword is dropped in C++ sources and in headers; it
-      has meant nothing to a C++ compiler since C++11.
+      where nvcc accepts it. The keyword is dropped in C++ sources and in headers (an
+      object-like macro defined as `register` is defined as nothing); it has meant
+      nothing to a C++ compiler since C++11.
     - `__ffsll(x)` where `x` is an integer type other than `long long` and
       `unsigned long long` (H030): HIP declares `__ffsll(long long)` and
       `__ffsll(unsigned long long)` (amd_device_functions.h, ROCm 5.2 to 7), so a `long`,
@@ -156,6 +157,14 @@ def drop_register(ctx: Context) -> None:
         return
     data = ctx.source.data
     for frag, node in _candidates(ctx, _REGISTER):
+        if node.type == "preproc_arg" and node.parent is not None and node.parent.type == "preproc_def" \
+                and frag.text(data, node).strip() == "register":
+            start, end = frag.span(node)        # `#define REG register`: REG stands for nothing
+            while start > 0 and data[start - 1:start] in (b" ", b"\t"):
+                start -= 1
+            ctx.fix(DROP_REGISTER, Edit(start, end, b""), "a macro for 'register', which C++17 has not (hipcc "
+                    "rejects it): defined as nothing, what 'register' has meant since C++11")
+            continue
         spec = node.parent if node.type == "register" else node
         if spec is None or spec.type != "storage_class_specifier" or frag.text(data, spec) != "register":
             continue
