@@ -61,12 +61,18 @@ _ROC_APIS = frozenset({"API_BLAS", "API_RAND", "API_SPARSE", "API_SOLVER"})
 _ROC_HEADER_FOLDERS = {"rocblas.h": ((5, 2), "rocblas/rocblas.h")}
 
 
+COOPERATIVE_GROUPS_HEADER = "hip/hip_cooperative_groups.h"
+
+
 def map_headers(ctx: Context) -> None:
     data = ctx.source.data
     seen: set[str] = set()
     o = ctx.options
-    for node, path in include_directives(ctx.parsed):
-        header = data[path.start_byte + 1:path.end_byte - 1].decode("utf-8", "replace")
+    directives = include_directives(ctx.parsed)
+    names = [data[path.start_byte + 1:path.end_byte - 1].decode("utf-8", "replace") for _, path in directives]
+    runtime_at = [k for k, name in enumerate(names)
+                  if name == RUNTIME_HEADER or getattr(ctx.tables.header(name), "hip", None) == RUNTIME_HEADER]
+    for k, ((node, path), header) in enumerate(zip(directives, names)):
         entry = ctx.tables.header(header)
         if entry is None:
             seen.add(header)
@@ -98,8 +104,27 @@ def map_headers(ctx: Context) -> None:
             ctx.fix(HEADER, Edit(_spliced_start(data, node.start_byte), path.end_byte, b""),
                     f"remove #include: {reason}")
             continue
+        if new == COOPERATIVE_GROUPS_HEADER and RUNTIME_HEADER not in seen and runtime_at and runtime_at[0] > k:
+            # HIP's cooperative-groups header needs the runtime's declarations before it
+            # (HIP 5.2's fails on hipBlockDim_z otherwise); the file includes the runtime
+            # only further down, where the finalizer would leave it.
+            line_end = _line_end(data, path.end_byte)
+            newline = b"\r\n" if data[line_end:line_end + 2] == b"\r\n" else b"\n"
+            seen.update((RUNTIME_HEADER, new))
+            ctx.fix(HEADER, (Edit(path.start_byte + 1, path.end_byte - 1, RUNTIME_HEADER.encode()),
+                             Edit(line_end, line_end, newline + b"#include <" + new.encode() + b">")),
+                    f"{header} -> {RUNTIME_HEADER} then {new}: HIP's cooperative groups need the runtime header "
+                    "first, and the file includes it only later")
+            continue
         seen.add(new)
         ctx.fix(HEADER, Edit(path.start_byte + 1, path.end_byte - 1, new.encode()), f"{header} -> {new}")
+
+
+def _line_end(data: bytes, offset: int) -> int:
+    """The offset of the end of the line holding `offset` (before its CR LF or LF)."""
+    end = data.find(b"\n", offset)
+    end = len(data) if end < 0 else end
+    return end - 1 if end > 0 and data[end - 1:end] == b"\r" else end
 
 
 # CUDA's language, which nvcc declares without any include and hipcc only through
