@@ -31,9 +31,12 @@ Legal when:
     - H032: the assigned expression's type is known and is one of the pair types, and
       the list is `{}` or `{0}`: each is zero in both halves under CUDA's choice
       (`__half2_raw{}`/`{0}`) and HIP's `__half2{}`/`__half2{0}` (the vector
-      constructor splats 0); or two expressions of type `__half`, for which the
-      constructor from two halves is the only one CUDA's and HIP's `__half2` offer. For
-      a bfloat16 pair only `{}` (value initialisation: zero).
+      constructor splats 0); or two expressions of type `__half`, which nvcc's device
+      compilation takes as the pair of the two (its PTX stores both unchanged; the host
+      compiler calls it ambiguous) and HIP's `__half2{a, b}` constructs from the two. For
+      a bfloat16 pair only `{}` (value initialisation: zero). Measured with nvcc 13
+      (PTX of `h = {}`, `{0}`, `{lo, hi}` in a kernel) and hipcc 5.2 (`__half2{}`,
+      `__half2{0}` run on the host: zero bits).
 Not handled:
     `register` in a `.c` file (C keeps it); a GNU explicit register variable, which
     tree-sitter does not parse (no edit near a parse error). `__ffs` on a 64-bit
@@ -261,7 +264,7 @@ def name_half2_braces(ctx: Context) -> None:
         ctx.fix(HALF2_BRACES, Edit(brace, brace, hip.encode()),
                 f"'{frag.text(data, left)}' is a {known.base}: HIP's assignment operators make "
                 f"'= {frag.text(data, right)}' ambiguous; {hip}{frag.text(data, right)} is the same " +
-                ("pair (the constructor from two __half, CUDA's only choice)" if halves else "zero"))
+                ("pair (the two __half, as nvcc's device code takes them)" if halves else "zero"))
 
 
 def _hip_name(ctx: Context, cuda: str) -> str:
