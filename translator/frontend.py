@@ -598,8 +598,8 @@ def parse_file(data: bytes, wanted_macro=None, qualifier_names: frozenset[bytes]
     cleaned = preclean(data, qualifier_names, words, keep if keep is not None else wanted_macro)
     tree = parse(cleaned)
     main = Fragment(tree, 0, False)
-    main.error_sites = sorted(error_sites(tree.root_node) + wrong_tree_sites(tree.root_node, cleaned),
-                              key=lambda s: (s.start, s.end))
+    main.error_sites = _unterminated_directive(cleaned, sorted(
+        error_sites(tree.root_node) + wrong_tree_sites(tree.root_node, cleaned), key=lambda s: (s.start, s.end)))
     configurations = []
     if tree.root_node.has_error and b"#" in cleaned:
         groups = conditionals(cleaned)
@@ -617,6 +617,18 @@ def parse_file(data: bytes, wanted_macro=None, qualifier_names: frozenset[bytes]
         if wanted_macro is None or wanted_macro(cleaned[body.start_byte:body.end_byte]):
             macros.append(_macro_fragment(cleaned, body.start_byte, body.end_byte))
     return ParsedFile(data, main, macros, cleaned, configurations, words)
+
+
+def _unterminated_directive(text: bytes, sites: list[ErrorSite]) -> list[ErrorSite]:
+    """The sites less the one a last directive line with no final newline makes
+    (`#include <x.h>` at the end of a file): the grammar wants the newline, the
+    preprocessor does not, and nothing else is wrong there."""
+    if not sites or text.endswith(b"\n"):
+        return sites
+    last = text.rfind(b"\n") + 1
+    if not text[last:].lstrip(b" \t").startswith(b"#"):
+        return sites
+    return [s for s in sites if s.start < last]
 
 
 def unparsed_define_bodies(parsed: ParsedFile, wanted) -> list[Fragment]:
