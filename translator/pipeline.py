@@ -170,7 +170,7 @@ def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passe
              rewritten: bool = False, applied: frozenset[str] = frozenset()) -> Context:
     """Front end, IR and passes over one text: the context holds the fixes and diagnostics.
     The first round (the input) also reads the suppression comments and reports parse errors."""
-    parsed = parse_file(source.data, mentions_api(tables), options.qualifier_macros)
+    parsed = parse_file(source.data, mentions_api(tables), options.qualifier_macros, defines=options.defines)
     first_round = round_ == 0
     if first_round:
         policy.comments = suppressions(source, parsed.main.root)
@@ -328,7 +328,8 @@ def _check_output(source: SourceFile, first: Context, last: Context | None, outp
     if last is None:
         return      # only token swaps in a file that parses
     keep = mentions_api(first.tables)
-    parsed = last.parsed if last.source.data == output else parse_file(output, None, options.qualifier_macros, keep)
+    parsed = last.parsed if last.source.data == output else parse_file(output, None, options.qualifier_macros, keep,
+                                                                               defines=options.defines)
     after = parsed.error_sites
     if not after:
         return
@@ -338,7 +339,8 @@ def _check_output(source: SourceFile, first: Context, last: Context | None, outp
         if len(swaps) == len(applied):
             return  # the output is that text
         reference = first.parsed if not swaps else \
-            parse_file(apply_fixes(source.data, swaps)[0], None, options.qualifier_macros, keep)
+            parse_file(apply_fixes(source.data, swaps)[0], None, options.qualifier_macros, keep,
+                       defines=options.defines)
         ref_map = OffsetMap(swaps)
         items = _Items(reference.main.root)
         # The whole-file parse's own sites too: those that the #if configurations parse

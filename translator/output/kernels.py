@@ -54,10 +54,10 @@ def rows(pairs, options) -> list[dict]:
     for job, result in pairs:
         if result.skipped or b"__global__" not in result.input:
             continue
-        parsed = parse_file(result.input, None, options.qualifier_macros)
+        parsed = parse_file(result.input, None, options.qualifier_macros, defines=options.defines)
         module = build_ir(result.path, parsed)
         launches = KernelLaunches(parsed, module, SourceFile(result.path, result.input), options.launch_index)
-        output = parse_file(result.output, None, options.qualifier_macros)
+        output = parse_file(result.output, None, options.qualifier_macros, defines=options.defines)
         translated = build_ir(result.path, output)
         bounded = {k.name: k for k in translated.kernels if k.body_span is not None and k.launch_bounds}
         source = SourceFile(result.path, result.input)

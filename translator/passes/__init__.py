@@ -59,6 +59,9 @@ class Options:
     # Paths of user rules files (translator.rules), applied in this order by the user
     # rules pass; each worker process parses each file once while its mtime stays.
     rules: tuple[str, ...] = ()
+    # The build's macro definitions (`report -D NAME[=VALUE]`): where a file parses only
+    # configuration by configuration, the one they select is parsed first (frontend).
+    defines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
