@@ -130,7 +130,8 @@ def _file_table(shown, renames, diagnostics) -> str:
             "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for r in shown:
         s = Counter(d.severity for d in diagnostics[id(r)])
-        rows.append(f"| {_code_span(path_text(r.path)).replace('|', '&#124;')} | {len(r.applied)} | "
+        name = _code_span(path_text(r.path)).replace("|", "\\|")     # a pipe escaped, even in code
+        rows.append(f"| {name} | {len(r.applied)} | "
                     f"{len(renames[id(r)])} | {s['error']} | {s['warning']} | {s['note']} |")
     return "\n".join(rows) + "\n"
 
