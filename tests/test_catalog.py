@@ -40,7 +40,7 @@ PRODUCED_BY = {
 @pytest.mark.parametrize("rule", [r for r in RULES.values() if r.example], ids=lambda r: r.id)
 def test_example_gives_its_translation_and_its_code(rule) -> None:
     options = case_options(("// cu2hip-options: " + " ".join(rule.options) + "\n").encode())
-    result = translate("example.cu", rule.example.encode("utf-8", "surrogateescape"), options)
+    result = translate(rule.example_path or "example.cu", rule.example.encode("utf-8", "surrogateescape"), options)
     assert result.output.decode("utf-8", "surrogateescape") == rule.translation
     produced = {d.code for d in result.diagnostics} | {f.rule for f in result.applied}
     assert rule.id in produced

@@ -76,6 +76,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--block-size", type=int, default=None, metavar="N",
                    help="the threads per block that rebalanced launches get: a multiple of 64 from 64 to 1024 "
                         "(default 256)")
+    p.add_argument("--offload-arch", default=None, metavar="ARCH[,ARCH]",
+                   help="the AMD targets: what translated build files compile for, and what `report`'s register "
+                        "figures are for (default: the configuration's `offload-arch`, else gfx90a)")
     p.add_argument("--select", action="append", metavar="IDS",
                    help="report and apply only these rule ids or prefixes (comma-separated; default: all)")
     p.add_argument("--ignore", action="append", metavar="IDS", help="drop these rule ids or prefixes")
@@ -152,8 +155,6 @@ def _parser() -> argparse.ArgumentParser:
     _common(rp)
     rp.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text",
                     help="html: one self-contained page with a chart of registers and occupancy")
-    rp.add_argument("--offload-arch", default="gfx90a", metavar="ARCH",
-                    help="the AMD target hipcc's register figures are for (default gfx90a)")
     rp.add_argument("--no-compile", action="store_false", dest="compile",
                     help="no compiler figures (faster; the kernel table keeps launches and bounds)")
     rp.add_argument("-I", dest="include_dir", action="append", metavar="DIR",

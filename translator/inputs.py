@@ -93,6 +93,17 @@ def read_regular(path) -> bytes:
         return handle.read()
 
 
+def read_limited(path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (a configuration, a rules file, a
+    cache entry); OSError for anything else: a FIFO, a device such as /dev/zero, a folder,
+    a larger file."""
+    with open_regular(path) as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than the {limit}-byte limit", str(path))
+    return data
+
+
 def check_input(source: SourceFile) -> list[dg.Diagnostic]:
     """Problems that stop a file from being translated at all (reported as errors), or
     that are worth knowing (invalid UTF-8: the bytes are kept as they are)."""

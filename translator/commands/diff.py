@@ -27,6 +27,7 @@ from translator.workspace import Selection, Workspace
 def run(args, settings: Settings) -> int:
     against = args.against
     selection = Selection(against, complete=False, include=settings.include, exclude=settings.exclude,
+                          project=settings.config.root, skip=tuple(p for p in (settings.output,) if p),
                           patterns_root=settings.patterns_root, gitignore=settings.gitignore)
     workspace = Workspace.collect(args.paths, selection)
     if workspace.onto_inputs:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from translator import toolchain
 from translator.frontend import parse_file
+from translator.facts import Facts, active
 from translator.ir import build_ir
 from translator.ir.host_values import KernelLaunches
 from translator.ir.registers import estimate, kernel_bounds, kernel_demand
@@ -55,25 +56,32 @@ def rows(pairs, options) -> list[dict]:
         if result.skipped or b"__global__" not in result.input:
             continue
         parsed = parse_file(result.input, None, options.qualifier_macros, defines=options.defines)
-        module = build_ir(result.path, parsed)
-        launches = KernelLaunches(parsed, module, SourceFile(result.path, result.input), options.launch_index)
-        output = parse_file(result.output, None, options.qualifier_macros, defines=options.defines)
-        translated = build_ir(result.path, output)
-        bounded = {k.name: k for k in translated.kernels if k.body_span is not None and k.launch_bounds}
-        source = SourceFile(result.path, result.input)
-        for kernel in module.kernels:
-            if kernel.body_span is None:
-                continue
-            found = launches.of(kernel.name)
-            unknown = next((f"{where}: {reason}" for where, values, reason in found if not values), None)
-            sizes = sorted({v for _, values, _ in found for v in values})
-            bound = bounded.get(kernel.name)
-            out.append({
-                "file": result.path, "line": source.position(kernel.name_span[0])[0], "kernel": kernel.name,
-                "launch_sizes": sizes, "launches": len(found), "unknown": unknown,
-                "bounds": ", ".join(e.text for e in bound.launch_bounds) if bound is not None else None,
-                "estimate": _estimate(parsed, kernel, output, bound, sizes).to_json(),
-            })
+        with active(Facts(parsed)):      # the file's facts (its register counter) built once
+            out += _rows(result, parsed, options)
+    return out
+
+
+def _rows(result, parsed, options) -> list[dict]:
+    out = []
+    module = build_ir(result.path, parsed)
+    launches = KernelLaunches(parsed, module, SourceFile(result.path, result.input), options.launch_index)
+    output = parse_file(result.output, None, options.qualifier_macros, defines=options.defines)
+    translated = build_ir(result.path, output)
+    bounded = {k.name: k for k in translated.kernels if k.body_span is not None and k.launch_bounds}
+    source = SourceFile(result.path, result.input)
+    for kernel in module.kernels:
+        if kernel.body_span is None:
+            continue
+        found = launches.of(kernel.name)
+        unknown = next((f"{where}: {reason}" for where, values, reason in found if not values), None)
+        sizes = sorted({v for _, values, _ in found for v in values})
+        bound = bounded.get(kernel.name)
+        out.append({
+            "file": result.path, "line": source.position(kernel.name_span[0])[0], "kernel": kernel.name,
+            "launch_sizes": sizes, "launches": len(found), "unknown": unknown,
+            "bounds": ", ".join(e.text for e in bound.launch_bounds) if bound is not None else None,
+            "estimate": _estimate(parsed, kernel, output, bound, sizes).to_json(),
+        })
     return out
 
 
