@@ -95,7 +95,7 @@ def to_markdown(results, rules=(), *, limit: int = LIMIT, min_severity: str = "n
 def _totals(count: int, shown, edits: Counter, folded: Counter, severities: Counter) -> str:
     changed = sum(r.input != r.output for r in shown)
     return (f"{_count(count, 'file')}, {changed} changed: {_count(sum(edits.values()), 'edit')} "
-            f"({sum(folded.values())} of them plain renames), "
+            f"({sum(folded.values()):,} of them plain renames), "
             f"{_count(sum(severities.values()), 'diagnostic')} ({_count(severities['error'], 'error')}, "
             f"{_count(severities['warning'], 'warning')}, {_count(severities['note'], 'note')}).")
 
