@@ -63,6 +63,9 @@ class Options:
     rules: tuple[str, ...] = ()
     # The AMD targets build files are translated for (`--offload-arch`, `offload-arch`).
     offload_arch: tuple[str, ...] = ("gfx90a",)
+    # The build's macro definitions (`report -D NAME[=VALUE]`): where a file parses only
+    # configuration by configuration, the one they select is parsed first (frontend).
+    defines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
