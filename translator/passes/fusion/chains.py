@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 
 from translator.catalog import NOTE, rule
 from translator.ir import Kernel, LaunchSite, Module
+from translator.facts import Known
+from translator.facts.aliases import Aliases
 from translator.facts.elementwise import Elementwise
 from translator.facts.statements import LaunchBlocks
 from translator.ir.elementwise import Refusal, Stage, squeeze, substitute
@@ -99,8 +101,8 @@ class Chain:
 def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
     """The fusable chains of the file, reporting F002 for each launch that cannot join
     the chain before it."""
-    found_blocks = ctx.facts.get(LaunchBlocks)
-    blocks = found_blocks.blocks
+    blocks = ctx.facts.get(LaunchBlocks)
+    aliases = ctx.facts.get(Aliases)
     if not blocks:
         return []
     kernels = ctx.facts.get(Elementwise)
@@ -127,10 +129,10 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
 
     chains = []
     for block in blocks:
-        facts = _Lazy(lambda span=block.function_span: found_blocks.pointers(span) if span else Pointers(
-            frozenset(), frozenset(), frozenset(), frozenset(), {}))
+        facts = _Lazy(lambda span=block.function_span: aliases.of(span))
         current: list[Link] = []
         previous: LaunchSite | None = None
+        blocked: str | None = None
         start = 0
         between: list[Statement] = []
 
@@ -149,9 +151,7 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
             if previous is None:
                 pass
             elif not current:
-                before = stages.get(previous.kernel)
-                reason = f"{previous.kernel} is not elementwise: {before.reason}" if isinstance(before, Refusal) \
-                    else f"{previous.kernel} cannot be fused"
+                reason = blocked
             elif isinstance(stage, Stage):
                 reason = _cannot_join(current, Link(site, kernel, stage, _arguments(kernel, site)), between, facts)
             elif isinstance(kernel, Refusal):
@@ -164,6 +164,8 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
                 if consumed is not None and why is None:
                     close(position + 1, consumed)
                     current, previous, between = [], site, []
+                    blocked = f"{site.kernel} ends the chain before it (it reduces what that chain computes), and " \
+                              "no chain continues past a reduction"
                     continue
                 reason = f"{site.kernel} is not elementwise: {stage.reason}" if consumed is None else \
                     f"{site.kernel} is not elementwise ({stage.reason}) and does not only reduce what the chain " \
@@ -177,6 +179,9 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
                 current = [Link(site, kernel, stage, _arguments(kernel, site))] if isinstance(stage, Stage) else []
                 start = position
             previous = site
+            # Why no launch can join this one: said at the next launch, whatever it is.
+            blocked = None if isinstance(stage, Stage) else f"{site.kernel}: {kernel.reason}" \
+                if isinstance(kernel, Refusal) else f"{site.kernel} is not elementwise: {stage.reason}"
             between = []
         close(len(block.statements))
     return chains
@@ -288,8 +293,7 @@ def _cannot_consume(chain: list[Link], consumed: Consumed, between: list[Stateme
                 if other != key and not _distinct(key, other, facts) or other == key and key not in written \
                         and (param.name in found.other_uses or any(a.mode != "read" for a in found.accesses
                                                                      if a.param == param.name)):
-                    return f"'{key}' may point into the same memory as '{other}' (not provably distinct " \
-                           "allocations)"
+                    return f"'{key}' may point into the same memory as '{other}' ({_why_not_distinct(key, other, facts)})"
     return None
 
 
@@ -327,18 +331,15 @@ def _aliasing(links: list[Link], facts: Pointers) -> str | None:
         for other in sorted(used):
             if other == w or _distinct(w, other, facts):
                 continue
-            return f"'{w}' is written and '{other}' may point into the same memory (not provably distinct " \
-                   "allocations)"
+            return f"'{w}' is written and '{other}' may point into the same memory " \
+                   f"({_why_not_distinct(w, other, facts)})"
     return None
 
 
 def _distinct(a: str, b: str, facts: Pointers) -> bool:
-    """Provably different memory: a local that one allocation of this function sets
-    cannot be reached through a parameter (whose value predates it) or through another
-    such local; two __restrict__ parameters are distinct by the caller's promise."""
-    if not (a.isidentifier() and b.isidentifier()):
-        return False
-    fresh = facts.allocated
-    if a in fresh and (b in fresh or b in facts.parameters) or b in fresh and a in facts.parameters:
-        return True
-    return a in facts.restricted and b in facts.restricted
+    """Provably different memory (translator.facts.aliases: Pointers.distinct)."""
+    return isinstance(facts.distinct(a, b), Known)
+
+
+def _why_not_distinct(a: str, b: str, facts: Pointers) -> str:
+    return facts.distinct(a, b).reason
