@@ -61,6 +61,8 @@ class Options:
     # Paths of user rules files (translator.rules), applied in this order by the user
     # rules pass; each worker process parses each file once while its mtime stays.
     rules: tuple[str, ...] = ()
+    # The AMD targets build files are translated for (`--offload-arch`, `offload-arch`).
+    offload_arch: tuple[str, ...] = ("gfx90a",)
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,9 @@ class Context:
     round: int = 0          # of the pipeline's fix loop: 0 analyses the input, later ones its rewrites
     rewritten: bool = False  # an earlier round applied edits of passes that do not restructure
     applied: frozenset[str] = frozenset()   # the rules whose fixes earlier rounds applied
+    # A build file's tokens (translator.buildfiles: CMakeFile, MakeFile, or the
+    # BuildSyntaxError that stopped them); None for a CUDA or C++ file.
+    build: object = None
 
     @property
     def parsed(self) -> ParsedFile:
@@ -139,13 +144,16 @@ class Pass:
     # It moves or generates code: it runs before the others, and in a round where it has
     # fixes the others wait for the next round, which sees its output.
     restructures: bool = False
+    # The kinds of file it reads: "cuda" (CUDA and C++ sources), or build files ("cmake", "make").
+    languages: tuple[str, ...] = ("cuda",)
 
 
 PASSES: dict[str, Pass] = {}
 
 
 def register_pass(pass_id: str, *, rules: tuple[Rule, ...], requires: tuple = (),
-                  after: tuple[str, ...] = (), targets: tuple[str, ...] = ("hip",), restructures: bool = False):
+                  after: tuple[str, ...] = (), targets: tuple[str, ...] = ("hip",), restructures: bool = False,
+                  languages: tuple[str, ...] = ("cuda",)):
     def decorate(run: Callable[[Context], None]) -> Callable[[Context], None]:
         if pass_id in PASSES:
             raise ValueError(f"pass {pass_id!r} registered twice")
@@ -154,7 +162,7 @@ def register_pass(pass_id: str, *, rules: tuple[Rule, ...], requires: tuple = ()
         if unknown:
             raise ValueError(f"pass {pass_id!r} requires unknown facts {sorted(unknown)}")
         PASSES[pass_id] = Pass(pass_id, run, tuple(r.id for r in rules), names, tuple(after),
-                               tuple(targets), restructures)
+                               tuple(targets), restructures, tuple(languages))
         return run
     return decorate
 
@@ -165,15 +173,17 @@ def all_passes() -> dict[str, Pass]:
     return PASSES
 
 
-def passes_for(target: str, only: str | None = None) -> list[Pass]:
-    """The passes for a target in an order that respects every `after`, ties broken by id
-    (the pipeline runs the restructuring ones first); with `only`, that pass alone."""
+def passes_for(target: str, only: str | None = None, language: str = "cuda") -> list[Pass]:
+    """The passes for a target and a kind of file in an order that respects every
+    `after`, ties broken by id (the pipeline runs the restructuring ones first); with
+    `only`, that pass alone."""
     passes = all_passes()
     if only is not None:
         if only not in passes:
             raise ValueError(f"no pass {only!r} (passes: {', '.join(sorted(passes))})")
-        return [passes[only]] if target in passes[only].targets else []
-    chosen = {k: p for k, p in passes.items() if target in p.targets}
+        chosen = passes[only]
+        return [chosen] if target in chosen.targets and language in chosen.languages else []
+    chosen = {k: p for k, p in passes.items() if target in p.targets and language in p.languages}
     ordered: list[Pass] = []
     done: set[str] = set()
     while len(ordered) < len(chosen):

@@ -41,7 +41,7 @@ from translator.facts.host_values import HostValues as HostValuesFact
 from translator.ir.block_agnostic import Agnostic, NotAgnostic
 from translator.ir.elementwise import squeeze
 from translator.ir.grids import ceil_division, components, one_dimensional, strip
-from translator.ir.host_values import HostValues
+from translator.ir.host_values import HostValues, KernelLaunches
 from translator.ir.model import LaunchSite
 from translator.ir.nodes import balanced, descendants
 from translator.passes import Context
@@ -103,6 +103,7 @@ def rebalance(ctx: Context) -> None:
             defined.setdefault(kernel.name, []).append(kernel)
     verdicts: dict[str, Agnostic | NotAgnostic] = {}
     grids = ResidentGrids(ctx)
+    index = KernelLaunches(ctx.parsed, ctx.module, ctx.source, ctx.options.launch_index)
     for site in ctx.module.launches:
         if site.in_macro or not site.clean:
             continue
@@ -126,6 +127,12 @@ def rebalance(ctx: Context) -> None:
             else:
                 verdicts[name] = ctx.facts.get(BlockAgnostic).of(defined[name][0])
         verdict = verdicts[name]
+        if moves and isinstance(verdict, Agnostic) and index.across_files(name):
+            known = [v for _, values, _ in index.of(name) for v in values]
+            if all(values for _, values, _ in index.of(name)) and max(known) < target:
+                _refuse(ctx, site, name, block, f"it is launched from other files too, and its launches there bound "
+                        f"it at {max(known)} threads per block, fewer than {target}")
+                continue
         if not moves and (isinstance(verdict, NotAgnostic) or verdict.form != "grid-stride"):
             continue            # its block is right, and its fixed grid is what the kernel needs
         planned = verdict.reason if isinstance(verdict, NotAgnostic) else \
