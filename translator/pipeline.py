@@ -168,7 +168,7 @@ def _translate_build(result: Result, source: SourceFile, kind: str, options: Opt
     except BuildSyntaxError as exc:
         build, comments = exc, []
     policy = Policy(options.select, options.ignore, hash_suppressions(source, comments))
-    ctx = Context(source, None, options, tables, policy, build=build)      # no facts: a build file is not CUDA
+    ctx = Context(source, None, options, tables, policy, build=build)
     for info in passes_for(options.target, options.only, kind):
         info.run(ctx)
     diagnostics = list(ctx.diagnostics)
