@@ -55,3 +55,27 @@ def test_user_rules_no_longer_delete_other_passes_fixes(tmp_path):
     from translator.pipeline import translate
     result = translate("t.cu", b"void f(void **p) { cudaMalloc(p, 4); }\n", options)
     assert b"teamMalloc(p, 4)" in result.output and not [d for d in result.diagnostics if d.code == "P004"]
+
+
+def test_pass_options_are_declared_once_and_the_cli_configuration_and_settings_derive_from_them(tmp_path):
+    import argparse
+
+    import pytest
+
+    from translator.cli import add_pass_options
+    from translator.config import ConfigError, load_config
+    from translator.passes import all_passes, pass_options
+    declared = {o.name: (pid, o) for pid, p in all_passes().items() for o in p.options}
+    assert {"fuse": "fusion", "rebalance": "rebalancing", "block-size": "rebalancing"} == {
+        name: pid for name, (pid, _) in declared.items()}
+    parser = argparse.ArgumentParser()
+    add_pass_options(parser, default_none=False)
+    args = parser.parse_args(["--no-fuse", "--block-size", "512"])
+    assert (args.fuse, args.rebalance, args.block_size) == (False, True, 512)
+    config = tmp_path / "cu2hip.toml"
+    config.write_text("fuse = false\nblock-size = 128\n", encoding="utf-8")
+    assert load_config(config).passes == {"fuse": False, "block_size": 128}
+    config.write_text("block-size = 100\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="'block-size' must be a multiple of 64 from 64 to 1024, not 100"):
+        load_config(config)
+    assert [o.default for o in pass_options()] == [True, True, 256]

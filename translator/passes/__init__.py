@@ -184,6 +184,32 @@ class Pass:
     # overridden (dropped without P004); equal precedence: the fix made first, the other
     # gets P004. The user rules pass declares a precedence above the built-in passes'.
     precedence: int = 0
+    options: tuple[PassOption, ...] = ()
+
+
+@dataclass(frozen=True)
+class PassOption:
+    """An option of a pass, declared once with it (`register_pass(..., options=(...))`):
+    the command line (`--NAME`, and `--no-NAME` for a switch), the configuration key
+    NAME, the settings and the goldens' `// cu2hip-options:` all derive from it."""
+    name: str                       # kebab-case: the flag and the configuration key
+    field: str                      # the Options field it sets
+    default: bool | int
+    help: str
+    off_help: str = ""              # a switch's --no-NAME
+    expected: str = ""              # an integer's valid values, as errors say them
+    valid: Callable[[int], bool] | None = None
+    why: str = ""                   # why those values, for the command line's error
+    metavar: str = "N"
+
+    @property
+    def switch(self) -> bool:
+        return isinstance(self.default, bool)
+
+    def accepts(self, value) -> bool:
+        if self.switch:
+            return isinstance(value, bool)
+        return type(value) is int and (self.valid is None or self.valid(value))
 
 
 PASSES: dict[str, Pass] = {}
@@ -191,7 +217,7 @@ PASSES: dict[str, Pass] = {}
 
 def register_pass(pass_id: str, *, rules: tuple[Rule, ...], requires: tuple = (),
                   after: tuple[str, ...] = (), targets: tuple[str, ...] = ("hip",), restructures: bool = False,
-                  languages: tuple[str, ...] = ("cuda",), precedence: int = 0):
+                  languages: tuple[str, ...] = ("cuda",), precedence: int = 0, options: tuple = ()):
     def decorate(run: Callable[[Context], None]) -> Callable[[Context], None]:
         if pass_id in PASSES:
             raise ValueError(f"pass {pass_id!r} registered twice")
@@ -199,10 +225,19 @@ def register_pass(pass_id: str, *, rules: tuple[Rule, ...], requires: tuple = ()
         unknown = set(names) - fl.known_names()
         if unknown:
             raise ValueError(f"pass {pass_id!r} requires unknown facts {sorted(unknown)}")
+        fields = {f.name for f in Options.__dataclass_fields__.values()}
+        for option in options:
+            if option.field not in fields:
+                raise ValueError(f"pass {pass_id!r}: option {option.name!r} sets no Options field {option.field!r}")
         PASSES[pass_id] = Pass(pass_id, run, tuple(r.id for r in rules), names, tuple(after),
-                               tuple(targets), restructures, tuple(languages), precedence)
+                               tuple(targets), restructures, tuple(languages), precedence, tuple(options))
         return run
     return decorate
+
+
+def pass_options() -> list[PassOption]:
+    """Every pass's declared options, in the order of the passes' ids."""
+    return [o for _, p in sorted(all_passes().items()) for o in p.options]
 
 
 def all_passes() -> dict[str, Pass]:
