@@ -169,9 +169,11 @@ def _translate_build(result: Result, source: SourceFile, kind: str, options: Opt
     except BuildSyntaxError as exc:
         build, comments = exc, []
     policy = Policy(options.select, options.ignore, hash_suppressions(source, comments))
-    ctx = Context(source, None, options, tables, policy, build=build)
+    facts = fl.Facts(None, source, options, tables)    # no CUDA facts: the passes read `build`
+    ctx = Context(source, facts, options, tables, policy, build=build)
     for info in passes_for(options.target, options.only, kind):
-        info.run(ctx)
+        with facts.reading(f"the pass {info.id!r}", info.requires):
+            info.run(ctx)
     diagnostics = list(ctx.diagnostics)
     text = source.data
     if ctx.fixes:
