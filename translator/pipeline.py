@@ -126,7 +126,7 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
                 diagnostics.append(d)
         # Requested headers first: an include and a rewrite inserting at the same offset (a
         # launch at the very start of a file) must come out in that order.
-        fixes = header_fixes(ctx) + ctx.fixes
+        fixes = header_fixes(ctx) + ctx.order()       # the declared precedence decides overlaps
         if not fixes:
             break
         if round_ == MAX_ROUNDS:
@@ -134,6 +134,7 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
                                      f"to make after {MAX_ROUNDS} rounds; please report this", NO_FIXED_POINT.id))
             break
         new, done, refused = apply_fixes(text, fixes)
+        _, refused = ctx.overridden(refused, done)       # lost to a fix of higher precedence: not P004
         for fix in refused:
             diagnostics.append(dg.at(here, fix.start, OVERLAP.severity, f"edit not applied, it overlaps another: "
                                      f"{fix.reason}", OVERLAP.id))
@@ -206,11 +207,13 @@ def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passe
                     ctx.report(PARSE_ERROR, site.start, f"{site.message}; only renames are made here", end=site.end)
         for info in passes:
             if info.restructures:
+                ctx.running = info.precedence
                 with facts.reading(f"the pass {info.id!r}", info.requires):
                     info.run(ctx)
         if not ctx.fixes:     # else the code changed: the other passes see the result next round
             for info in passes:
                 if not info.restructures:
+                    ctx.running = info.precedence
                     with facts.reading(f"the pass {info.id!r}", info.requires):
                         info.run(ctx)
     return ctx
