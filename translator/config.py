@@ -59,9 +59,8 @@ class Config:
     hip_kernel_execution_syntax: bool | None = None
     only_translated: bool | None = None
     strict: bool | None = None
-    fuse: bool | None = None
-    rebalance: bool | None = None
-    block_size: int | None = None
+    # The passes' declared options (translator.passes.PassOption) the file sets, by Options field.
+    passes: dict = field(default_factory=dict)
     offload_arch: tuple[str, ...] = ()
     compile_timeout: float | None = None
     # Where each key is, (line, col) by its TOML name: for errors found after loading.
@@ -152,13 +151,9 @@ KEYS = {
     "hip-kernel-execution-syntax": ("hip_kernel_execution_syntax", _bool),
     "only-translated": ("only_translated", _bool),
     "strict": ("strict", _bool),
-    "fuse": ("fuse", _bool),
-    "rebalance": ("rebalance", _bool),
     "compile-timeout": ("compile_timeout", _one("a number of seconds > 0", lambda v: type(v) in (int, float)
                                                 and 0 < v < 1e9, lambda v, root: float(v))),
     "offload-arch": ("offload_arch", _many("AMD targets such as 'gfx90a'", _fits("gfx[0-9a-f]+(:[a-z0-9+-]+)*"))),
-    "block-size": ("block_size", _one("a multiple of 64 from 64 to 1024",
-                                      lambda v: type(v) is int and 64 <= v <= 1024 and v % 64 == 0)),
 }
 
 
@@ -191,6 +186,10 @@ def _deepest(text: str, limit: int = 100) -> tuple[int, int]:
 def _decode(data: bytes) -> str:
     """UTF-8, a byte order mark (some editors write one) left out."""
     return data.decode("utf-8").removeprefix("\ufeff")
+def _pass_keys() -> dict:
+    """The passes' declared options as keys: key -> the option."""
+    from translator.passes import pass_options
+    return {o.name: o for o in pass_options()}
 
 
 def _parse(path: Path, data: bytes) -> dict:
@@ -228,11 +227,19 @@ def load_config(path: Path) -> Config:
             line, col = locate(text, where[:i + 1])
             raise ConfigError(path, line, col, name, f"[{'.'.join(where[:i + 1])}] must be a table, not {_show(table)}")
     values: dict = {}
+    declared = _pass_keys()
     for key, value in table.items():
         line, col = locate(text, where + (key,))
         values.setdefault("at", {})[key] = (line, col)
+        if key in declared:
+            option = declared[key]
+            if not option.accepts(value):
+                raise ConfigError(path, line, col, key, f"'{key}' must be "
+                                  f"{'true or false' if option.switch else option.expected}, not {_show(value)}")
+            values.setdefault("passes", {})[option.field] = value
+            continue
         if key not in KEYS:
-            near = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
+            near = difflib.get_close_matches(key.replace("_", "-"), [*KEYS, *declared], n=1)
             scope, hint = "[tool.cu2hip]" if where else path.name, f"; did you mean '{near[0]}'?" if near else ""
             raise ConfigError(path, line, col, key, f"unknown key {key!r} in {scope}{hint}")
         try:
