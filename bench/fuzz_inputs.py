@@ -416,9 +416,11 @@ def run_state(rng: random.Random, work: Path, cache: Path) -> list:
     if status == 2:
         return []
     marker = work / "code-ran"
+    done = []
     for _ in range(rng.randint(1, 3)):
         what = rng.choice(["edit", "edit-target", "retarget", "edit-output", "flip", "truncate", "swap", "pickle",
                            "retype", "delete"])
+        done.append(what)
         entries = [p for p in cache.rglob("*") if p.is_file() and p.name != "lock" and ".tmp-" not in p.name]
         files = sorted(p for p in tree.rglob("*.cu*") if p.is_file() and not p.is_symlink())
         if what == "edit" and files:
@@ -460,7 +462,7 @@ def run_state(rng: random.Random, work: Path, cache: Path) -> list:
                     doc["payload"] = text
                     doc["digest"] = hashlib.sha256(text.encode()).hexdigest()      # a careful tamperer
                     entry.write_bytes(json.dumps(doc).encode())
-                except (ValueError, KeyError, TypeError):
+                except (ValueError, KeyError, TypeError, IndexError):      # not an entry of that shape
                     pass
             elif what == "delete":
                 entry.unlink()
@@ -470,7 +472,9 @@ def run_state(rng: random.Random, work: Path, cache: Path) -> list:
     if marker.exists():
         failures.append(("code-ran", "pickle", " ".join(argv)))
     if tree_bytes(work / "out") != tree_bytes(work / "fresh"):
-        failures.append(("stale-bytes", "state", " ".join(argv) + "\n" + err[-300:]))
+        differ = sorted(k for k in set(tree_bytes(work / "out")) | set(tree_bytes(work / "fresh"))
+                        if tree_bytes(work / "out").get(k) != tree_bytes(work / "fresh").get(k))
+        failures.append(("stale-bytes", "state: " + ", ".join(done), " ".join(argv) + f"\ndiffer: {differ}\n"))
     return failures
 
 

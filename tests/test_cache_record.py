@@ -212,3 +212,21 @@ def test_a_launch_facts_entry_of_the_wrong_shape_is_a_miss(tmp_path: Path):
     for bad in ([["scale", "a.cu:3:5", ["256"], None]], [["scale"]], {"scale": 1}, [[1, 2, [3], 4]]):
         store.put_data("k" * 64, bad)
         assert store.get_data("k" * 64, _valid_facts) is None
+
+
+def test_an_entry_whose_output_disagrees_with_its_fixes_is_a_miss(tmp_path: Path, cache: Path, capsys) -> None:
+    import hashlib
+    tree = tmp_path / "t"
+    tree.mkdir()
+    (tree / "a.cu").write_bytes(SOURCE)
+    assert main(["diff", str(tree), "-q", *ROCM]) == 0
+    first = capsys.readouterr().out
+    [entry] = [p for p in entries(cache) if not p.name.startswith("run-")]
+    doc = json.loads(entry.read_bytes())
+    for key, value in (("output", None), ("output", "int x;\n"), ("applied", [])):
+        payload = json.loads(doc["payload"])
+        payload[key] = value
+        text = json.dumps(payload, separators=(",", ":"))
+        entry.write_text(json.dumps(dict(doc, payload=text, digest=hashlib.sha256(text.encode()).hexdigest())))
+        assert main(["diff", str(tree), "-q", *ROCM]) == 0
+        assert capsys.readouterr().out == first, key

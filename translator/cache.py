@@ -13,8 +13,9 @@ payload and the result (the output where it differs from the input, the fixes, t
 diagnostics, the API uses). Loading checks every field's type and value (each rule id
 must be in the catalog, each edit inside the input); anything unexpected (missing,
 truncated, another key's entry, another format, a field of the wrong type) is a miss.
-A cache folder is trusted as far as the bytes it holds (anyone who can write it can
-choose what a hit outputs), never further: no entry can run code.
+A hit's output must be what its fixes make of its input (an entry altered in one of them
+is a miss). A cache folder is trusted no further than that (anyone who can write it can
+still forge both together): no entry can run code.
 """
 
 from __future__ import annotations

@@ -5,15 +5,15 @@ only where it differs, the IR's API uses only); `result_from_json` rebuilds the 
 from that data and the input's bytes, and raises ValueError (or TypeError, KeyError) at
 the first thing it does not expect: a field missing or of the wrong type, a rule id the
 catalog does not know, an edit outside the input, a diagnostic's fix that is none of the
-result's. Bytes travel as text decoded with `surrogateescape` (JSON keeps the lone
-surrogates), so every byte comes back.
+result's, an output that is not what the fixes make of the input. Bytes travel as text
+decoded with `surrogateescape` (JSON keeps the lone surrogates), so every byte comes back.
 """
 
 from __future__ import annotations
 
 from translator.catalog import ERROR, NOTE, RULES, WARNING
 from translator.diagnostics import Diagnostic
-from translator.edits import SAFE, SEMANTIC, Edit, Fix
+from translator.edits import SAFE, SEMANTIC, Edit, Fix, apply_fixes
 from translator.ir.model import ApiUse, Module
 from translator.pipeline import Result
 
@@ -118,6 +118,11 @@ def result_from_json(value, data: bytes) -> Result:
             raise ValueError("a use outside the input")
         uses.append(ApiUse(_str(name), _str(kind), _str(library), (_int(start), end), _bool(in_macro),
                            _bool(in_preprocessor)))
+    # The output is what the fixes make of the input, or the entry was altered (its output,
+    # or its fixes, alone): a miss.
+    made, accepted, refused = apply_fixes(data, applied)
+    if made != output or refused or len(accepted) != len(applied):
+        raise ValueError("the output is not what the fixes make of the input")
     module = None if value["module"] is None else Module(_str(value["module"]), (), (), tuple(uses), ())
     seconds = value["seconds"]
     if type(seconds) not in (int, float) or not 0 <= seconds < 1e9:
