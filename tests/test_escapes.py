@@ -316,3 +316,11 @@ def test_an_input_that_is_a_link_loop_fails_the_command(tmp_path: Path, capsys) 
     assert main(["translate", str(tmp_path / "loop.cu"), "-o", str(tmp_path / "out"), "-q", *ROCM]) == 1
     assert f"{tmp_path / 'loop.cu'}:1:1: error: cannot read: symbolic link loop; skipped [I001]" in \
         capsys.readouterr().err
+
+
+def test_an_include_whose_name_holds_a_nul_byte_is_no_file(tmp_path: Path, capsys) -> None:
+    # Found by the rules campaign: a header map wrote a NUL into an #include, and the
+    # second run's walk of the tree's local includes raised ValueError.
+    (tmp_path / "a.cu").write_bytes(b'#include "h\0.cuh"\n' + GOOD)
+    assert main(["translate", str(tmp_path), "--examine", "-q", *ROCM]) == 0
+    assert "Traceback" not in capsys.readouterr().err

@@ -85,6 +85,8 @@ def kind(path) -> str:
         mode = os.stat(path).st_mode
     except OSError as exc:
         return LOOP if exc.errno == errno.ELOOP else MISSING
+    except ValueError:          # a NUL byte in the name (an #include's text): no such file
+        return MISSING
     return REGULAR if stat.S_ISREG(mode) else SPECIAL
 
 
@@ -163,7 +165,10 @@ def problem(rule_, path: str, message: str) -> dg.Diagnostic:
 
 def real_path(path) -> Path:
     """The path with its links followed; never raises (a link loop stays as it is)."""
-    return Path(os.path.realpath(path))
+    try:
+        return Path(os.path.realpath(path))
+    except ValueError:          # a NUL byte in the name: no file has it
+        return Path(os.path.abspath(path))
 
 
 def common_parent(paths: list[str]) -> Path | None:
