@@ -58,6 +58,7 @@ def case_options(source: bytes) -> Options:
     parser.add_argument("--target", choices=("hip", "cuda"), default="hip")
     parser.add_argument("--no-fuse", action="store_false", dest="fuse")
     parser.add_argument("--no-rebalance", action="store_false", dest="rebalance")
+    parser.add_argument("--no-runtime", action="store_false", dest="runtime")
     parser.add_argument("--block-size", type=int, default=256)
     parser.add_argument("--offload-arch", type=lambda text: tuple(text.split(",")), default=("gfx90a",))
     for flag in ("--select", "--ignore"):
@@ -70,7 +71,7 @@ def case_options(source: bytes) -> Options:
                    hip_kernel_execution_syntax=args.hip_kernel_execution_syntax,
                    use_hip_data_types=args.use_hip_data_types,
                    only=args.only, select=args.select, ignore=args.ignore, target=args.target, fuse=args.fuse,
-                   rebalance=args.rebalance, block_size=args.block_size, offload_arch=args.offload_arch)
+                   rebalance=args.rebalance, runtime=args.runtime, block_size=args.block_size, offload_arch=args.offload_arch)
 
 
 def golden_cases() -> list[Path]:

@@ -73,6 +73,11 @@ def _common(p: argparse.ArgumentParser) -> None:
                            help="move launches of block-size agnostic kernels to --block-size (the default)")
     rebalance.add_argument("--no-rebalance", action="store_false", dest="rebalance",
                            help="keep every launch's block size")
+    runtime = p.add_mutually_exclusive_group()
+    runtime.add_argument("--runtime", action="store_true", default=None,
+                         help="hoist allocations, streams, events and handles out of loops (the default)")
+    runtime.add_argument("--no-runtime", action="store_false", dest="runtime",
+                         help="do not hoist allocations or handles out of loops, nor report runtime overheads")
     p.add_argument("--block-size", type=int, default=None, metavar="N",
                    help="the threads per block that rebalanced launches get: a multiple of 64 from 64 to 1024 "
                         "(default 256)")

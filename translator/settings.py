@@ -87,6 +87,7 @@ def resolve(args) -> Settings:
         select=select, ignore=ignore, only=only, rules=rules,
         fuse=bool(_flag_or(args, "fuse", config.fuse, True)),
         rebalance=bool(_flag_or(args, "rebalance", config.rebalance, True)),
+        runtime=bool(_flag_or(args, "runtime", config.runtime, True)),
         block_size=_block_size(_flag_or(args, "block_size", config.block_size, 256)),
         offload_arch=_offload_arch(getattr(args, "offload_arch", None)) or config.offload_arch or ("gfx90a",))
     jobs = _flag_or(args, "jobs", config.jobs, os.cpu_count() or 1)

@@ -53,6 +53,7 @@ class Options:
     only: str | None = None                 # run this pass alone (for debugging and goldens)
     fuse: bool = True                       # fuse chains of elementwise launches (--no-fuse)
     rebalance: bool = True                  # move block-size agnostic launches (--no-rebalance)
+    runtime: bool = True                    # hoist allocations and handles out of loops (--no-runtime)
     block_size: int = 256                   # ... to this many threads per block (--block-size)
     # The launches across the translated files of the kernels headers define (kernel,
     # "path:line:col", block sizes, why unknown, the header), gathered by the command
