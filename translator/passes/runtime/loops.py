@@ -200,6 +200,10 @@ def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node) -> str | None:
 
 def _write(data: bytes, use: ts.Node, callees) -> str | None:
     from translator.ir.writes import write_of
+    parent = use.parent
+    if parent is not None and parent.type == "argument_list" and parent.parent is not None \
+            and any(c.type == "kernel_call_syntax" for c in parent.parent.children):
+        return None         # a kernel's arguments are passed by value
     return write_of(data, use, lambda n: n.parent, callees)
 
 

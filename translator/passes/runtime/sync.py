@@ -2,7 +2,8 @@
 rewritten yet.
 
 R005: `cudaDeviceSynchronize()` (or `cudaThreadSynchronize()`) inside an error-check
-macro or function, right after a launch, in a loop: the host waits for the whole device
+macro or function, right after a launch, in a loop whose body does nothing but launches
+and runtime calls (where the host reads or computes between, the wait may be needed): the host waits for the whole device
 at every iteration, which serialises launch and execution (on AMD each wait also costs a
 round trip to the command processor). The fix: synchronise in debug builds only, and
 keep checking launch errors with `cudaGetLastError()`.
@@ -98,6 +99,8 @@ def _after_launch_in_loop(data: bytes, statement) -> bool:
     if body is None or body.type != "compound_statement" or body.parent is None or body.parent.type not in loops.LOOPS:
         return False
     items = loops.statements(body)
+    if not all(_device_work(data, s) for s in items):
+        return False        # the host does something else in the loop: the wait may be what it needs
     i = items.index(statement)
     while i > 0:
         i -= 1
@@ -106,6 +109,24 @@ def _after_launch_in_loop(data: bytes, statement) -> bool:
             return True
         if b"cudaGetLastError" not in data[s.start_byte:s.end_byte] and b"cudaPeekAtLastError" not in data[s.start_byte:s.end_byte]:
             return False
+    return False
+
+
+def _device_work(data: bytes, statement) -> bool:
+    """A launch, or a call of the runtime or a library, bare or in an error check."""
+    if any(n.type == "kernel_call_syntax" for n in loops.walk(statement)):
+        return True
+    if statement.type != "expression_statement" or statement.named_child_count != 1:
+        return False
+    call = statement.named_children[0]
+    while call.type == "call_expression":
+        callee = loops.text(data, call.child_by_field_name("function"))
+        if loops._LIBRARY.match(callee):
+            return True
+        args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+        if len(args) != 1:
+            return False
+        call = args[0]
     return False
 
 
