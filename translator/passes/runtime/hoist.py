@@ -247,6 +247,10 @@ def _prove(ctx, values, data, loop, call, name, kind, args, target):
         return None, f"it may escape the iteration: {why}"
     rule_ = ALLOC_HOISTED if kind.memory else HANDLE_HOISTED
     moved = [declaration, acquire.statement] if declaration is not None else [acquire.statement]
+    if release.name in loops.SYNCHRONISING_RELEASES:
+        why = loops.implicit_sync_needed(data, body, moved + [release.statement])
+        if why is not None:
+            return None, why
     edits = _move(data, loop, moved, release.statement)
     what = "size is" if kind.memory else "arguments are"
     reason = (f"{name} of '{target}' moved before the loop and {release.name} after it: "

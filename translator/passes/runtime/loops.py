@@ -16,8 +16,13 @@ one of these is proved, and refused with the first that is not:
 * no `break`, `continue`, `return`, `goto` or `throw` in the body (outside nested loops
   and switches for the first two, outside lambdas for all): none skips the release;
 * its other arguments (the size, the flags, a plan's dimensions) are loop-invariant:
-  literals, `sizeof`, arithmetic and casts of names declared outside the loop that
-  nothing in the loop writes (translator.ir.writes accounts for every write);
+  literals, `sizeof`, arithmetic and casts of constants, and of locals declared outside
+  the loop whose address is never taken and that nothing in the loop writes
+  (translator.ir.writes accounts for every write; a global may be written by any call);
+* a release that synchronises the device (`cudaFree`, `cudaFreeHost`, `cublasDestroy`,
+  `cufftDestroy`) is not what host code of the next iteration waits for: the body
+  synchronises after its last device work, or runs no host code before its first
+  synchronisation;
 * the pointer or handle does not escape the iteration: it is declared in the body
   before the acquisition (or outside the loop, and named nowhere else in the function
   before the loop), not used before the acquisition, and every use between is an
@@ -39,6 +44,8 @@ _JUMPS = {"break_statement": "break", "continue_statement": "continue", "return_
 # Calls that read their arguments and keep none of them: the runtime's and the libraries'
 # C APIs (a handle or a pointer passed to them is used, not stored).
 _LIBRARY = re.compile(r"(cuda|cublas|cufft|curand|cusparse|cusolver|cudnn)[A-Z]\w*\Z")
+# The constants of the CUDA headers (enumerators, macros): no program writes them.
+_API_CONSTANT = re.compile(r"(cuda|CUDA|cufft|CUFFT|cublas|CUBLAS|curand|CURAND)[A-Za-z0-9_]*\Z")
 # Arithmetic that reads its operands (in a loop-invariant expression).
 _INVARIANT_KINDS = frozenset({"number_literal", "identifier", "sizeof_expression", "binary_expression",
                               "parenthesized_expression", "cast_expression", "field_expression",
@@ -181,7 +188,8 @@ def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node) -> str | None:
                 and n.parent.type not in ("sizeof_expression", "type_descriptor", "cast_expression") \
                 and not n.type.endswith("type") and n.type not in ("field_identifier",):
             return f"'{text(data, n)}' is not a plain expression of names and numbers"
-        if n.type == "pointer_expression" or n.type == "subscript_expression":
+        if n.type == "pointer_expression" or n.type == "subscript_expression" or \
+                n.type == "field_expression" and text(data, n.child_by_field_name("operator")) == "->":
             return f"'{text(data, n)}' reads memory, which the loop may change"
         if n.type != "identifier" or (n.parent is not None and n.parent.type == "field_expression"
                                       and n.parent.child_by_field_name("field") == n):
@@ -189,6 +197,19 @@ def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node) -> str | None:
         name = text(data, n)
         if declared_in(data, loop, name) is not None:
             return f"'{name}' is declared in the loop: its value changes per iteration"
+        function = host_function(data, loop)
+        if function is None or declared_in(data, function, name) is None:
+            if _API_CONSTANT.match(name) and declared_in(data, values.root, name) is None:
+                continue        # an enumerator or macro of the runtime's or a library's headers
+            if not values.evaluate(n).known:
+                return f"'{name}' is not a local of the function: a call in the loop may write it"
+            continue
+        taken = next((u for u in walk(function) if u.type == "pointer_expression"
+                      and text(data, u.child_by_field_name("operator")) == "&"
+                      and text(data, u.child_by_field_name("argument")) == name), None)
+        if taken is not None:
+            line = data.count(b"\n", 0, taken.start_byte) + 1
+            return f"'{name}' has its address taken (line {line}): a call in the loop may write it through that"
         for use in walk(loop):
             if use.type == "identifier" and text(data, use) == name:
                 why = _write(data, use, callees)
@@ -301,3 +322,69 @@ def clash(data: bytes, loop: ts.Node, name: str, function: ts.Node) -> str | Non
             line = data.count(b"\n", 0, n.start_byte) + 1
             return f"'{name}' is named after the loop (line {line}): moved out, the declaration would change what it names"
     return None
+
+
+# Releases that synchronise the device as a side effect (cudaFree and cudaFreeHost wait
+# for the device; cublasDestroy calls cudaDeviceSynchronize, as cuBLAS documents; a cuFFT
+# plan's destruction frees its work area).
+SYNCHRONISING_RELEASES = frozenset({"cudaFree", "cudaFreeHost", "cublasDestroy", "cublasDestroy_v2", "cufftDestroy"})
+_DEVICE_WIDE = frozenset({"cudaDeviceSynchronize", "cudaThreadSynchronize"})
+_BLOCKING = frozenset({"cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol",
+                       "cudaMemset", "cudaMemset2D"})
+
+
+def _innermost(data: bytes, statement: ts.Node) -> str | None:
+    """The callee of the call the statement is, bare or inside error checks."""
+    if statement.type != "expression_statement" or statement.named_child_count != 1:
+        return None
+    call, name = statement.named_children[0], None
+    while call.type == "call_expression":
+        name = text(data, call.child_by_field_name("function"))
+        if _LIBRARY.match(name):
+            return name
+        arguments = call.child_by_field_name("arguments")
+        args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+        if len(args) != 1:
+            return None
+        call = args[0]
+    return None
+
+
+def _device_work(data: bytes, statement: ts.Node) -> bool:
+    return any(n.type == "kernel_call_syntax" for n in walk(statement)) or _innermost(data, statement) is not None
+
+
+def implicit_sync_needed(data: bytes, body: ts.Node, moved: list[ts.Node]) -> str | None:
+    """Why the device synchronisation that a release makes at the end of every iteration
+    may be what host code of the next iteration waits for, or None. It is not needed
+    when the body synchronises the device after its last device work (nothing is pending
+    at the iteration's end), or when nothing before the body's first synchronisation is
+    host code (which could read what the previous iteration's work writes). A blocking
+    copy counts as a synchronisation only when no work of the body names a stream."""
+    items = [s for s in statements(body) if s not in moved]
+    streamed = any(_names_stream(data, n) for s in items for n in walk(s))
+    def syncs(s: ts.Node) -> bool:
+        name = _innermost(data, s)
+        return name in _DEVICE_WIDE or (name in _BLOCKING and not streamed)
+    sync_at = [i for i, s in enumerate(items) if syncs(s)]
+    releases = {i for i, s in enumerate(items) if _innermost(data, s) in SYNCHRONISING_RELEASES}
+    last = sync_at[-1] if sync_at else -1
+    pending = any(_device_work(data, s) for i, s in enumerate(items) if i > last and i not in releases)
+    if not pending:
+        return None
+    first = sync_at[0] if sync_at else len(items)
+    host = next((s for s in items[:first] if not _device_work(data, s) and s.type != "declaration"), None)
+    if host is None:
+        return None
+    line = data.count(b"\n", 0, host.start_byte) + 1
+    return (f"the release synchronises the device at the end of every iteration, and host code at line {line} runs "
+            "before the next iteration synchronises: it may read what the previous iteration's work wrote")
+
+
+def _names_stream(data: bytes, node: ts.Node) -> bool:
+    if node.type == "kernel_call_syntax":
+        return len([c for c in node.named_children if c.type != "comment"]) > 3
+    if node.type == "call_expression":
+        name = text(data, node.child_by_field_name("function"))
+        return name.endswith("Async") or name in ("cudaEventRecord", "cudaStreamWaitEvent")
+    return False
