@@ -254,7 +254,7 @@ def _prove(ctx, values, data, loop, call, name, kind, args, target):
     edits = _move(data, loop, moved, release.statement)
     what = "size is" if kind.memory else "arguments are"
     reason = (f"{name} of '{target}' moved before the loop and {release.name} after it: "
-                  f"the loop runs at least once, its {what} loop-invariant (nothing in the loop writes its names), "
+                  f"{loops.trip_proof(values, data, loop)}, its {what} loop-invariant (nothing in the loop writes its names), "
                   f"'{target}' is only passed to launches and runtime calls, and nothing skips the release, "
                   f"the body's last step")
     fix = ctx.fix(rule_, edits, reason)

@@ -135,6 +135,18 @@ def jump_in(body: ts.Node) -> ts.Node | None:
     return visit(body, False, False)
 
 
+def trip_proof(values, data: bytes, loop: ts.Node) -> str:
+    """How the loop is known to run once at least (after runs_once said it does)."""
+    if loop.type == "do_statement":
+        return "a do loop runs at least once"
+    init, cond = loop.child_by_field_name("initializer"), loop.child_by_field_name("condition")
+    start = init.child_by_field_name("right") if init.type == "assignment_expression" else \
+        init.children_by_field_name("declarator")[0].child_by_field_name("value")
+    first, last = values.evaluate(start), values.evaluate(cond.child_by_field_name("right"))
+    op = text(data, cond.child_by_field_name("operator"))
+    return f"the loop runs at least once ({first.values[0]} {op} {last.values[0]})"
+
+
 def runs_once(values, data: bytes, loop: ts.Node) -> str | None:
     """None when the loop provably runs at least once, else the missing fact."""
     if loop.type == "do_statement":
