@@ -131,6 +131,8 @@ COMPILED_GOLDENS = sorted([*(p for folder in ("H007_kernel_cast", "H020_hip_defi
                              for p in (ROOT / "tests" / "passes" / folder).glob("*.hip")),
                            # HIP 5.2's cooperative groups after the runtime header the file includes later.
                            ROOT / "tests" / "passes" / "H002_map_header" / "cooperative_groups_before_runtime.hip",
+                           # Tests of CUDA's include guards name HIP's: the blocks they guard compile.
+                           ROOT / "tests" / "passes" / "H041_cuda_include_guard" / "helper_header_guards.hip",
                            # HIP's names for CUDA's system-scope atomics, every type.
                            ROOT / "tests" / "passes" / "H001_hipify" / "scoped_atomics_system.hip",
                            # Masks proven full below HIP 6.2, as mask-less builtins.

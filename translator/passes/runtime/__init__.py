@@ -28,14 +28,17 @@ the next round renames what it moved. `--no-runtime` (or `runtime = false`) turn
 from __future__ import annotations
 
 from translator.facts.host_values import HostValues
-from translator.passes import Context, register_pass
+from translator.passes import Context, PassOption, register_pass
 from translator.passes.runtime import hoist, sync
 
 RULES = hoist.RULES + sync.RULES
 
 
 @register_pass("runtime-overheads", rules=RULES, requires=("kernels", "tree", HostValues), targets=("hip", "cuda"),
-               restructures=True)
+               restructures=True,
+               options=(PassOption("runtime", "runtime", True, "hoist allocations, streams, events and library "
+                                   "handles out of loops, and report runtime overheads (the default)",
+                                   off_help="do not run the runtime pass: no hoist, no runtime report"),))
 def run(ctx: Context) -> None:
     if not ctx.options.runtime or ctx.round != 0:
         return      # off, or the input was analysed: later rounds see the pass's own output
