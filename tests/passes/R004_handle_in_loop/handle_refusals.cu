@@ -21,6 +21,14 @@ void run(float* x, int n, int iters) {
         streams[it] = s;
         CHECK(cudaStreamDestroy(s));
     }
+    for (int it = 0; it < 8; ++it) {         // an event waited on before it is recorded
+        cudaEvent_t e;
+        CHECK(cudaEventCreate(&e));
+        CHECK(cudaStreamWaitEvent(streams[0], e, 0));
+        twice<<<1, 256, 0, streams[0]>>>(x, n);
+        CHECK(cudaEventRecord(e, streams[0]));
+        CHECK(cudaEventDestroy(e));
+    }
     for (int it = 0; it < iters; ++it) {
         cudaStream_t s;
         CHECK(cudaStreamCreate(&s));

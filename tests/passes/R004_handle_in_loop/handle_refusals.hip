@@ -23,6 +23,14 @@ void run(float* x, int n, int iters) {
         streams[it] = s;
         CHECK(hipStreamDestroy(s));
     }
+    for (int it = 0; it < 8; ++it) {         // an event waited on before it is recorded
+        hipEvent_t e;
+        CHECK(hipEventCreate(&e));
+        CHECK(hipStreamWaitEvent(streams[0], e, 0));
+        twice<<<1, 256, 0, streams[0]>>>(x, n);
+        CHECK(hipEventRecord(e, streams[0]));
+        CHECK(hipEventDestroy(e));
+    }
     for (int it = 0; it < iters; ++it) {
         hipStream_t s;
         CHECK(hipStreamCreate(&s));

@@ -245,6 +245,14 @@ def _prove(ctx, values, data, loop, call, name, kind, args, target):
     why = loops.escape(data, body, acquire, release, target, ctx.module.kernels)
     if why is not None:
         return None, f"it may escape the iteration: {why}"
+    if name.startswith("cudaEventCreate"):
+        first = next((n for n in loops.walk(body) if n.type == "identifier" and text(data, n) == target
+                      and n.start_byte > acquire.statement.end_byte), None)
+        user = first.parent.parent if first is not None and first.parent is not None else None
+        if first is not None and (user is None or user.type != "call_expression"
+                                  or text(data, user.child_by_field_name("function")) != "cudaEventRecord"):
+            return None, (f"'{target}' is used before the iteration records it: a fresh event is complete, "
+                          "the previous iteration's may not be")
     rule_ = ALLOC_HOISTED if kind.memory else HANDLE_HOISTED
     moved = [declaration, acquire.statement] if declaration is not None else [acquire.statement]
     if release.name in loops.SYNCHRONISING_RELEASES:
