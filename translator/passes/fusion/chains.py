@@ -35,9 +35,11 @@ from dataclasses import dataclass, field
 
 from translator.catalog import NOTE, rule
 from translator.ir import Kernel, LaunchSite, Module
-from translator.ir.elementwise import Refusal, Stage, analyse, device_functions, squeeze, substitute
-from translator.ir.reductions import Consumer, consumer
-from translator.ir.statements import Block, Pointers, Statement, launch_blocks, pointers
+from translator.facts.elementwise import Elementwise
+from translator.facts.statements import LaunchBlocks
+from translator.ir.elementwise import Refusal, Stage, squeeze, substitute
+from translator.ir.reductions import Consumer
+from translator.ir.statements import Block, Pointers, Statement
 from translator.frontend import ParsedFile
 
 NOT_FUSED = rule(
@@ -97,10 +99,11 @@ class Chain:
 def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
     """The fusable chains of the file, reporting F002 for each launch that cannot join
     the chain before it."""
-    blocks = launch_blocks(parsed, module)
+    found_blocks = ctx.facts.get(LaunchBlocks)
+    blocks = found_blocks.blocks
     if not blocks:
         return []
-    helpers = device_functions(parsed)
+    kernels = ctx.facts.get(Elementwise)
     stages: dict[str, Stage | Refusal] = {}
     consumers: dict[str, Consumer | Refusal] = {}
 
@@ -114,17 +117,17 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
         if isinstance(kernel, Refusal):
             return kernel
         if site.kernel not in stages:
-            stages[site.kernel] = analyse(parsed, kernel, helpers)
+            stages[site.kernel] = kernels.stage(kernel)
         return stages[site.kernel]
 
     def consumer_of(site: LaunchSite, kernel: Kernel) -> Consumer | Refusal:
         if site.kernel not in consumers:
-            consumers[site.kernel] = consumer(parsed, kernel, helpers)
+            consumers[site.kernel] = kernels.consumer(kernel)
         return consumers[site.kernel]
 
     chains = []
     for block in blocks:
-        facts = _Lazy(lambda span=block.function_span: pointers(parsed, span) if span else Pointers(
+        facts = _Lazy(lambda span=block.function_span: found_blocks.pointers(span) if span else Pointers(
             frozenset(), frozenset(), frozenset(), frozenset(), {}))
         current = _Run(facts)
         previous: LaunchSite | None = None
