@@ -449,3 +449,21 @@ def test_a_user_rename_still_wins_over_the_built_in_rename_of_its_token(tmp_path
     assert result.output == b"#include <hip/hip_runtime.h>\n" \
         b"void f(void *p) { myMalloc(&p, 4); hipMemset(p, 0, 4); myFree(p); }\n"
     assert sorted(f.rule for f in result.applied) == ["H001", "H002", "U001", "U002"]
+
+
+def test_a_mask_parameter_is_checked_at_its_calls_once_per_function() -> None:
+    """Each shuffle whose mask is a parameter looked at every call of its function: a
+    helper with n shuffles called from n kernels cost n * n."""
+    def source(n: int) -> bytes:
+        body = "".join(f"    v += __shfl_down_sync(mask, v, {1 + i % 16});\n" for i in range(n))
+        kernels = "".join(f"__global__ void k{i}(float *x) {{ x[threadIdx.x] = red(x[threadIdx.x], 0xffffffff); }}\n"
+                          for i in range(n))
+        return f"__device__ float red(float v, unsigned mask) {{\n{body}    return v;\n}}\n{kernels}".encode()
+
+    def work(n: int) -> int:
+        with lines_run("translator/passes/hipify/warp_sync.py") as count:
+            result = translate("mask.cu", source(n), Options(rocm_version=(6, 2)))
+        assert result.output.count(b"__shfl_down_sync(0xffffffffffffffffull, v, ") == n
+        return count[0]
+    small, large = work(100), work(200)
+    assert large <= LINEAR * small, (small, large)
