@@ -429,7 +429,7 @@ def test_user_renames_used_once_each_grow_linearly(tmp_path) -> None:
     """Each rename went over every fix of the file to drop the built-in ones at its token."""
     def work(n: int) -> int:
         rules = tmp_path / f"{n}.rules"
-        rules.write_text("".join(f"[{'UVW'[i // 999]}{i % 999 + 1:03d}] rename old_{i} -> new_{i}\n"
+        rules.write_text("".join(f"[{'UVX'[i // 999]}{i % 999 + 1:03d}] rename old_{i} -> new_{i}\n"
                                  for i in range(n)))
         data = b"void f() {\n" + b"".join(b"    old_%d(); cudaFree(0);\n" % i for i in range(n)) + b"}\n"
         with lines_run("translator/passes/user_rules") as count:
