@@ -178,3 +178,16 @@ def test_a_run_whose_inputs_change_meanwhile_records_nothing(tmp_path: Path, cac
     monkeypatch.setattr(command, "Batch", real)
     assert translate(tmp_path / "t", tmp_path / "o") == 0
     assert b"hipMalloc" in (tmp_path / "o" / "a.cu").read_bytes()
+
+
+def test_a_launch_facts_entry_of_the_wrong_shape_is_a_miss(tmp_path: Path):
+    """The project index's cached launch facts are data checked on load: an entry of
+    another shape (tampered, or another version's) is recomputed, never trusted."""
+    from translator.cache import Cache
+    from translator.universe import _valid_facts
+    store = Cache(tmp_path)
+    store.put_data("k" * 64, [["scale", "a.cu:3:5", [256], None]])
+    assert store.get_data("k" * 64, _valid_facts) == [["scale", "a.cu:3:5", [256], None]]
+    for bad in ([["scale", "a.cu:3:5", ["256"], None]], [["scale"]], {"scale": 1}, [[1, 2, [3], 4]]):
+        store.put_data("k" * 64, bad)
+        assert store.get_data("k" * 64, _valid_facts) is None

@@ -93,6 +93,18 @@ class Cache:
         except (ValueError, TypeError, KeyError, AttributeError, IndexError, UnicodeError, RecursionError):
             return None
 
+    def get_data(self, key: str, valid):
+        """A plain JSON entry for `key` (a workspace's facts, say), or None: a miss, or a
+        payload that `valid(payload)` does not accept."""
+        payload = read_entry(self._path(key), key)
+        try:
+            return payload if payload is not None and valid(payload) else None
+        except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+            return None
+
+    def put_data(self, key: str, payload) -> None:
+        write_entry(self._path(key), key, payload)
+
     def put(self, key: str, result) -> None:
         from translator.cache_format import result_to_json
         payload = result_to_json(result)

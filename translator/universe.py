@@ -174,9 +174,9 @@ def _facts(f: _File, names: frozenset[str], qualifier_macros: frozenset[bytes], 
                  b"\0".join(sorted(n.encode() for n in names)), b"\0".join(sorted(qualifier_macros))) \
         if cache is not None else None
     if key is not None:
-        found = cache.get(key)
-        if isinstance(found, list):
-            return found
+        found = cache.get_data(key, _valid_facts)
+        if found is not None:
+            return [(k, where, tuple(sizes), reason) for k, where, sizes, reason in found]
     from translator.frontend import parse_file, words_of
     from translator.ir import build_ir
     from translator.ir.host_values import launch_facts
@@ -190,8 +190,16 @@ def _facts(f: _File, names: frozenset[str], qualifier_macros: frozenset[bytes], 
                 line, col = source.position(fact.offset)
                 out.append((fact.kernel, f"{f.display}:{line}:{col}", tuple(fact.values), fact.reason))
     if key is not None:
-        cache.put(key, out)
+        cache.put_data(key, out)
     return out
+
+
+def _valid_facts(payload) -> bool:
+    """A cached list of launch facts: [kernel, where, [sizes], reason or null] each."""
+    return isinstance(payload, list) and all(
+        isinstance(e, list) and len(e) == 4 and isinstance(e[0], str) and isinstance(e[1], str)
+        and isinstance(e[2], list) and all(isinstance(v, int) and not isinstance(v, bool) for v in e[2])
+        and (e[3] is None or isinstance(e[3], str)) for e in payload)
 
 
 def _reached(path: str, files: dict[str, _File]) -> list[str]:
