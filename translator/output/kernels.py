@@ -22,7 +22,7 @@ from pathlib import Path
 from translator import toolchain
 from translator.frontend import parse_file
 from translator.ir import build_ir
-from translator.ir.host_values import KernelLaunches
+from translator.ir.host_values import KernelLaunches, evaluator
 from translator.ir.registers import estimate, kernel_bounds, kernel_demand
 from translator.source import SourceFile
 
@@ -56,7 +56,8 @@ def rows(pairs, options) -> list[dict]:
             continue
         parsed = parse_file(result.input, None, options.qualifier_macros)
         module = build_ir(result.path, parsed)
-        launches = KernelLaunches(parsed, module, SourceFile(result.path, result.input), options.launch_index)
+        launches = KernelLaunches(parsed, module, SourceFile(result.path, result.input), options.launch_index,
+                                  evaluator(parsed, result.path, options))
         output = parse_file(result.output, None, options.qualifier_macros)
         translated = build_ir(result.path, output)
         bounded = {k.name: k for k in translated.kernels if k.body_span is not None and k.launch_bounds}

@@ -12,7 +12,7 @@ by the launches of every file of the run, which the command gathers first
 
 from __future__ import annotations
 
-from translator.ir.host_values import KernelLaunches
+from translator.ir.host_values import KernelLaunches, evaluator
 from translator.passes import Context, register_pass
 from translator.passes.launch_bounds import attributes, bounds, min_blocks
 
@@ -25,7 +25,8 @@ def run(ctx: Context) -> None:
     if b"__global__" not in ctx.source.data:
         return
     attributes.report(ctx)
-    sites = KernelLaunches(ctx.parsed, ctx.module, ctx.source, ctx.options.launch_index)
+    values = evaluator(ctx.parsed, ctx.source.path, ctx.options)
+    sites = KernelLaunches(ctx.parsed, ctx.module, ctx.source, ctx.options.launch_index, values)
     for kernel in ctx.module.kernels:
         if kernel.body_span is None or kernel.in_macro or not kernel.clean:
             continue

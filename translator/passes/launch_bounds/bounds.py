@@ -14,10 +14,15 @@ Legal when:
     more would fail (HIP and CUDA both refuse it), so a bound that is too small is never
     guessed.
 Not handled:
-    Launches through pointers, from files outside the translated tree, or in macros.
+    Launches through pointers, from files outside the project, or in macros; a kernel of
+    external linkage in files given alone that do not hold the program (no main): other
+    translation units may launch it (translator.universe), so it is not bounded.
 Example:
     __global__ void k(float *x) {...}  k<<<g, 256>>>(x);
     ->  __global__ void __launch_bounds__(256) k(float *x) {...}
+    A block size that is a macro the compile line may redefine (its `#define` under
+    `#ifndef TPB`) is no number: when every launch is exactly that macro, and the macro is
+    defined where the kernel is, the bound is `__launch_bounds__(TPB)`; else none (L002).
 Safety:
     semantic: the compiler may use the registers 256 threads leave; a launch wider than
     the bound would fail, and there is none.
@@ -75,6 +80,14 @@ def bound(ctx: Context, kernel, sites: KernelLaunches) -> None:
             return      # one file on its own: its kernels may be launched elsewhere; or said of the input
         ctx.report(NOT_LAUNCHED, start, f"{kernel.name} is launched from no translated file: not bounded (HIP "
                    "compiles it for blocks of 1024 threads)", end=end, subject=kernel.name)
+        return
+    symbol = sites.symbol(kernel.name)
+    if symbol and sites.values is not None and sites.values.macro_visible(symbol, start):
+        places = ", ".join(where for where, _, _ in found[:3]) + (f" and {len(found) - 3} more" if len(found) > 3
+                                                                   else "")
+        ctx.fix(BOUNDED, Edit(start, start, f"__launch_bounds__({symbol}) ".encode()),
+                f"{kernel.name} is launched with {symbol} threads per block at every launch ({places}), a macro the "
+                f"compile line may redefine: the bound is written in terms of it")
         return
     unknown = next(((where, reason) for where, values, reason in found if not values), None)
     if unknown is not None:

@@ -39,7 +39,7 @@ from translator.frontend import node_at
 from translator.ir.block_agnostic import Agnostic, NotAgnostic, analyse
 from translator.ir.elementwise import squeeze
 from translator.ir.grids import ceil_division, components, one_dimensional, strip
-from translator.ir.host_values import HostValues, KernelLaunches
+from translator.ir.host_values import HostValues, KernelLaunches, evaluator
 from translator.ir.model import LaunchSite
 from translator.ir.nodes import balanced, descendants
 from translator.passes import Context
@@ -94,14 +94,14 @@ WAVEFRONT = 64
 def rebalance(ctx: Context) -> None:
     """Move or refuse each launch of a known block size that is not the configured one."""
     target = ctx.options.block_size
-    values = HostValues(ctx.parsed)
+    values = evaluator(ctx.parsed, ctx.source.path, ctx.options)
     defined: dict[str, list] = {}
     for kernel in ctx.module.kernels:
         if kernel.body_span is not None:
             defined.setdefault(kernel.name, []).append(kernel)
     verdicts: dict[str, Agnostic | NotAgnostic] = {}
     grids = ResidentGrids(ctx)
-    index = KernelLaunches(ctx.parsed, ctx.module, ctx.source, ctx.options.launch_index)
+    index = KernelLaunches(ctx.parsed, ctx.module, ctx.source, ctx.options.launch_index, values)
     for site in ctx.module.launches:
         if site.in_macro or not site.clean:
             continue
