@@ -1,6 +1,6 @@
 // The widest launch of the shared_kernel program: 512 threads per block, a dim3 of a
 // constant (`dim3 block(kWide)`, which C++ reads as a variable, not a function).
-#include "shared.h"
+#include "shared.cuh"
 
 constexpr int kWide = 512;
 

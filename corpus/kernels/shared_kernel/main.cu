@@ -4,7 +4,7 @@
 // checked against the same arithmetic on the CPU.
 #include <cmath>
 #include <vector>
-#include "shared.h"
+#include "shared.cuh"
 
 static int check(const char *name, const std::vector<float> &got, const std::vector<float> &in, int n,
                  int passes) {

@@ -1,6 +1,6 @@
 // The kernel of the shared_kernel program, and its 128-thread launch. Other translation
-// units launch it through shared.h's declaration.
-#include "shared.h"
+// units launch it through shared.cuh's declaration.
+#include "shared.cuh"
 
 __global__ void shared_heavy(const float *in, float *out, int n, int passes) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
