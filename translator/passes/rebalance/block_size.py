@@ -89,6 +89,7 @@ multiple of 64 where the kernel allows.""",
                 "void f(int *out, int blocks) { lanes<<<blocks, 32>>>(out); }\n")
 
 WAVEFRONT = 64
+MAX_THREADS = 1024      # threads per block, on CUDA and HIP alike
 
 
 def rebalance(ctx: Context) -> None:
@@ -111,6 +112,10 @@ def rebalance(ctx: Context) -> None:
         block = size.values[0]
         moves = block != target
         name = site.kernel.rsplit("::", 1)[-1]
+        if block > MAX_THREADS:
+            _refuse(ctx, site, name, block, f"a launch of {block} threads per block fails on CUDA and on HIP (at most "
+                    f"{MAX_THREADS}): moving it would make a launch that fails run")
+            continue
         if not moves and not (_strides(ctx, defined.get(name)) and _fixed_small_grid(values, site, block, grids)) \
                 or block == 1 and _single_block(values, site):
             continue            # already right; or <<<1, 1>>>: one thread, on purpose
