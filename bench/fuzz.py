@@ -77,7 +77,7 @@ DEFAULT_OUT = REPO / "bench" / "results" / "fuzz.json"
 FAILURES_DIR = REPO / "bench" / "results" / "fuzz-failures"
 
 FAILURE_KINDS = ("exception", "crash", "hang", "changed-outside-edits", "non-idempotent", "p003-on-parsing",
-                 "p005")
+                 "p005", "unsound-bound")
 ROCM_VERSIONS = ((5, 2), (6, 0), (6, 2), (7, 0))
 GENTLE_SHARE = 0.4  # inputs made with gentle mutations only (see m_wrap_if...)
 GRACE_S = 3.0       # beyond --timeout, before the parent kills a silent worker
@@ -453,8 +453,58 @@ def m_comment_line(rng, data):
     return b"".join(lines), f"comment_line({text.decode(errors='replace')!r}@line {i})"
 
 
+# Writes of a launch's block variable between its definition and the launch: every form
+# the host values must account for (translator/ir/writes.py). `{X}` is the variable.
+INT_WRITES = (b"{X} = {X} * 2 + 64;", b"{X} += 64;", b"++{X};", b"{X}--;", b"{X} <<= 1;", b"std::cin >> {X};",
+              b"{ int& r_ = {X}; r_ = 1024; }", b"{ auto* p_ = &{X}; *p_ = 1024; }", b"memcpy(&{X}, &{X}, sizeof {X});",
+              b"fuzz_parse({X});", b"FUZZ_SET({X});", b"std::swap({X}, {X});", b"sscanf(\"1024\", \"%d\", &{X});")
+DIM3_WRITES = (b"{X}.x = 1024;", b"{X}.x *= 2;", b"++{X}.x;", b"{X} = dim3(1024);", b"{ unsigned& r_ = {X}.x; r_ = 1024; }",
+               b"memset(&{X}, 0, sizeof {X});", b"fuzz_dims({X});")
+WRITE_MARK = b"/* cu2hip-fuzz: writes "       # + b"<variable> before a launch of <kernel> */"
+_BLOCK_LAUNCH = re.compile(rb"^([ \t]+)([A-Za-z_]\w*)\s*(?:<[^<>;]*>)?\s*<<<[^;]*?,\s*([A-Za-z_]\w*)\s*(?:,[^;]*)?>>>",
+                           re.M)
+
+
+def m_write_between(rng, data):
+    """A write of a launch's block variable (a local of the launching function) inserted
+    just before the launch: the kernel must then get no bound from the variable's
+    initializer (the `unsound-bound` check)."""
+    found = []
+    for match in _BLOCK_LAUNCH.finditer(data):
+        name = match.group(3)
+        before = data[max(0, match.start() - 4000):match.start()]
+        declared = list(re.finditer(rb"^[ \t]+(?!.*\bconst(?:expr)?\b)(?:[\w:<>]+[ \t]+)*(int|unsigned|size_t|long|"
+                                    rb"dim3|auto)[ \t]+(?:[^;\n]*?[, \t])?" + re.escape(name) + rb"\b[ \t]*[=({;,]",
+                                    before, re.M))
+        if declared and b"#define " + name not in data:
+            found.append((match, declared[-1].group(1) == b"dim3"))
+    if not found:
+        return data, "write_between(none)"
+    match, dim3 = rng.choice(found)
+    name, kernel = match.group(3), match.group(2)
+    write = rng.choice(DIM3_WRITES if dim3 else INT_WRITES).replace(b"{X}", name)
+    nl = _newline(data)
+    line = match.group(1) + write + b" " + WRITE_MARK + name + b" before a launch of " + kernel + b" */" + nl
+    start = data.rfind(b"\n", 0, match.start() + 1) + 1 if data[match.start():match.start() + 1] != b"\n" else \
+        match.start() + 1
+    return _insert(data, start, line), f"write_between({write.decode()!r} before {kernel.decode()})"
+
+
+_MARKED_WRITE = re.compile(rb"/\* cu2hip-fuzz: writes (\w+) before a launch of (\w+) \*/")
+
+
+def unsound_bounds(data: bytes, applied) -> str | None:
+    """Why the translation bounds a kernel whose launch's block variable the input writes
+    before the launch (a `write_between` mutation), or None."""
+    kernels = {m.group(2).decode() for m in _MARKED_WRITE.finditer(data)}
+    for fix in applied:
+        if fix.rule == "L001" and any(fix.reason.startswith(k + " ") for k in kernels):
+            return f"{fix.reason} [{[e.text for e in fix.edits]}]"
+    return None
+
+
 GENTLE = ((m_wrap_if, 3), (m_nest_balanced, 1.5), (m_move_region, 3), (m_api_statement, 5), (m_comment_line, 1),
-          (m_line_endings, 1))
+          (m_line_endings, 1), (m_write_between, 3))
 _GENTLE_FUNCS = [m for m, _ in GENTLE]
 _GENTLE_WEIGHTS = [w for _, w in GENTLE]
 
@@ -624,6 +674,9 @@ def check(path: str, data: bytes, options: dict) -> dict:
     wrong = splice_check(data, result.output, result.applied)
     if wrong:
         out["failures"].append(("changed-outside-edits", "splice", wrong))
+    unsound = unsound_bounds(data, result.applied) if b"cu2hip-fuzz: writes" in data else None
+    if unsound:
+        out["failures"].append(("unsound-bound", "L001 after a write", unsound))
     # Diagnostics.
     p003 = [d for d in result.diagnostics if d.code == "P003"]
     out["p003"] = len(p003)

@@ -50,11 +50,16 @@ the kernel is known, the bound is the largest block size among them.""",
                 "{ x[threadIdx.x] = 0; }\nvoid f(float *x) { k<<<4, 256>>>(x); }\n")
 UNKNOWN_SIZE = rule(
     "L002", "unknown-block-size", WARNING, "a kernel cannot be bounded: a launch's block size is unknown", """
-A launch's block size is read at run time (a parameter, a variable written in the
-function, a call), or the kernel's name is used as a value (passed to
-`cudaLaunchKernel`, stored in a pointer), so its launches cannot all be counted. No bound
-is guessed: the kernel keeps HIP's default of 1024 threads. If the largest block is known
-to you, write `__launch_bounds__(N)` on the kernel.""",
+A launch's block size is read at run time (a parameter, a call, a variable some use may
+write: an assignment, `++`, a member write `b.x = ...`, its address taken, a non-const
+reference to it, a call that may take it by reference, `>>`), is a macro the compile
+line may redefine in an expression (`2 * TPB` under `#ifndef TPB`), or the kernel's name
+is used as a value (passed to `cudaLaunchKernel`, stored in a pointer), so its launches
+cannot all be counted. A kernel of external linkage in files given alone that do not
+hold the program (none defines `main`) may be launched by other translation units:
+translate the project's folder, or configure it (`[tool.cu2hip]`), to count them. No
+bound is guessed: the kernel keeps HIP's default of 1024 threads. If the largest block
+is known to you, write `__launch_bounds__(N)` on the kernel.""",
     topic="launch-bounds",
     example="__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
             "void f(float *x, int threads) { k<<<4, threads>>>(x); }\n",

@@ -16,7 +16,9 @@ Legal when:
     kernel, the old grid provably covers the guard's bound (a ceiling division of that
     bound by the block size, or constants whose product is at least it), so that the new
     grid covers the same elements; and the kernel's `__launch_bounds__`, if it has one,
-    allows the new block.
+    allows the new block, and so does the bound the other files' launches give a kernel
+    that they launch too (translator.universe). A launch wider than 1024 threads, which
+    fails, stays.
 Not handled:
     Kernels defined in another file (their launches are left), launches in macros,
     launches through `cudaLaunchKernel` or `hipLaunchKernelGGL`, block sizes read at run
