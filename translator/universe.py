@@ -177,9 +177,9 @@ def _facts(f: _File, names: frozenset[str], qualifier_macros: frozenset[bytes], 
                  *(part for path, data in headers for part in (path.encode("utf-8", "surrogateescape"), data))) \
         if cache is not None else None
     if key is not None:
-        found = cache.get(key)
-        if isinstance(found, list):
-            return found
+        found = cache.get_data(key, _valid_facts)
+        if found is not None:
+            return [(k, where, tuple(sizes), reason, symbol) for k, where, sizes, reason, symbol in found]
     from translator.frontend import parse_file, words_of
     from translator.ir import build_ir
     from translator.ir.host_values import HostValues, LocalHeaders, launch_facts
@@ -194,8 +194,16 @@ def _facts(f: _File, names: frozenset[str], qualifier_macros: frozenset[bytes], 
                 line, col = source.position(fact.offset)
                 out.append((fact.kernel, f"{f.display}:{line}:{col}", tuple(fact.values), fact.reason, fact.symbol))
     if key is not None:
-        cache.put(key, out)
+        cache.put_data(key, out)
     return out
+
+
+def _valid_facts(payload) -> bool:
+    """A cached list of launch facts: [kernel, where, [sizes], reason or null, symbol] each."""
+    return isinstance(payload, list) and all(
+        isinstance(e, list) and len(e) == 5 and isinstance(e[0], str) and isinstance(e[1], str)
+        and isinstance(e[2], list) and all(isinstance(v, int) and not isinstance(v, bool) for v in e[2])
+        and (e[3] is None or isinstance(e[3], str)) and isinstance(e[4], str) for e in payload)
 
 
 def _reached(path: str, files: dict[str, _File]) -> list[str]:

@@ -1,7 +1,8 @@
 """The inputs of a run and the facts that span files.
 
 `Workspace.collect` walks the inputs once: which files are translated (CUDA and C/C++
-sources and headers, and the local headers they include whatever their suffix), which
+sources and headers, the local headers they include whatever their suffix, and the build
+files: CMake's and Make's, translated as such, never parsed as CUDA), which
 are copied (with `-o`, the rest of the tree), where each one goes, and the problems met
 (unreadable paths, link loops, FIFOs and devices, which are never read, links out of the
 tree, output paths that two files claim). It reads every translated file once and keeps
@@ -25,10 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from translator import diagnostics as dg
+from translator.buildfiles import build_kind
 from translator.cudanames import declared_names
 from translator.frontend import QualifierMacros
+from translator.ignore import UNMATCHED, GitIgnore, Patterns
 from translator.inputs import (LINK_OUT_OF_TREE, LOOP, MISSING, NOT_REGULAR, OUTSIDE_MIRRORED, REGULAR, SPECIAL,
-                               UNREADABLE, collisions, common_parent, glob_regex, kind, problem, read_regular,
+                               UNREADABLE, collisions, common_parent, kind, problem, read_regular,
                                real_path)
 
 CUDA_SUFFIXES = frozenset({".cu", ".cuh"})
@@ -58,6 +61,8 @@ class Selection:
     base: Path | None = None      # mirror paths relative to this folder (default: the inputs' common parent)
     project: Path | None = None   # the configuration's folder: the project whose launches count (translator.universe)
     skip: tuple[Path, ...] = ()   # folders of the project that hold no program (the configured output)
+    patterns_root: tuple = (None, None)   # what include and exclude are relative to (translator.ignore)
+    gitignore: bool = True        # leave out what the trees' .gitignore files ignore
 
 
 @dataclass
@@ -89,6 +94,11 @@ class Workspace:
         walk = _Walk(selection, base)
         for raw in paths:
             walk.add(raw)
+        if walk.trees:
+            walk.problems += [problem(UNMATCHED, walk.trees[0], f"{option} pattern {pattern!r} matched no file "
+                                      f"under {', '.join(map(str, walk.trees))} (patterns are relative to "
+                                      f"{root or 'each tree'})")
+                              for option, pattern, root in walk.patterns.unmatched()]
         contents, macros = walk.read()
         jobs, copies = walk.settle()
         declared = frozenset(name for data in contents.values() for name in declared_names(data))
@@ -133,8 +143,7 @@ class _Walk:
         self.problems: list[dg.Diagnostic] = []
         self.onto: list[str] = []
         self.trees: list[Path] = []
-        self.include = [glob_regex(p) for p in selection.include]
-        self.exclude = [glob_regex(p) for p in selection.exclude]
+        self.patterns = Patterns(selection.include, selection.exclude, selection.patterns_root)
         self.out_dir = real_path(selection.output) if selection.output is not None else None
 
     def destination(self, path: Path) -> Path | None:
@@ -146,11 +155,6 @@ class _Walk:
             raise ValueError(rel)
         return self.out_dir / rel
 
-    def chosen(self, rel: str) -> bool:
-        """Do the include/exclude globs let this file be translated?"""
-        if self.include and not any(p.match(rel) for p in self.include):
-            return False
-        return not any(p.match(rel) for p in self.exclude)
 
     def job(self, path: Path, dest: Path | None) -> None:
         """Translate `path` once, whatever the number of paths it is reached by."""
@@ -181,19 +185,26 @@ class _Walk:
                 self.job(root, dest)    # a missing one is reported when it is read
             return
         # Links to folders are not followed (os.walk's default): a link loop cannot recur.
+        ignore = GitIgnore.above(root) if self.s.gitignore else None
         for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: self.problems.append(
                 problem(UNREADABLE, e.filename or raw, f"cannot read: {e.strerror}"))):
             here = Path(dirpath)
+            if ignore is not None:
+                ignore.enter(here)
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
-                                 and (self.out_dir is None or real_path(here / d) != self.out_dir))
+                                 and (self.out_dir is None or real_path(here / d) != self.out_dir)
+                                 and not (ignore is not None and ignore.ignored(here / d, folder=True)))
             for name in sorted(filenames):
-                self.file(here / name, root)
+                if ignore is None or not ignore.ignored(here / name):
+                    self.file(here / name, root)
         self.trees.append(root)
 
     def file(self, path: Path, root: Path) -> None:
         dest = self.destination(path)
         rel = path.relative_to(root).as_posix()
-        wanted = (path.suffix in CUDA_SUFFIXES or path.suffix.lower() in CXX_SUFFIXES) and self.chosen(rel)
+        chosen = self.patterns.chosen(path, rel)      # for every file: a pattern's match is recorded
+        wanted = (path.suffix in CUDA_SUFFIXES or path.suffix.lower() in CXX_SUFFIXES
+                  or build_kind(path) is not None) and chosen
         mirrored = dest is not None and (wanted or self.s.complete)
         if not wanted and not mirrored:
             return
@@ -243,6 +254,8 @@ class _Walk:
             except OSError:
                 continue   # reported when the file itself is translated
             contents[real_path(job.source)] = data
+            if build_kind(job.source) is not None:
+                continue    # a build file: no C preprocessor in it
             macros.add(data)
             for match in _LOCAL_INCLUDE.finditer(data):
                 target = job.source.parent / match.group(1).decode("utf-8", "replace")

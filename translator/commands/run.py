@@ -46,8 +46,7 @@ class Batch:
         inputs = [self.workspace.read(job) for job in jobs]
         keys = [self.cache.key(job.display, data, self.options) if self.cache and isinstance(data, bytes) else None
                 for job, data in zip(jobs, inputs)]
-        found = [self.cache.get(key) if key else None for key in keys]
-        found = [r.restored(data) if r is not None else None for r, data in zip(found, inputs)]
+        found = [self.cache.get(key, data) if key else None for key, data in zip(keys, inputs)]
         self.hits = sum(r is not None for r in found)
         todo = [i for i, r in enumerate(found) if r is None]
         fresh = self._stream([jobs[i] for i in todo], [inputs[i] for i in todo])
@@ -56,7 +55,7 @@ class Batch:
             if result is None:
                 result = next(fresh)
                 if keys[i]:
-                    self.cache.put(keys[i], result.slim())
+                    self.cache.put(keys[i], result)
             yield job, result
 
     def _stream(self, jobs: list[Job], inputs: list):

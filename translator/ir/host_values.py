@@ -130,6 +130,7 @@ class HostValues:
         self._callees: Callees | None = None
         self._macro_bodies: dict[str, str] = file._macro_bodies if file else {}
         self._variables: set[str] = file._variables if file else set()   # globals that are not const
+        self._template_calls: dict[str, list[ts.Node]] | None = None          # see _calls_of
         self._tree = ancestry(parsed.main)
 
     # ---- file-scope facts
@@ -467,12 +468,7 @@ class HostValues:
         position = names.index(name)
         callee = _name_of(self.parsed, function)
         values, sites = set(), 0
-        for n in descendants(self.root):
-            if n.type != "template_function" or n.parent is None or n.parent.type != "call_expression":
-                continue
-            fn = n.child_by_field_name("name")
-            if fn is None or _text(self.parsed, fn) != callee:
-                continue
+        for n in self._calls_of(callee):
             args = n.child_by_field_name("arguments")
             given = [a for a in args.named_children if a.type != "comment"] if args is not None else []
             if position >= len(given):
@@ -485,6 +481,30 @@ class HostValues:
         if not sites:
             return unknown(f"'{name}' is a template parameter of {callee}, which this file never calls")
         return Value(tuple(sorted(values)))
+
+
+    def _calls_of(self, callee: str) -> list[ts.Node]:
+        """The calls `callee<...>(...)` of the file (their template_function nodes, in
+        document order). Indexed by name the first time a template argument is asked for,
+        from each `<` of the text that is a template argument list's, as the IR finds
+        things (a walk of every node cost more than the rest of the evaluation)."""
+        if self._template_calls is None:
+            self._template_calls = {}
+            text, tree = self.parsed.cleaned, self._tree
+            at = text.find(b"<")
+            while at >= 0:
+                token = tree.node_at(at, at + 1)
+                arguments = tree.parent(token) if token is not None and token.type == "<" else None
+                template = tree.parent(arguments) if arguments is not None and \
+                    arguments.type == "template_argument_list" else None
+                if template is not None and template.type == "template_function" and \
+                        template.child_by_field_name("arguments") == arguments:
+                    call = tree.parent(template)
+                    fn = template.child_by_field_name("name")
+                    if call is not None and call.type == "call_expression" and fn is not None:
+                        self._template_calls.setdefault(_text(self.parsed, fn), []).append(template)
+                at = text.find(b"<", at + 1)
+        return self._template_calls.get(callee, [])
 
 
 def _name_of(parsed, function: ts.Node) -> str:
@@ -588,7 +608,8 @@ def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset
         value = evaluator.block_size(site)
         out.append(LaunchFact(name, site.span[0], value.values, value.reason, value.symbol))
     names = {k.name for k in module.kernels} | {f.kernel for f in out} | set(kernels)
-    pattern = parsed.word_pattern({n.encode() for n in names})
+    wanted = {n.encode() for n in names}
+    pattern = parsed.word_pattern(wanted)
     if pattern is None:
         return out
     declared = {k.name_span for k in module.kernels}
@@ -596,6 +617,8 @@ def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset
     starts = [lo for lo, _ in spans]
     tree = ancestry(parsed.main)
     for match in pattern.finditer(parsed.cleaned):
+        if match.group() not in wanted:
+            continue        # the pattern of many names matches every identifier
         k = bisect.bisect_right(starts, match.start()) - 1
         if k >= 0 and match.end() <= spans[k][1] or (match.start(), match.end()) in declared:
             continue        # a launch's kernel, or a kernel's own name

@@ -38,10 +38,13 @@ import tree_sitter as ts
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.frontend import node_at
-from translator.ir.block_agnostic import Agnostic, NotAgnostic, analyse
+from translator.facts.block_agnostic import BlockAgnostic
+from translator.facts.host_values import HostValues as HostValuesFact
+from translator.ir.block_agnostic import Agnostic, NotAgnostic
 from translator.ir.elementwise import squeeze
 from translator.ir.grids import ceil_division, components, one_dimensional, strip
-from translator.ir.host_values import HostValues, KernelLaunches, evaluator
+from translator.facts.kernel_launches import KernelLaunches as KernelLaunchesFact
+from translator.ir.host_values import HostValues
 from translator.ir.model import LaunchSite
 from translator.ir.nodes import balanced, descendants
 from translator.passes import Context
@@ -97,14 +100,14 @@ MAX_THREADS = 1024      # threads per block, on CUDA and HIP alike
 def rebalance(ctx: Context) -> None:
     """Move or refuse each launch of a known block size that is not the configured one."""
     target = ctx.options.block_size
-    values = evaluator(ctx.parsed, ctx.source.path, ctx.options)
+    values = ctx.facts.get(HostValuesFact)
     defined: dict[str, list] = {}
     for kernel in ctx.module.kernels:
         if kernel.body_span is not None:
             defined.setdefault(kernel.name, []).append(kernel)
     verdicts: dict[str, Agnostic | NotAgnostic] = {}
     grids = ResidentGrids(ctx)
-    index = KernelLaunches(ctx.parsed, ctx.module, ctx.source, ctx.options.launch_index, values)
+    index = ctx.facts.get(KernelLaunchesFact)
     for site in ctx.module.launches:
         if site.in_macro or not site.clean:
             continue
@@ -130,7 +133,7 @@ def rebalance(ctx: Context) -> None:
             if len(defined[name]) > 1:
                 verdicts[name] = NotAgnostic(name, "it is overloaded")
             else:
-                verdicts[name] = analyse(ctx.parsed, defined[name][0])
+                verdicts[name] = ctx.facts.get(BlockAgnostic).of(defined[name][0])
         verdict = verdicts[name]
         if moves and isinstance(verdict, Agnostic) and index.across_files(name):
             known = [v for _, values, _ in index.of(name) for v in values]
