@@ -35,6 +35,10 @@ The checks, per input (the failure kinds):
                          on an input that parses: `parse_file(input).main.root.has_error`
                          is False.
   p005                   a P005 diagnostic (the passes did not settle).
+  unsound-bound          an input with a write of a launch's block variable inserted before
+                         the launch (the write_between mutation) whose kernel still gets
+                         __launch_bounds__ (L001): the bound came from a value that is not
+                         the one launched.
 
 Not failures, counted apart: P003 on inputs that do not parse (`p003-on-broken`), each
 with a check of its message's claim (the output has an error site at the line:col the
@@ -504,7 +508,7 @@ def unsound_bounds(data: bytes, applied) -> str | None:
 
 
 GENTLE = ((m_wrap_if, 3), (m_nest_balanced, 1.5), (m_move_region, 3), (m_api_statement, 5), (m_comment_line, 1),
-          (m_line_endings, 1), (m_write_between, 3))
+          (m_line_endings, 1), (m_write_between, 8))
 _GENTLE_FUNCS = [m for m, _ in GENTLE]
 _GENTLE_WEIGHTS = [w for _, w in GENTLE]
 
@@ -674,7 +678,8 @@ def check(path: str, data: bytes, options: dict) -> dict:
     wrong = splice_check(data, result.output, result.applied)
     if wrong:
         out["failures"].append(("changed-outside-edits", "splice", wrong))
-    unsound = unsound_bounds(data, result.applied) if b"cu2hip-fuzz: writes" in data else None
+    out["write_between"] = b"cu2hip-fuzz: writes" in data
+    unsound = unsound_bounds(data, result.applied) if out["write_between"] else None
     if unsound:
         out["failures"].append(("unsound-bound", "L001 after a write", unsound))
     # Diagnostics.
@@ -950,7 +955,7 @@ def run_campaign(seed: int, count: int | None, seconds: float | None, jobs: int 
     translate("warm.cu", b"int main() { cudaFree(0); }\n", Options())     # tables loaded before the fork
     pool = Pool(jobs, sources, timeout)
     counts = {"inputs": 0, **{k: 0 for k in FAILURE_KINDS}, "p003-on-broken": 0, "skipped-binary": 0,
-              "inputs-that-parse": 0, "inputs-changed": 0, "inputs-with-failures": 0}
+              "inputs-that-parse": 0, "inputs-changed": 0, "inputs-with-failures": 0, "write-between": 0}
     sub = {}                    # changed-outside-edits: per check
     distinct: dict = {}         # (kind, signature) -> record
     broken_p003: list = []
@@ -971,6 +976,7 @@ def run_campaign(seed: int, count: int | None, seconds: float | None, jobs: int 
         counts["inputs"] += 1
         times.append((outcome.get("seconds", 0.0), index))
         counts["skipped-binary"] += bool(outcome.get("skipped"))
+        counts["write-between"] += bool(outcome.get("write_between"))
         counts["inputs-that-parse"] += outcome.get("parses") is True
         counts["inputs-changed"] += bool(outcome.get("edits"))
         kinds_here = set()
@@ -1145,6 +1151,8 @@ def report(results: dict) -> str:
              f"P003-on-parsing         {c['p003-on-parsing']:>9,}",
              f"P003-on-broken (note)   {c['p003-on-broken']:>9,}",
              f"P005                    {c['p005']:>9,}",
+             f"unsound-bound           {c['unsound-bound']:>9,}   (write_between inputs: "
+             f"{c.get('write-between', 0):,})",
              f"inputs with a failure   {c['inputs-with-failures']:>9,}",
              "",
              f"time per input (translate + checks + re-translation): p50 {s['per_input_p50']} s, "
