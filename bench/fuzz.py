@@ -477,9 +477,7 @@ def m_write_between(rng, data):
     for match in _BLOCK_LAUNCH.finditer(data):
         name = match.group(3)
         before = data[max(0, match.start() - 4000):match.start()]
-        declared = list(re.finditer(rb"^[ \t]+(?!.*\bconst(?:expr)?\b)(?:[\w:<>]+[ \t]+)*(int|unsigned|size_t|long|"
-                                    rb"dim3|auto)[ \t]+(?:[^;\n]*?[, \t])?" + re.escape(name) + rb"\b[ \t]*[=({;,]",
-                                    before, re.M))
+        declared = list(_declaration(name).finditer(before))
         if declared and b"#define " + name not in data:
             found.append((match, declared[-1].group(1) == b"dim3"))
     if not found:
@@ -494,13 +492,37 @@ def m_write_between(rng, data):
     return _insert(data, start, line), f"write_between({write.decode()!r} before {kernel.decode()})"
 
 
-_MARKED_WRITE = re.compile(rb"/\* cu2hip-fuzz: writes (\w+) before a launch of (\w+) \*/")
+def _declaration(name: bytes) -> re.Pattern[bytes]:
+    """A local's declaration that is not const: `int t = ...;`, `dim3 b(64);` (indented:
+    inside a function), the type directly before the name."""
+    return re.compile(rb"^[ \t]+(?:static[ \t]+)?(?:unsigned[ \t]+)?(int|unsigned|size_t|long|dim3|auto)[ \t]+"
+                      + re.escape(name) + rb"[ \t]*[=({;,]", re.M)
+
+
+_MARKED_WRITE = re.compile(rb"^([ \t]*)([^\n]*?) /\* cu2hip-fuzz: writes (\w+) before a launch of (\w+) \*/", re.M)
+
+
+def marked_writes(data: bytes) -> set[str]:
+    """The kernels whose launch's block variable a `write_between` mutation writes: the
+    marked line still holds one of the write forms of that variable, the variable is
+    declared (not const) before it, and the next line launches the kernel with it (a
+    minimized input that lost any of these is no such program)."""
+    kernels = set()
+    for m in _MARKED_WRITE.finditer(data):
+        name, kernel = m.group(3), m.group(4)
+        forms = {w.replace(b"{X}", name) for w in INT_WRITES + DIM3_WRITES}
+        launch = re.compile(rb"[ \t]*" + re.escape(kernel) + rb"\s*(?:<[^<>;]*>)?\s*<<<[^;]*?,\s*" + re.escape(name)
+                            + rb"\s*(?:,[^;]*)?>>>")
+        if m.group(2) in forms and _declaration(name).search(data, 0, m.start()) \
+                and launch.match(data, m.end() + 1):
+            kernels.add(kernel.decode())
+    return kernels
 
 
 def unsound_bounds(data: bytes, applied) -> str | None:
     """Why the translation bounds a kernel whose launch's block variable the input writes
     before the launch (a `write_between` mutation), or None."""
-    kernels = {m.group(2).decode() for m in _MARKED_WRITE.finditer(data)}
+    kernels = marked_writes(data)
     for fix in applied:
         if fix.rule == "L001" and any(fix.reason.startswith(k + " ") for k in kernels):
             return f"{fix.reason} [{[e.text for e in fix.edits]}]"
