@@ -529,8 +529,42 @@ def unsound_bounds(data: bytes, applied) -> str | None:
     return None
 
 
+_LAUNCH_ARGS = re.compile(rb"\b[A-Za-z_]\w*\s*<<<[^;{}]*?>>>\s*\(([^;{}]*?)\)\s*;")
+_KERNEL_BODY = re.compile(rb"__global__[^;{}]*\)\s*\{")
+_WORD = re.compile(rb"\b[A-Za-z_]\w*\b")
+# Host statements that make a launch argument possibly aliased, written or read out of sight.
+ALIASES = (b"float*& fz_ref = {n}; fz_ref = {n} + 1;", b"fz_rebind({n});", b"{n} = fz_opaque({n});",
+           b"auto fz_address = &{n};", b"FZ_MACRO({n});", b"std::swap({n}, {n});", b"const auto& fz_view = {n};")
+# Device statements: calls the call graph cannot follow, and block queries.
+CALLS = (b"(void)fz_extern(threadIdx.x);", b"(void)fz_table[threadIdx.x & 1](0);", b"(void)fz_functor(0);",
+         b"(void)cooperative_groups::this_thread_block().size();", b"(void)(*fz_pointer)(0);")
+
+
+def m_alias_call(rng, data):
+    """Between a value's definition and its use: an alias, a write or an opaque call of a
+    launch's argument just before the launch, or a call the call graph cannot follow (a
+    function pointer, a table of them, an extern function, a block query) at the start of
+    a kernel's body."""
+    launches = list(_LAUNCH_ARGS.finditer(data))
+    kernels = list(_KERNEL_BODY.finditer(data))
+    nl = _newline(data)
+    if launches and (not kernels or rng.random() < 0.6):
+        launch = rng.choice(launches)
+        names = [w for w in _WORD.findall(launch.group(1)) if not w[:1].isdigit()]
+        if names:
+            name = rng.choice(names)
+            text = rng.choice(ALIASES).replace(b"{n}", name)
+            at = max(data.rfind(b"\n", 0, launch.start()), data.rfind(b"\r", 0, launch.start())) + 1
+            return _insert(data, at, text + nl), f"alias_call({text.decode(errors='replace')!r}@{at})"
+    if kernels:
+        body = rng.choice(kernels)
+        text = rng.choice(CALLS)
+        return _insert(data, body.end(), nl + text), f"alias_call({text.decode()!r}@{body.end()})"
+    return data, "alias_call(nothing to alias)"
+
+
 GENTLE = ((m_wrap_if, 3), (m_nest_balanced, 1.5), (m_move_region, 3), (m_api_statement, 5), (m_comment_line, 1),
-          (m_line_endings, 1), (m_write_between, 8))
+          (m_line_endings, 1), (m_alias_call, 3), (m_write_between, 8))
 _GENTLE_FUNCS = [m for m, _ in GENTLE]
 _GENTLE_WEIGHTS = [w for _, w in GENTLE]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from translator import toolchain
-from translator.corpus import COVER_WORDS, load_manifest
+from translator.corpus import COVER_WORDS, load_manifest, load_projects
 from translator.passes import Options
 from translator.pipeline import translate
 
@@ -46,8 +46,15 @@ def test_manifest_is_complete():
     paths = [s for p in PROGRAMS for s in p.sources]      # a program of several files: each of them
     assert len(paths) == len(set(paths)), "a program or a source is listed twice"
     assert len(PROGRAMS) >= 30
+    # A project built by its own build files (corpus/projects/) owns the sources of its folder.
+    projects = load_projects(ROOT)
+    assert {p.build for p in projects} == {"cmake", "make"}
+    owned = [s for p in projects for s in p.sources(ROOT)]
+    assert set(owned).isdisjoint(paths)
     on_disk = {str(p.relative_to(ROOT)) for p in (ROOT / "corpus").rglob("*.cu")}
-    assert on_disk == set(paths), "every corpus .cu has a manifest entry and every entry a file"
+    assert on_disk == set(paths) | set(owned), "every corpus .cu has a manifest entry and every entry a file"
+    for project in projects:
+        assert set(project.covers) <= COVER_WORDS, project.path
     for program in PROGRAMS:
         assert set(program.covers) <= COVER_WORDS, program.path
         assert program.amd_compile or program.reason, f"{program.path}: amd_compile = false needs a reason"
@@ -124,6 +131,8 @@ COMPILED_GOLDENS = sorted([*(p for folder in ("H007_kernel_cast", "H020_hip_defi
                              for p in (ROOT / "tests" / "passes" / folder).glob("*.hip")),
                            # HIP 5.2's cooperative groups after the runtime header the file includes later.
                            ROOT / "tests" / "passes" / "H002_map_header" / "cooperative_groups_before_runtime.hip",
+                           # Tests of CUDA's include guards name HIP's: the blocks they guard compile.
+                           ROOT / "tests" / "passes" / "H041_cuda_include_guard" / "helper_header_guards.hip",
                            # HIP's names for CUDA's system-scope atomics, every type.
                            ROOT / "tests" / "passes" / "H001_hipify" / "scoped_atomics_system.hip",
                            # Masks proven full below HIP 6.2, as mask-less builtins.

@@ -147,3 +147,22 @@ def test_the_header_diagnostic_names_the_rocm_version_that_has_it() -> None:
     first = result.diagnostics[0]
     assert (first.code, first.line) == ("H034", 1)
     assert "translate with --rocm-version 5.7 or newer" in first.message
+
+
+def test_name_lookups_grow_linearly_with_the_declarations_of_a_block(monkeypatch) -> None:
+    # Each lookup reads the block's declarations once per block, not once per use.
+    calls = [0]
+    declared = Types._declared
+
+    def counting(self, kind, declarator):
+        calls[0] += 1
+        return declared(self, kind, declarator)
+    monkeypatch.setattr(Types, "_declared", counting)
+
+    def work(n: int) -> int:
+        calls[0] = 0
+        body = b"".join(b"long v%d = l; r += __ffsll(v%d);" % (i, i) for i in range(n))
+        result = translate("w.cu", b"__device__ int f(long l) { int r = 0;" + body + b" return r; }\n", ROCM52)
+        assert sum(f.rule == "H030" for f in result.applied) == n
+        return calls[0]
+    assert work(400) <= 2.5 * work(200)

@@ -269,7 +269,7 @@ def parse_make(data: bytes) -> MakeFile:
                 out.lines.append(MakeLine("directive", start, end))
                 define = None
             else:
-                out.lines.append(MakeLine("define", start, end, define))
+                out.lines.append(MakeLine("define", start, end, define, (start, end)))
             continue
         if data[start:start + 1] == b"\t" and in_rule:
             # A recipe: the shell's text; its '#' starts a shell comment only at a word's start.

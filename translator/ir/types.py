@@ -145,6 +145,7 @@ class Types:
         self.data = data
         self._aliases: dict[str, str] | None = None
         self._structs: dict[str, dict[str, Type]] | None = None
+        self._blocks: dict[tuple, dict[str, list[tuple[int, Type | None]]]] = {}
 
     def text(self, node: ts.Node) -> str:
         return self.fragment.text(self.data, node)
@@ -255,9 +256,13 @@ class Types:
             if named is not None and named[0] == word and child != scope.child_by_field_name("right"):
                 return named[1]
             return _NOTHING
-        if kinds in ("compound_statement", "translation_unit", "declaration_list", "field_declaration_list"):
-            candidates = [c for c in scope.named_children if c.start_byte < at or kinds == "field_declaration_list"]
-        elif kinds in ("for_statement", "if_statement", "while_statement", "switch_statement",
+        if kinds in _BLOCKS:
+            entries = self._block_names(scope).get(word)
+            if not entries:
+                return _NOTHING
+            before = [t for start, t in entries if start < at or kinds == "field_declaration_list"]
+            return before[-1] if before else _NOTHING       # the last declaration before the use
+        if kinds in ("for_statement", "if_statement", "while_statement", "switch_statement",
                        "condition_clause"):
             candidates = [c for c in scope.named_children if c.start_byte < at and c != child]
         elif kinds in ("function_definition", "lambda_expression"):
@@ -281,6 +286,23 @@ class Types:
         if found is _NOTHING and kinds == "field_declaration_list":
             return _NOTHING
         return found
+
+    def _block_names(self, scope: ts.Node) -> dict[str, list[tuple[int, Type | None]]]:
+        """The names a block's declarations introduce, each with where and its type (once
+        per block: a block of thousands of statements is read once, not per use)."""
+        key = (scope.type, scope.start_byte, scope.end_byte)
+        held = self._blocks.get(key)
+        if held is None:
+            held = {}
+            for c in scope.named_children:
+                if c.type in ("declaration", "field_declaration"):
+                    kind = c.child_by_field_name("type")
+                    for d in c.children_by_field_name("declarator"):
+                        named = self._declared(kind, d)
+                        if named is not None:
+                            held.setdefault(named[0], []).append((c.start_byte, named[1]))
+            self._blocks[key] = held
+        return held
 
     def _declaration_of(self, node: ts.Node, word: str):
         if node.type in ("declaration", "field_declaration", "parameter_declaration",
@@ -400,6 +422,7 @@ class Types:
 
 
 _NOTHING = object()
+_BLOCKS = frozenset({"compound_statement", "translation_unit", "declaration_list", "field_declaration_list"})
 
 
 def _walk(root: ts.Node):

@@ -39,3 +39,12 @@ __global__ void rounds(int* data, int n) {
     data[threadIdx.x] += __shfl_down_sync(m, data[threadIdx.x], 1);
   }
 }
+
+// A ballot over __activemask(), the call under `if (p)` inside a plain block.
+__global__ void odd_lanes(int* data) {
+  const bool p = threadIdx.x % 2 == 1;
+  unsigned odd = __ballot_sync(__activemask(), p);
+  {
+    if (p) data[threadIdx.x] = __shfl_sync(odd, data[threadIdx.x], 1);
+  }
+}

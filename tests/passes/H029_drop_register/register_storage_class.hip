@@ -18,3 +18,7 @@ __global__ void scale(const float* in, float* out, int n) {
 
 // Words and comments that say register are not the keyword.
 __device__ int registered(int register_count) { return register_count; /* register */ }
+
+// A macro that stands for the keyword stands for nothing.
+#define REG
+__device__ int twice(int x) { REG int y = 2 * x; return y; }

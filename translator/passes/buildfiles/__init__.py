@@ -113,7 +113,8 @@ CUDA_COMMAND = rule(
     "B009", "cmake-cuda-add-command", NOTE, "FindCUDA's cuda_add_executable/cuda_add_library become CMake's own", """
 FindCUDA's commands (removed from CMake's recommended use since 3.10) compile `.cu`
 files with nvcc; with the HIP language, `add_executable`/`add_library` do, once the
-sources are marked `LANGUAGE HIP` (B011). `cuda_include_directories` is
+sources are marked `LANGUAGE HIP` (B011); their `OPTIONS` (nvcc flags) move, translated,
+to `target_compile_options` of the target's HIP sources. `cuda_include_directories` is
 `include_directories`.""", edits=True, safe=True, example_path=_CM,
     example="cuda_add_executable(app main.cu)\n",
     translation="add_executable(app main.cu)\nset_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\n")
@@ -146,8 +147,8 @@ NO_HIP_COUNTERPART = rule(
     "B014", "cmake-no-hip-counterpart", WARNING, "a CUDA construct of CMake with no HIP counterpart", """
 `CUDA_SEPARABLE_COMPILATION` (use `-fgpu-rdc` in the compile and link options),
 `CMAKE_CUDA_HOST_COMPILER` (the HIP language compiles host code with its clang),
-`CUDA_RESOLVE_DEVICE_SYMBOLS`, FindCUDA's `CUDA_NVCC_FLAGS` list and `OPTIONS`: kept and
-reported.""", example_path=_CM, example="set_target_properties(app PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n")
+`CUDA_RESOLVE_DEVICE_SYMBOLS`, FindCUDA's `CUDA_NVCC_FLAGS` list (its flags are
+translated where they are): kept and reported.""", example_path=_CM, example="set_target_properties(app PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n")
 COMPILER = rule(
     "B020", "hipcc-compiler", NOTE, "nvcc becomes hipcc", """
 `NVCC = nvcc`, `/usr/local/cuda/bin/nvcc` and a recipe's `nvcc` become `hipcc`, HIP's

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from translator.buildfiles import Arg, CMakeFile, Command, words
-from translator.passes.buildfiles.flags import HIP_RUNTIME, FlagReader, Package, library
+from translator.passes.buildfiles.flags import HIP_RUNTIME, FlagReader, Package, library, rewritten
 
 HIP_LANGUAGE_SINCE = (3, 21)
 # CMAKE_CUDA_<X> -> CMAKE_HIP_<X> (CMake's HIP language has the same variable).
@@ -47,7 +47,7 @@ _FLAG_LISTS = frozenset({"CUDA_NVCC_FLAGS", "CUDA_NVCC_FLAGS_DEBUG", "CUDA_NVCC_
 _CUDA_NAME = re.compile(rb"(?<![A-Za-z0-9_])(CMAKE_CUDA_([A-Za-z0-9_]+)|CUDAToolkit_[A-Za-z0-9_]+|CUDA_[A-Za-z0-9_]+"
                         rb"|CUDA::([A-Za-z0-9_]+))")
 _GENEX_LANGUAGE = re.compile(rb"\$<(?:COMPILE|LINK)_LANGUAGE:([A-Za-z,]*)>|\$<(?:COMPILE|LINK)_LANG_AND_ID:"
-                             rb"(CUDA),")
+                             rb"(CUDA,[A-Za-z,]*)")
 _CUDA_GENEX = re.compile(rb"\$<\$<COMPILE_LANGUAGE:(?:CUDA|HIP)>:")
 _ARCH_VALUE = re.compile(rb"\d+(?:-real|-virtual)?|native|all|all-major")
 _SOURCE_OPTIONS = {"add_executable": {b"WIN32", b"MACOSX_BUNDLE", b"EXCLUDE_FROM_ALL"},
@@ -191,12 +191,31 @@ class CMakeTranslation:
                     + (f", and {names} the libraries the file links" if names else ""))
 
     def _cuda_add_options(self, cmd: Command) -> None:
+        """FindCUDA's `OPTIONS flags...` (nvcc flags of the target) move to
+        target_compile_options of the HIP sources, translated."""
         texts = [a.text for a in cmd.args]
-        if b"OPTIONS" in texts:
-            at = cmd.args[texts.index(b"OPTIONS")]
-            self.e.report(self.r["no-hip-counterpart"], at.start, cmd.args[-1].end,
-                          "FindCUDA's OPTIONS (nvcc flags of this target) have no place in add_executable/"
-                          "add_library: move them to target_compile_options")
+        if b"OPTIONS" not in texts or not cmd.args:
+            return
+        k = texts.index(b"OPTIONS")
+        at, last = cmd.args[k], cmd.args[-1]
+        flags = [w for a in cmd.args[k + 1:] for w in _arg_words(a, self.data)]
+        actions = self.flags.read(flags)
+        for act in actions:
+            if act.new is None:
+                self.e.flag_actions([act])
+        moved = rewritten(self.data, cmd.args[k + 1].start, last.end, actions) if k + 1 < len(cmd.args) else b""
+        cut = at.start
+        while cut > 0 and self.data[cut - 1:cut] in b" \t":
+            cut -= 1
+        self.e.edit(self.r["cuda-command"], cut, last.end, b"",
+                    "FindCUDA's OPTIONS: nvcc flags of the target, moved to target_compile_options")
+        if moved:
+            line_start = self.data.rfind(b"\n", 0, cmd.start) + 1
+            indent = self.data[line_start:cmd.start] if not self.data[line_start:cmd.start].strip() else b""
+            nl = b"\r\n" if b"\r\n" in self.data else b"\n"
+            self.e.insert(self.r["cuda-command"], cmd.end, nl + indent + b"target_compile_options(" + cmd.args[0].text
+                          + b" PRIVATE $<$<COMPILE_LANGUAGE:HIP>:" + moved.replace(b" ", b";") + b">)",
+                          "FindCUDA's OPTIONS as the target's compile options for its HIP sources")
 
     def _sources(self, cmd: Command) -> None:
         """LANGUAGE HIP on the .cu sources of a target, which CMake would give to CUDA."""
@@ -251,7 +270,9 @@ class CMakeTranslation:
             for m in _GENEX_LANGUAGE.finditer(a.text):
                 if m.group(2):
                     s = base + m.start(2)
-                    self.e.edit(r["language"], s, s + 4, b"HIP", "the sources are HIP")
+                    ids = [b"Clang" if x == b"NVIDIA" else x for x in m.group(2).split(b",")[1:]]
+                    self.e.edit(r["language"], s, s + len(m.group(2)), b",".join([b"HIP", *ids]),
+                                "the sources are HIP, compiled by clang")
                     continue
                 langs = m.group(1).split(b",")
                 if b"CUDA" in langs:

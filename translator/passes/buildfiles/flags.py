@@ -71,7 +71,10 @@ def library(name: str, options, tables) -> Package | str:
     chosen = (entry.roc or entry.hip) if to_roc else entry.hip
     if not chosen:
         return f"{header} has no HIP counterpart in the mapping tables"
-    stem = chosen.split("/")[0].removesuffix(".h").lower()
+    folder, _, name = chosen.rpartition("/")
+    # The package is the header's folder (hiprand/hiprand.h), or its name (hipblas.h,
+    # hip/hiprtc.h: the HIP runtime's folder holds several packages' headers).
+    stem = (folder if folder and folder != "hip" else name.removesuffix(".h")).lower()
     if stem == "hiprtc" and not version_at_least(options.rocm_version, HIPRTC_OWN_LIBRARY):
         return HIP_RUNTIME
     if stem not in PACKAGES:
@@ -97,7 +100,7 @@ _VALUED = frozenset("""
 -include --pre-include -maxrregcount --maxrregcount -std --std -rdc --relocatable-device-code -cudart --cudart
 -MF -MT -odir --output-directory -default-stream --default-stream -keep-dir --keep-dir -Werror --Werror
 -diag-suppress --diag-suppress -ftz --ftz -prec-div --prec-div -prec-sqrt --prec-sqrt -fmad --fmad
--split-compile --split-compile -ldir --library-directory
+-split-compile --split-compile -ldir --library-directory --optimize
 """.split())
 # Kept as they are: hipcc (clang) reads them as nvcc does.
 _KEPT_EXACT = frozenset("""
@@ -181,6 +184,23 @@ def _split(word: bytes) -> tuple[bytes, bytes | None]:
         name, value = word.split(b"=", 1)
         return name, value
     return word, None
+
+
+def rewritten(data: bytes, start: int, end: int, actions: list[Action]) -> bytes:
+    """data[start:end] with the actions' replacements applied (a removal takes the blank
+    before its word): the text of flags moved elsewhere, translated as they would be in place."""
+    out, pos = [], start
+    for act in sorted(actions, key=lambda a: a.start):
+        if act.new is None:
+            continue
+        cut = act.start
+        if act.new == b"":
+            while cut > pos and data[cut - 1:cut] in b" \t":
+                cut -= 1
+        out += [data[pos:cut], act.new]
+        pos = act.end
+    out.append(data[pos:end])
+    return b"".join(out).strip()
 
 
 class FlagReader:

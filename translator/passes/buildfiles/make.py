@@ -41,7 +41,11 @@ def _commands(ws: list[Word]) -> list[list[Word]]:
     """A recipe line's words split into its shell commands."""
     out, current = [], []
     for w in ws:
-        if w.text in _SEPARATORS:
+        if w.text.endswith(b";") and w.text != b";" and not w.text.endswith(b"\\;"):
+            current.append(Word(w.start, w.end - 1, w.text[:-1]))
+            out.append(current)
+            current = []
+        elif w.text in _SEPARATORS:
             out.append(current)
             current = []
         else:
@@ -71,8 +75,9 @@ class MakeTranslation:
         # The nvcc contexts: commands of the recipes, and the variables they expand.
         contexts: list[list[Word]] = []
         for line in self.f.lines:
-            if line.kind not in ("recipe", "rule") or line.value == (0, 0):
+            if line.kind not in ("recipe", "rule", "define") or line.value == (0, 0):
                 continue
+            # A define's body is a canned recipe or a value: its nvcc commands count alike.
             for command in _commands(words(data, *line.value)):
                 head = command[0]
                 text = _COMMAND_PREFIX.sub(b"", head.text, count=1) if head.text[:1] in b"@+-" else head.text
@@ -110,7 +115,7 @@ class MakeTranslation:
         """-l of CUDA's libraries, in every assignment and recipe."""
         data, r = self.data, self.r
         for line in self.f.lines:
-            if line.kind not in ("assign", "recipe", "rule") or line.value == (0, 0):
+            if line.kind not in ("assign", "recipe", "rule", "define") or line.value == (0, 0):
                 continue
             for w in words(data, *line.value):
                 m = _LIBRARY_WORD.fullmatch(w.text)

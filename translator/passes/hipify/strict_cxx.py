@@ -2,8 +2,9 @@
 
 What it does:
     - `register` as a storage class (H029): C++17 removed it and hipcc compiles C++17,
-      where nvcc accepts it. The keyword is dropped in C++ sources and in headers; it
-      has meant nothing to a C++ compiler since C++11.
+      where nvcc accepts it. The keyword is dropped in C++ sources and in headers (an
+      object-like macro defined as `register` is defined as nothing); it has meant
+      nothing to a C++ compiler since C++11.
     - `__ffsll(x)` where `x` is an integer type other than `long long` and
       `unsigned long long` (H030): HIP declares `__ffsll(long long)` and
       `__ffsll(unsigned long long)` (amd_device_functions.h, ROCm 5.2 to 7), so a `long`,
@@ -16,8 +17,10 @@ What it does:
     - `x = {}` and `x = {0}` where `x` is a `half2`, `__half2` or bfloat16 pair (H032):
       HIP's `__half2` has three assignment operators a braced list can reach (its own,
       a move, `__half2_raw`), so the assignment is ambiguous. It becomes `x = T{}` (or
-      `T{0}`) with T the variable's type as HIP names it. H033 where the type is unknown
-      in a file that uses these types, or where the list holds other values.
+      `T{0}`, or `T{a, b}` for two `__half` values) with T the variable's type as HIP
+      names it (the mapping tables' counterpart at the target, else as written). H033
+      where the type is unknown in a file that uses these types, or where the list holds
+      other values.
 Legal when:
     - H029: the file is C++ (not a `.c` file) and the declaration is not a GNU explicit
       register variable (`register int v asm("v1")`, where the keyword is required and
@@ -28,12 +31,19 @@ Legal when:
     - H032: the assigned expression's type is known and is one of the pair types, and
       the list is `{}` or `{0}`: each is zero in both halves under CUDA's choice
       (`__half2_raw{}`/`{0}`) and HIP's `__half2{}`/`__half2{0}` (the vector
-      constructor splats 0). For a bfloat16 pair only `{}` (value initialisation).
+      constructor splats 0); or two expressions of type `__half`, which nvcc's device
+      compilation takes as the pair of the two (its PTX stores both unchanged; the host
+      compiler calls it ambiguous) and HIP's `__half2{a, b}` constructs from the two. For
+      a bfloat16 pair only `{}` (value initialisation: zero). Measured with nvcc 13
+      (PTX of `h = {}`, `{0}`, `{lo, hi}` in a kernel) and hipcc 5.2 (`__half2{}`,
+      `__half2{0}` run on the host: zero bits).
 Not handled:
-    `register` in a `.c` file (C keeps it). `__ffs` on a 64-bit argument (ambiguous
-    too, but the warp-size pass widens such calls to `__ffsll`). A braced list of other
-    values (`h = {a, b}`: which constructor CUDA picked depends on the values' types):
-    H033 with the fix to write.
+    `register` in a `.c` file (C keeps it); a GNU explicit register variable, which
+    tree-sitter does not parse (no edit near a parse error). `__ffs` on a 64-bit
+    argument, ambiguous too (HIP has `__ffs(int)` and `__ffs(unsigned int)`): a cast to
+    32 bits would truncate a mask the warp-size pass widens to 64 bits and counts with
+    `__ffsll`. A braced list of other values (`h = {1, 2}`: which operator CUDA picked
+    depends on the values' types): H033 with the fix to write.
 Example:
     register float s = a[i];   ->  float s = a[i];
     __ffsll(bits[d])           ->  __ffsll((unsigned long long)bits[d])     (uint64_t* bits)
@@ -52,6 +62,7 @@ from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.frontend import node_at
 from translator.ir.types import Types
+from translator.mapping import version_at_least
 from translator.passes import Context
 
 DROP_REGISTER = rule(
@@ -120,11 +131,11 @@ _FFSLL = re.compile(rb"(?<![\w$])__ffsll\s*\(")
 _BRACES = re.compile(rb"(?<![=!<>])=\s*\{")
 _DECLARATIONS = frozenset({"declaration", "parameter_declaration", "optional_parameter_declaration",
                            "field_declaration"})
-# The pair types, as CUDA spells them and HIP names them; the bfloat16 pair takes `{}` only.
-_PAIRS = {"half2": "half2", "__half2": "__half2", "nv_bfloat162": "__hip_bfloat162",
-          "__nv_bfloat162": "__hip_bfloat162", "__hip_bfloat162": "__hip_bfloat162"}
+# The pair types: CUDA's spellings and HIP's; a bfloat16 pair takes `{}` only.
+_BF16_PAIRS = frozenset({"nv_bfloat162", "__nv_bfloat162", "__hip_bfloat162"})
+_PAIRS = frozenset({"half2", "__half2"}) | _BF16_PAIRS
+_TYPEDEFS = {"nv_bfloat162": "__nv_bfloat162"}      # cuda_bf16.h's typedef, which HIP has not
 _PAIR_WORDS = frozenset(name.encode() for name in _PAIRS)
-_ZERO_ONLY_EMPTY = frozenset({"__hip_bfloat162"})
 
 
 def _candidates(ctx: Context, pattern: re.Pattern):
@@ -149,6 +160,14 @@ def drop_register(ctx: Context) -> None:
         return
     data = ctx.source.data
     for frag, node in _candidates(ctx, _REGISTER):
+        if node.type == "preproc_arg" and node.parent is not None and node.parent.type == "preproc_def" \
+                and frag.text(data, node).strip() == "register":
+            start, end = frag.span(node)        # `#define REG register`: REG stands for nothing
+            while start > 0 and data[start - 1:start] in (b" ", b"\t"):
+                start -= 1
+            ctx.fix(DROP_REGISTER, Edit(start, end, b""), "a macro for 'register', which C++17 has not (hipcc "
+                    "rejects it): defined as nothing, what 'register' has meant since C++11")
+            continue
         spec = node.parent if node.type == "register" else node
         if spec is None or spec.type != "storage_class_specifier" or frag.text(data, spec) != "register":
             continue
@@ -227,23 +246,36 @@ def name_half2_braces(ctx: Context) -> None:
         if known is not None and (known.levels or known.base not in _PAIRS):
             continue        # not a pair: nothing ambiguous here
         items = [frag.text(data, c).replace(" ", "") for c in right.named_children if c.type != "comment"]
-        hip = _PAIRS[known.base] if known is not None else None
+        bf16 = known is not None and known.base in _BF16_PAIRS
+        halves = known is not None and not bf16 and len(items) == 2 and all(
+            _is_half(typing.expression_type(c)) for c in right.named_children if c.type != "comment")
         start, end = frag.span(assignment)
-        halves = hip is not None and len(items) == 2 and hip not in _ZERO_ONLY_EMPTY and all(
-            _is_half(types[id(frag)].expression_type(c)) for c in right.named_children if c.type != "comment")
-        if hip is None or not (halves or items == [] or (items == ["0"] and hip not in _ZERO_ONLY_EMPTY)):
+        if known is None or not (halves or items == [] or (items == ["0"] and not bf16)):
             if ctx.round == 0:
-                reason = f"'{frag.text(data, left)}' is of a type the file does not say" if hip is None else \
-                    f"'{frag.text(data, left)}' is a {known.base} and the list holds other values than {{}} or {{0}}"
+                allowed = "{}" if bf16 else "{} or {0}"
+                reason = f"'{frag.text(data, left)}' is of a type the file does not say" if known is None else \
+                    f"'{frag.text(data, left)}' is a {known.base} and the list is not {allowed}"
                 ctx.report(HALF2_BRACES_UNKNOWN, start, f"'{frag.text(data, assignment)}': {reason}; a braced list "
-                           "assigned to a __half2 is ambiguous in HIP: write the type before the braces "
-                           "(__half2{...}) if it is one", end=end, subject=frag.text(data, left))
+                           "assigned to a half2 or bfloat16 pair is ambiguous in HIP: write the type before the "
+                           "braces (__half2{...}) if it is one", end=end, subject=frag.text(data, left))
             continue
+        hip = _hip_name(ctx, known.base)
         brace = frag.span(right)[0]
         ctx.fix(HALF2_BRACES, Edit(brace, brace, hip.encode()),
                 f"'{frag.text(data, left)}' is a {known.base}: HIP's assignment operators make "
                 f"'= {frag.text(data, right)}' ambiguous; {hip}{frag.text(data, right)} is the same " +
-                ("pair (the constructor from two __half, CUDA's only choice)" if halves else "zero"))
+                ("pair (the two __half, as nvcc's device code takes them)" if halves else "zero"))
+
+
+def _hip_name(ctx: Context, cuda: str) -> str:
+    """The type's name in the output: its HIP counterpart where the tables give one the
+    target has (what the rename makes of the variable's type), else as written."""
+    cuda = _TYPEDEFS.get(cuda, cuda)
+    entry = ctx.tables.lookup(cuda)
+    if entry is None or not entry.hip or (entry.hip_added is not None and
+                                          not version_at_least(ctx.options.rocm_version, entry.hip_added)):
+        return cuda
+    return entry.hip
 
 
 def _is_half(t) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from translator.edits import Edit
 from translator.frontend import Fragment, include_directives
 from translator.passes import Context
-from translator.passes.user_rules.sites import drop_diagnostics, drop_fixes, reason, tokens
+from translator.passes.user_rules.sites import drop_diagnostics, drop_own_fixes, reason, tokens
 from translator.rules import RuleSet
 
 
@@ -19,8 +19,8 @@ def rename(ctx: Context, rules: RuleSet, declared: dict, frags: list[Fragment]) 
         rule = rules.renames[ctx.parsed.cleaned[start:end]]
         made = ctx.fix(declared[rule.id], Edit(start, end, rule.new.encode()),
                        reason(rule, f"{rule.old} -> {rule.new}"))
-        if made is not None:
-            drop_fixes(ctx, made, start, end)
+        if made is not None:        # the built-in fixes here lose to it by precedence (translator.passes)
+            drop_own_fixes(ctx, made, start, end)
             drop_diagnostics(ctx, start, end, rule.old, rules.ids)
 
 
@@ -37,5 +37,5 @@ def map_headers(ctx: Context, rules: RuleSet, declared: dict) -> None:
         made = ctx.fix(declared[rule.id], Edit(start, end, rule.new.encode()),
                        reason(rule, f"{rule.old} -> {rule.new}"))
         if made is not None:
-            drop_fixes(ctx, made, start, end)
+            drop_own_fixes(ctx, made, start, end)
             drop_diagnostics(ctx, path.start_byte, path.end_byte, header, rules.ids)

@@ -1,6 +1,7 @@
 """Where user rules apply: the identifier tokens of some names, in the main tree, the
-`#if` configuration parses and every `#define` body; and how a user rule's edit takes
-precedence over the built-in passes' at the same place.
+`#if` configuration parses and every `#define` body. (A user rule's edit takes precedence
+over the built-in passes' at the same place by the pass's declared precedence: the
+pipeline applies it first and drops theirs; no fix is deleted here.)
 
 The front end parses only the `#define` bodies that mention a CUDA name; a body that
 names only user rule names (`#define CHECK(x) CUDA_CHECK(x)`) is parsed here.
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from translator.edits import Edit, Fix
+from translator.edits import Edit
 from translator.frontend import Fragment, ParsedFile, node_at, unparsed_define_bodies, words_of
 from translator.passes import Context
 from translator.scan import _in_broken_literal
@@ -59,9 +60,11 @@ def overlaps(edit: Edit, start: int, end: int) -> bool:
     return edit.start < end and start < edit.end
 
 
-def drop_fixes(ctx: Context, keep: Fix, start: int, end: int) -> None:
-    """User rules override built-in ones: the other fixes with an edit in [start, end) go."""
-    ctx.fixes[:] = [f for f in ctx.fixes if f is keep or not any(overlaps(e, start, end) for e in f.edits)]
+def drop_own_fixes(ctx: Context, keep, start: int, end: int) -> None:
+    """This pass's other fixes with an edit in [start, end) go (the built-in passes' lose
+    to `keep` by precedence, and are not touched here)."""
+    ctx.fixes[:] = [f for f in ctx.fixes if f is keep or ctx.ranks.get(id(f)) != ctx.running
+                    or not any(overlaps(e, start, end) for e in f.edits)]
 
 
 def drop_diagnostics(ctx: Context, start: int, end: int, subject: str, user_ids) -> None:
