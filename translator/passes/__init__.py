@@ -58,7 +58,10 @@ class Options:
     # The launches across the translated files of the kernels headers define (kernel,
     # "path:line:col", block sizes, why unknown, the header), gathered by the command
     # before translating; None: the Python API's one file, which counts its own launches only.
-    launch_index: tuple[tuple[str, str, tuple[int, ...], str, str], ...] | None = None
+    launch_index: tuple[tuple[str, str, tuple[int, ...], str, str, str], ...] | None = None
+    # The local headers of the run's files and project (real path, bytes), gathered by the
+    # command: their macros and constants are read where a file includes them.
+    local_headers: tuple[tuple[str, bytes], ...] = ()
     # Paths of user rules files (translator.rules), applied in this order by the user
     # rules pass; each worker process parses each file once while its mtime stays.
     rules: tuple[str, ...] = ()
