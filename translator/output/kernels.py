@@ -23,7 +23,7 @@ from translator import compile_context, toolchain
 from translator.frontend import parse_file
 from translator.facts import Facts, active
 from translator.ir import build_ir
-from translator.ir.host_values import KernelLaunches
+from translator.ir.host_values import KernelLaunches, evaluator
 from translator.ir.registers import estimate, kernel_bounds, kernel_demand
 from translator.source import SourceFile
 
@@ -68,7 +68,8 @@ def rows(pairs, options) -> list[dict]:
 def _rows(result, parsed, options) -> list[dict]:
     out = []
     module = build_ir(result.path, parsed)
-    launches = KernelLaunches(parsed, module, SourceFile(result.path, result.input), options.launch_index)
+    launches = KernelLaunches(parsed, module, SourceFile(result.path, result.input), options.launch_index,
+                              evaluator(parsed, result.path, options))
     output = parse_file(result.output, None, options.qualifier_macros, defines=options.defines)
     translated = build_ir(result.path, output)
     bounded = {k.name: k for k in translated.kernels if k.body_span is not None and k.launch_bounds}

@@ -53,11 +53,15 @@ class Options:
     only: str | None = None                 # run this pass alone (for debugging and goldens)
     fuse: bool = True                       # fuse chains of elementwise launches (--no-fuse)
     rebalance: bool = True                  # move block-size agnostic launches (--no-rebalance)
+    runtime: bool = True                    # hoist allocations and handles out of loops (--no-runtime)
     block_size: int = 256                   # ... to this many threads per block (--block-size)
     # The launches across the translated files of the kernels headers define (kernel,
     # "path:line:col", block sizes, why unknown, the header), gathered by the command
     # before translating; None: the Python API's one file, which counts its own launches only.
-    launch_index: tuple[tuple[str, str, tuple[int, ...], str, str], ...] | None = None
+    launch_index: tuple[tuple[str, str, tuple[int, ...], str, str, str], ...] | None = None
+    # The local headers of the run's files and project (real path, bytes), gathered by the
+    # command: their macros and constants are read where a file includes them.
+    local_headers: tuple[tuple[str, bytes], ...] = ()
     # Paths of user rules files (translator.rules), applied in this order by the user
     # rules pass; each worker process parses each file once while its mtime stays.
     rules: tuple[str, ...] = ()

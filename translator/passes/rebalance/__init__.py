@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from translator.facts.block_agnostic import BlockAgnostic
 from translator.facts.host_values import HostValues
+from translator.facts.kernel_launches import KernelLaunches
 from translator.passes import PassOption, Context, register_pass
 from translator.passes.rebalance import block_size, resident_grid
 
@@ -36,8 +37,8 @@ OPTIONS = (
 
 
 @register_pass("rebalancing", rules=RULES,
-               requires=("kernels", "launches", "tree", HostValues, BlockAgnostic), targets=("hip", "cuda"),
-               restructures=True, options=OPTIONS)
+               requires=("kernels", "launches", "tree", HostValues, KernelLaunches, BlockAgnostic),
+               targets=("hip", "cuda"), restructures=True, options=OPTIONS)
 def run(ctx: Context) -> None:
     if not ctx.options.rebalance or ctx.rewritten or not ctx.module.launches:
         return      # off, or the renaming passes have run: the launches were settled before
