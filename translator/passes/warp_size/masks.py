@@ -14,10 +14,22 @@ What it does:
     `__ffs(m)`): where the functions it shares values with compute lanes from
     `warpSize`, the variable becomes `unsigned long long` and `__popc`/`__ffs` on it
     `__popcll`/`__ffsll`; elsewhere (lanes of 32) it is reported with both fixes.
-    W214: a vote over the whole wavefront (`__any_sync`, `__all_sync`, a ballot used
-    directly, `__match_*_sync`, `__reduce_*_sync`) in code written for 32-lane warps is
-    reported: on CDNA it votes over 64 lanes.
+    W247: in code written for 32-lane warps (HIP target), such a variable keeps its
+    32-bit type and gets the lane's own 32-lane group's bits, `(unsigned)(B >>
+    (__lane_id() & 32))`; from HIP 6.2 its uses as a `*_sync` mask become the group's
+    64-bit mask, `((unsigned long long)m << (__lane_id() & 32))`.
+    W248: in such code `__any`, `__all` and a ballot used as a value become the vote of
+    the lane's own 32-lane group, computed from the ballot (a `*_sync` vote where its mask
+    is all ones or the active lanes; below 6.2 once the hipify pass has made it mask-less).
+    W214: a vote over the whole wavefront that W248 cannot rewrite (a partial mask, a
+    ballot kept in a 64-bit variable, `__match_*_sync`, `__reduce_*_sync`, code of mixed
+    lane models) in code written for 32-lane warps is reported: on CDNA it votes over 64
+    lanes.
 Legal when:
+    W247, W248: the lanes and warps of the code are computed on 32 (or not at all), and
+    its shuffles act on 32-lane groups (W201): a CUDA warp is then one 32-lane half of a
+    wavefront, and the half's bits are exactly CUDA's ballot of that warp's active lanes,
+    so `__popc`, `__ffs` and masks of `1u << lane` on them count what they counted.
     W212: the variable is only ever a mask argument, and a wider mask of the active
     lanes is what HIP asks for (on CUDA the value converts back to the same 32 bits).
     W213: the component's lanes and warps are computed from `warpSize` (a warp is the
@@ -32,7 +44,8 @@ Example:
     -> unsigned long long m = __activemask(); ...
 Safety:
     semantic: W212 keeps every lane's bit; W213 is applied only under the warpSize lane
-    model of its component.
+    model of its component, W247 and W248 only under the 32-lane model; each is proven on
+    the 64-lane model (tests/test_wave64.py: corpus/warp/warp_ballot.cu, warp_sync_votes.cu).
 """
 
 from __future__ import annotations
@@ -166,7 +179,9 @@ def run(ctx: Context) -> None:
         for vote in sub.votes:
             if model in ("32", "none") and _group_vote(ctx, vote):
                 continue
-            if said:
+            # Said of the input; a full-mask vote below 6.2 that is still `*_sync` after the
+            # first round (the hipify pass did not run) is said then.
+            if said and not (ctx.round == 1 and vote.name.endswith("_sync") and not _wide_masks(ctx)):
                 continue
             start, end = vote.span
             if vote.name.startswith(("__reduce", "__match")):
