@@ -9,6 +9,9 @@ them into one binary. --dry-run prints each build command and runs nothing; --bu
 builds every program and runs none (a machine with nvcc but no GPU).
 Library headers and shared objects are looked up in the nvidia/cu13 folders of the
 nvidia-* Python packages (or --cuda-libs DIR, holding include/ and lib/).
+The projects (`[[project]]` in the manifest) are built by their own build files: CMake
+(`cmake -S DIR -B BUILD -DCMAKE_CUDA_ARCHITECTURES=NN && cmake --build BUILD`) or Make
+(`make -C COPY`, in a copy of the folder), and each of their binaries must print PASS.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from translator.corpus import load_manifest  # noqa: E402
+from translator.corpus import load_manifest, load_projects  # noqa: E402
 
 
 
@@ -115,6 +118,11 @@ def main() -> int:
             print(f"{('BUILT' if args.build_only else 'PASS') if entry['passed'] else 'FAIL'}  {program.path}", flush=True)
             if not entry["passed"]:
                 print("      " + entry["output"].strip().replace("\n", "\n      ")[-1500:], flush=True)
+        for project in load_projects(ROOT):
+            if args.programs and project.path not in args.programs and \
+                    set(args.programs).isdisjoint(project.sources(ROOT)):
+                continue
+            results += run_project(project, args, Path(tmp))
     passed = sum(r["passed"] for r in results)
     if args.dry_run:
         print(f"{len(results)} programs, {len(results) - passed} with missing sources")
@@ -130,6 +138,51 @@ def main() -> int:
             "nvcc": subprocess.run(["nvcc", "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1],
             "results": results}, indent=2) + "\n")
     return 0 if passed == len(results) else 1
+
+
+def project_commands(project, source: Path, build: Path, arch: str) -> list[list[str]]:
+    """The commands that build a project from `source` in `build` (Make: `build` is a copy)."""
+    if project.build == "cmake":
+        return [["cmake", "-S", str(source), "-B", str(build), f"-DCMAKE_CUDA_ARCHITECTURES={arch.removeprefix('sm_')}",
+                 "-DCMAKE_BUILD_TYPE=Release"], ["cmake", "--build", str(build), "-j", "4"]]
+    return [["cp", "-r", str(source), str(build)], ["make", "-C", str(build), "-j", "4"]]
+
+
+def run_project(project, args, tmp: Path) -> list[dict]:
+    """Build a project with its own build files and run each of its binaries."""
+    source = ROOT / project.path if args.tree is None else Path(args.tree) / Path(project.path).relative_to("corpus")
+    build = tmp / project.path.replace("/", "_")
+    commands = project_commands(project, source, build, args.arch)
+    if args.dry_run:
+        print("\n".join(" ".join(c) for c in commands) + ("" if source.is_dir() else f"\n      missing: {source}"),
+              flush=True)
+        return [{"path": project.path, "passed": source.is_dir()}]
+    out = []
+    for command in commands:
+        step = subprocess.run(command, capture_output=True, text=True)
+        if step.returncode != 0:
+            out = [{"path": project.path, "built": False, "passed": False, "output": (step.stdout + step.stderr)[-2000:]}]
+            break
+    else:
+        for binary in project.binaries:
+            entry = {"path": f"{project.path}/{binary}", "built": True}
+            if args.build_only:
+                entry.update(passed=True, output="")
+            else:
+                started = time.perf_counter()
+                try:
+                    run = subprocess.run([str(build / binary)], capture_output=True, text=True, timeout=120)
+                    entry.update(passed=run.returncode == 0 and "PASS" in run.stdout, exit_code=run.returncode,
+                                 output=(run.stdout + run.stderr)[-2000:])
+                except subprocess.TimeoutExpired:
+                    entry.update(passed=False, output="timed out after 120 s")
+                entry["seconds"] = round(time.perf_counter() - started, 3)
+            out.append(entry)
+    for entry in out:
+        print(f"{('BUILT' if args.build_only else 'PASS') if entry['passed'] else 'FAIL'}  {entry['path']}", flush=True)
+        if not entry["passed"]:
+            print("      " + entry["output"].strip().replace("\n", "\n      ")[-1500:], flush=True)
+    return out
 
 
 if __name__ == "__main__":

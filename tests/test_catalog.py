@@ -30,6 +30,7 @@ PRODUCED_BY = {
     "I007": "test_cli.py::test_output_tree_skips_fifos_with_a_warning",
     "I008": "test_reliability_io.py::test_two_files_for_one_output_path_are_an_error_and_neither_is_written",
     "I009": "test_reliability_io.py::test_a_file_outside_the_configured_folder_is_a_diagnostic",
+    "I030": "test_ignore.py::test_a_pattern_that_matches_nothing_is_reported",
     "P003": "test_hipify.py::test_an_edit_that_breaks_the_parse_is_an_internal_error",
     "P004": "test_hipify.py::test_overlapping_fixes_give_p004",
     "P005": "test_catalog.py::test_passes_that_never_settle_are_an_internal_error",
@@ -39,7 +40,7 @@ PRODUCED_BY = {
 @pytest.mark.parametrize("rule", [r for r in RULES.values() if r.example], ids=lambda r: r.id)
 def test_example_gives_its_translation_and_its_code(rule) -> None:
     options = case_options(("// cu2hip-options: " + " ".join(rule.options) + "\n").encode())
-    result = translate("example.cu", rule.example.encode("utf-8", "surrogateescape"), options)
+    result = translate(rule.example_path or "example.cu", rule.example.encode("utf-8", "surrogateescape"), options)
     assert result.output.decode("utf-8", "surrogateescape") == rule.translation
     produced = {d.code for d in result.diagnostics} | {f.rule for f in result.applied}
     assert rule.id in produced

@@ -407,3 +407,45 @@ def test_preclean_blanks_uses_of_qualifier_macros_but_not_directives():
     src = b"#define HD __host__ __device__\n#ifdef HD\n#endif\nHD inline int f();\nint HDX;\n"
     assert preclean(src) == src.replace(b"HD inline", b"   inline")
     assert preclean(b"OTHER int g;\n", frozenset({b"OTHER"})) == b"      int g;\n"
+
+
+# --- #pragma in statement positions (issue 15, item 7) --------------------------------
+
+_PRAGMA_SHAPES = {
+    "for_header_then_unbraced_body": "for (int i = 0; i < n; ++i)\n#pragma unroll\n    v[i] += 1;\n",
+    "for_header_then_unbraced_inner_loop": "for (int i = 0; i < n; ++i)\n#pragma unroll 4\n"
+                                           "    for (int k = 0; k < 4; ++k) v[k] += i;\n",
+    "if_then_statement": "if (n > 2)\n#pragma unroll\n    for (int k = 0; k < 4; ++k) v[k] = 0;\n",
+    "else_then_statement": "if (n) v[0] = 1;\nelse\n#pragma unroll\n    for (int k = 0; k < 4; ++k) v[k] = 2;\n",
+    "while_header_then_statement": "while (n--)\n#pragma nounroll\n    v[0] += 1;\n",
+    "do_then_statement": "do\n#pragma unroll\n    v[n] = 0;\nwhile (--n);\n",
+    "two_pragmas_and_a_comment": "for (int i = 0; i < n; ++i)  // rows\n#pragma unroll\n#pragma GCC ivdep\n"
+                                 "    v[i] *= 2;\n",
+    "continued_pragma_line": "for (int i = 0; i < n; ++i)\n#pragma unroll \\\n  8\n    v[i] -= 1;\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_PRAGMA_SHAPES))
+def test_a_pragma_between_a_statement_header_and_its_unbraced_statement_parses(shape):
+    source = ("__global__ void k(float *v, int n) {\n" + _PRAGMA_SHAPES[shape] + "}\n").encode()
+    parsed = parse_file(source)
+    assert parsed.error_sites == []
+    assert parsed.data == source and len(parsed.cleaned) == len(source)
+    assert b"#pragma" not in parsed.cleaned.split(b"{", 1)[1]
+
+
+def test_a_pragma_in_a_block_or_after_a_directive_stays_in_the_parse():
+    source = b"#define N (4)\n#pragma once\nvoid f(float *v) {\n#pragma unroll\n  for (int k = 0; k < N; ++k) v[k] = 0;\n}\n"
+    parsed = parse_file(source)
+    assert parsed.error_sites == [] and parsed.cleaned == source
+
+
+def test_a_kernel_with_pragma_unroll_on_an_unbraced_loop_gets_its_bound():
+    from translator.passes import Options
+    from translator.pipeline import translate
+    source = (b"__global__ void k(float *v, int n) {\n  float acc[8];\n  for (int i = 0; i < n; ++i)\n#pragma unroll\n"
+              b"    for (int j = 0; j < 8; ++j) acc[j] = v[i * 8 + j];\n  v[threadIdx.x] = acc[0];\n}\n"
+              b"void f(float *v, int n) { k<<<1, 256>>>(v, n); }\n")
+    result = translate("t.cu", source, Options(rocm_version=(5, 2)))
+    assert b"__global__ void __launch_bounds__(256) k(" in result.output
+    assert not [d for d in result.diagnostics if d.code == "P001"]

@@ -1,4 +1,6 @@
 """Byte-exact golden fixtures: tests/passes/<ID>_<name>/<case>.cu -> <case>.hip + <case>.diag.
+Build files too: `<case>.cmake` (CMake) and `<case>.mk` (Make) -> `<case>.cmake.hip`,
+`<case>.mk.hip` + `<case>.diag`, their options on a first line `# cu2hip-options: ...`.
 
 - `<case>.hip` is the expected translation; a missing `.hip` means "must be unchanged".
 - `<case>.diag` lists every expected diagnostic, one `d.format()` per line, in the order
@@ -27,6 +29,9 @@ from translator.pipeline import translate
 
 GOLDEN_ROOT = Path(__file__).resolve().parent / "passes"
 OPTIONS_PREFIX = b"// cu2hip-options:"
+BUILD_OPTIONS_PREFIX = b"# cu2hip-options:"
+# The suffixes of golden inputs: CUDA, and the build files (translator.buildfiles.build_kind).
+CASE_SUFFIXES = (".cu", ".cmake", ".mk")
 DEFAULT_ROCM_VERSION: Version = (5, 2)
 
 
@@ -42,8 +47,9 @@ def case_options(source: bytes) -> Options:
     """The Options a case asks for on its first line, else the defaults."""
     first_line = source.split(b"\n", 1)[0].rstrip(b"\r")
     words: list[str] = []
-    if first_line.startswith(OPTIONS_PREFIX):
-        words = shlex.split(first_line[len(OPTIONS_PREFIX):].decode("utf-8"))
+    for prefix in (OPTIONS_PREFIX, BUILD_OPTIONS_PREFIX):
+        if first_line.startswith(prefix):
+            words = shlex.split(first_line[len(prefix):].decode("utf-8"))
     parser = argparse.ArgumentParser(prog="cu2hip-options", add_help=False)
     parser.add_argument("--rocm-version", type=_version, default=DEFAULT_ROCM_VERSION)
     for flag in ("--roc", "--miopen", "--experimental", "--hip-kernel-execution-syntax", "--use-hip-data-types"):
@@ -53,6 +59,7 @@ def case_options(source: bytes) -> Options:
     parser.add_argument("--no-fuse", action="store_false", dest="fuse")
     parser.add_argument("--no-rebalance", action="store_false", dest="rebalance")
     parser.add_argument("--block-size", type=int, default=256)
+    parser.add_argument("--offload-arch", type=lambda text: tuple(text.split(",")), default=("gfx90a",))
     for flag in ("--select", "--ignore"):
         parser.add_argument(flag, type=lambda text: tuple(text.split(",")), default=())
     args, unknown = parser.parse_known_args(words)
@@ -63,12 +70,18 @@ def case_options(source: bytes) -> Options:
                    hip_kernel_execution_syntax=args.hip_kernel_execution_syntax,
                    use_hip_data_types=args.use_hip_data_types,
                    only=args.only, select=args.select, ignore=args.ignore, target=args.target, fuse=args.fuse,
-                   rebalance=args.rebalance, block_size=args.block_size)
+                   rebalance=args.rebalance, block_size=args.block_size, offload_arch=args.offload_arch)
 
 
 def golden_cases() -> list[Path]:
-    """Every `<case>.cu` under tests/passes/<pass>/, sorted."""
-    return sorted(GOLDEN_ROOT.glob("*/*.cu"))
+    """Every `<case>.cu` (and build-file case) under tests/passes/<pass>/, sorted."""
+    return sorted(p for suffix in CASE_SUFFIXES for p in GOLDEN_ROOT.glob(f"*/*{suffix}"))
+
+
+def expected_paths(case: Path) -> tuple[Path, Path]:
+    """A case's expected translation and diagnostics: x.cu -> x.hip; x.cmake -> x.cmake.hip."""
+    hip = case.with_suffix(".hip") if case.suffix == ".cu" else case.with_name(case.name + ".hip")
+    return hip, case.with_suffix(".diag")
 
 
 def _params() -> list:
@@ -89,7 +102,7 @@ def _diff(expected: bytes, actual: bytes) -> str:
 
 
 def _update(case: Path, source: bytes, output: bytes, diagnostics: list[str]) -> None:
-    hip, diag = case.with_suffix(".hip"), case.with_suffix(".diag")
+    hip, diag = expected_paths(case)
     if output != source:
         hip.write_bytes(output)
     elif hip.exists():
@@ -108,7 +121,7 @@ def test_golden(case: Path, request: pytest.FixtureRequest) -> None:
     if request.config.getoption("--update-goldens"):
         _update(case, source, result.output, diagnostics)
         return
-    hip, diag = case.with_suffix(".hip"), case.with_suffix(".diag")
+    hip, diag = expected_paths(case)
     expected = hip.read_bytes() if hip.exists() else source
     assert result.output == expected, "translation differs from " + \
         (hip.name if hip.exists() else "the input (expected unchanged)") + ":\n" + _diff(expected, result.output)
@@ -117,9 +130,10 @@ def test_golden(case: Path, request: pytest.FixtureRequest) -> None:
 
 
 def test_every_expectation_has_a_case() -> None:
-    """A .hip or .diag with no .cu beside it is a leftover from a renamed case."""
+    """A .hip or .diag with no case beside it is a leftover from a renamed case."""
+    expected = {p for case in golden_cases() for p in expected_paths(case)}
     orphans = [p.name for p in sorted(GOLDEN_ROOT.glob("*/*"))
-               if p.suffix in (".hip", ".diag") and not p.with_suffix(".cu").exists()]
+               if p.suffix in (".hip", ".diag") and p not in expected]
     assert orphans == []
 
 

@@ -76,8 +76,9 @@ def test_a_template_argument_takes_the_values_of_every_call() -> None:
 
 @pytest.mark.parametrize("body, reason", [
     ("k<<<1, bs>>>(x);", "'bs' is a parameter of f: its value comes from the caller"),
-    ("int t = 64; t *= 2; k<<<1, t>>>(x);", "'t' is written in f"),
-    ("int t = 64; int *p = &t; k<<<1, t>>>(x);", "'t' is written in f"),
+    ("int t = 64; t *= 2; k<<<1, t>>>(x);", "'t' may be written at run time in f: 't' is assigned (*=) at line 14"),
+    ("int t = 64; int *p = &t; k<<<1, t>>>(x);",
+     "'t' may be written at run time in f: the address of 't' is taken: it may be written through it at line 14"),
     ("const int t = bs * 2; k<<<1, t>>>(x);",
      "'t' depends on a value known at run time ('bs' is a parameter of f: its value comes from the caller)"),
     ("k<<<1, threads()>>>(x);", "'threads()' is a call: its value is known at run time"),

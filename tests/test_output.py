@@ -470,20 +470,29 @@ def test_sarif_without_root_and_without_rules_still_validates():
 
 # --- Markdown -----------------------------------------------------------------
 
-def test_markdown_small_case():
+def test_markdown_small_case_shows_every_diff_in_full():
     src = b"cudaFree(p);\n"
     changed = result("src/a&b.cu", src, b"hipFree(p);\n", [rename(src, "cudaFree", "hipFree")])
     untouched = result("src/c.cu", b"int c;\n", b"int c;\n")
     texref = Diagnostic("src/b.cu", 1, 1, 1, 8, "warning",
                         "texture references have no HIP equivalent", "W200")
     diagnosed = result("src/b.cu", b"texture<float> t;\n", b"texture<float> t;\n", [], [texref])
-    assert to_markdown([changed, untouched, diagnosed]) == (
+    assert to_markdown([changed, untouched, diagnosed], RULES) == (
         "## cu2hip translation review\n"
         "\n"
-        "| Rule | Edits | Diagnostics |\n"
-        "| --- | ---: | ---: |\n"
-        "| H001 | 1 | 0 |\n"
-        "| W200 | 0 | 1 |\n"
+        "3 files, 1 changed: 1 edit (1 of them plain renames), 1 diagnostic (0 errors, 1 warning, 0 notes).\n"
+        "\n"
+        "| Rule | Name | Edits | Renames | Diagnostics |\n"
+        "| --- | --- | ---: | ---: | ---: |\n"
+        "| H001 | rename-api | 1 | 1 | 0 |\n"
+        "| W200 |  | 0 | 0 | 1 |\n"
+        "\n"
+        "### Files\n"
+        "\n"
+        "| File | Edits | Renames | Errors | Warnings | Notes |\n"
+        "| --- | ---: | ---: | ---: | ---: | ---: |\n"
+        "| `src/a&b.cu` | 1 | 1 | 0 | 0 | 0 |\n"
+        "| `src/b.cu` | 0 | 0 | 0 | 1 | 0 |\n"
         "\n"
         "<details><summary><code>src/a&amp;b.cu</code>: 1 edit, 0 diagnostics</summary>\n"
         "\n"
@@ -509,7 +518,7 @@ def test_markdown_fences_outrun_backticks_in_the_text():
     src = b"// ```\ncudaFree(p);\n"
     r = result("t.cu", src, b"// ```\nhipFree(p);\n", [rename(src, "cudaFree", "hipFree")],
                [Diagnostic("t.cu", 1, 1, 1, 7, "note", "`x` unused", "N001")])
-    assert to_markdown([r]).split("\n")[7:] == [
+    assert to_markdown([r]).split("\n")[15:] == [
         "<details><summary><code>t.cu</code>: 1 edit, 1 diagnostic</summary>",
         "",
         "````diff",

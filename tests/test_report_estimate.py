@@ -232,3 +232,50 @@ def test_compile_a_header_kernel_gets_the_figures_of_a_file_that_includes_it(cap
     assert [(Path(k["file"]).name, k["kernel"], k["bounds"]) for k in rows] == [("heavy.cuh", "two_tu_heavy", "256")]
     assert rows[0]["vgprs"] > 128 and rows[0]["vgpr_spills"] == 0
     assert rows[0]["without"]["vgprs"] == 128 and rows[0]["without"]["vgpr_spills"] > 0
+
+
+INCLUDE_PATH = ROOT / "tests" / "projects" / "include_path"
+
+
+@pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc is not installed (apt-get install hipcc)")
+def test_compile_a_kernel_whose_header_only_the_include_path_finds(capsys, tmp_path) -> None:
+    """scale.cu includes "scale_config.h" from common/inc, and the header needs BLOCK from
+    the build: only the project's -I and -D (or its compile_commands.json) compile it."""
+    base = ["report", str(INCLUDE_PATH), "--format", "json", "--rocm-version", "5.2", "-j", "1", "--no-cache"]
+    assert main(base) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [(k["kernel"], k["vgprs"]) for k in doc["kernels"]] == [("scale", None)]
+    assert any("scale.cu (with the optimizing passes) did not compile" in m and "scale_config.h" in m
+               for m in doc["missing"])
+    assert main(base + ["-I", str(INCLUDE_PATH / "common" / "inc"), "-D", "BLOCK=128"]) == 0
+    row = json.loads(capsys.readouterr().out)["kernels"][0]
+    assert isinstance(row["vgprs"], int) and row["vgprs"] > 0 and isinstance(row["without"]["vgprs"], int)
+    database = tmp_path / "build"
+    database.mkdir()
+    (database / "compile_commands.json").write_text(json.dumps([{
+        "directory": str(INCLUDE_PATH),
+        "command": "nvcc -Icommon/inc -D BLOCK=128 -std=c++17 -c src/scale.cu -o scale.o",
+        "file": "src/scale.cu"}]))
+    assert main(base + ["-p", str(database)]) == 0
+    row = json.loads(capsys.readouterr().out)["kernels"][0]
+    assert isinstance(row["vgprs"], int) and row["vgprs"] > 0
+
+
+def test_compile_context_reads_every_spelling_of_a_compile_command(tmp_path) -> None:
+    from translator.compile_context import ContextError, load, parse_arguments
+    ctx = parse_arguments(["nvcc", "-I", "a", "-Ib", "-isystem", "/c", "--include-path=d", "-DX", "-D", "Y=2",
+                           "--define-macro", "Z", "-std=c++20", "-c", "k.cu"], "/proj")
+    assert ctx.include_dirs == ("/proj/a", "/proj/b", "/c", "/proj/d")
+    assert ctx.defines == ("X", "Y=2", "Z") and ctx.std == "c++20"
+    (tmp_path / "compile_commands.json").write_text("{}")
+    with pytest.raises(ContextError, match="want a JSON array"):
+        load(database=str(tmp_path))
+    with pytest.raises(ContextError, match="cannot read"):
+        load(database=str(tmp_path / "nosuch"))
+    (tmp_path / "compile_commands.json").write_text(json.dumps([
+        {"directory": "/p", "arguments": ["cc", "-Iinc", "-DA", "x.cu"], "file": "x.cu"}]))
+    context = load(["/top"], ["B"], None, str(tmp_path))
+    assert context.for_file("/p/x.cu").include_dirs == ("/top", "/p/inc")
+    assert context.for_file("/p/x.cu").defines == ("B", "A")
+    assert context.for_file("/p/other.cuh").include_dirs == ("/top", "/p/inc")     # not listed: every folder
+    assert context.for_file("/p/other.cuh").defines == ("B",)

@@ -4,22 +4,33 @@ an unchanged tree translates nothing again.
 The key is a SHA-256 of the file's bytes, the path it is reported under, the options
 (every field, sets sorted; the user's rules files by content) and the tool's own fingerprint: the version and the size and
 modification time of every file of the package (its code and mapping data), so that a
-changed translator never reads an old entry. Entries are pickled Results under
-`$CU2HIP_CACHE_DIR`, else `$XDG_CACHE_HOME/cu2hip`, else `~/.cache/cu2hip`, written
-through a temporary file and an atomic rename; an unreadable or corrupt entry is a miss.
+changed translator never reads an old entry. Entries live under `$CU2HIP_CACHE_DIR`,
+else `$XDG_CACHE_HOME/cu2hip`, else `~/.cache/cu2hip`, written through a temporary file
+and an atomic rename.
+
+An entry is data, never code: a JSON document holding its own key, a digest of its
+payload and the result (the output where it differs from the input, the fixes, the
+diagnostics, the API uses). Loading checks every field's type and value (each rule id
+must be in the catalog, each edit inside the input); anything unexpected (missing,
+truncated, another key's entry, another format, a field of the wrong type) is a miss.
+A cache folder is trusted as far as the bytes it holds (anyone who can write it can
+choose what a hit outputs), never further: no entry can run code.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import os
-import pickle
 import tempfile
 from functools import cache
 from pathlib import Path
 
 import translator
+
+FORMAT = 1          # the entries' format: another one is a miss
+TMP_PREFIX = ".tmp-"
 
 
 def default_dir() -> Path:
@@ -54,8 +65,9 @@ def _canonical(options) -> str:
 
 
 def _read(path: str) -> bytes:
+    from translator.inputs import read_limited
     try:
-        return Path(path).read_bytes()
+        return read_limited(path)
     except OSError:
         return b"\0unreadable\0"
 
@@ -70,11 +82,34 @@ class Cache:
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / key[2:]
 
-    def get(self, key: str):
-        return read_pickle(self._path(key))
+    def get(self, key: str, data: bytes):
+        """The cached Result for `key`, made whole with the input `data`; None for a miss."""
+        from translator.cache_format import result_from_json
+        payload = read_entry(self._path(key), key)
+        if payload is None:
+            return None
+        try:
+            return result_from_json(payload, data)
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError, UnicodeError, RecursionError):
+            return None
+
+    def get_data(self, key: str, valid):
+        """A plain JSON entry for `key` (a workspace's facts, say), or None: a miss, or a
+        payload that `valid(payload)` does not accept."""
+        payload = read_entry(self._path(key), key)
+        try:
+            return payload if payload is not None and valid(payload) else None
+        except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+            return None
+
+    def put_data(self, key: str, payload) -> None:
+        write_entry(self._path(key), key, payload)
 
     def put(self, key: str, result) -> None:
-        write_pickle(self._path(key), result)
+        from translator.cache_format import result_to_json
+        payload = result_to_json(result)
+        if payload is not None:
+            write_entry(self._path(key), key, payload)
 
 
 def digest(*parts: bytes, options=None) -> str:
@@ -90,22 +125,44 @@ def digest(*parts: bytes, options=None) -> str:
     return out.hexdigest()
 
 
-def read_pickle(path: Path):
+def _payload_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def read_entry(path: Path, key: str):
+    """The payload of the entry at `path` (plain JSON data), or None: missing, unreadable,
+    not this format, not this key's, or its payload does not match its digest."""
+    from translator.inputs import MAX_FILE_BYTES, read_limited
     try:
-        with open(path, "rb") as handle:
-            return pickle.load(handle)
-    except Exception:       # missing, unreadable, truncated, from another Python: a miss
+        raw = read_limited(path, 8 * MAX_FILE_BYTES)
+        entry = json.loads(raw)
+        if not (isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("key") == key
+                and isinstance(entry.get("payload"), str) and entry.get("digest") == _payload_digest(entry["payload"])):
+            return None
+        return json.loads(entry["payload"])
+    except (OSError, ValueError, UnicodeError, RecursionError):
         return None
 
 
-def write_pickle(path: Path, value) -> None:
+def write_entry(path: Path, key: str, payload) -> None:
     """Through a temporary file and an atomic rename; a cache that cannot be written only
-    costs time."""
+    costs time, and leaves no temporary file behind (a full disk, say)."""
+    text = json.dumps(payload, separators=(",", ":"))
+    data = json.dumps({"format": FORMAT, "key": key, "digest": _payload_digest(text), "payload": text},
+                      separators=(",", ":")).encode("ascii")
+    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TMP_PREFIX)
         with os.fdopen(fd, "wb") as handle:
-            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            handle.write(data)
         os.replace(tmp, path)
+        tmp = None
     except OSError:
         pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

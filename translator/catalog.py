@@ -48,6 +48,13 @@ class Rule:
     # Its edits give no pass more to do (an attribute written where no rule reads): like a
     # safe token swap, a round of them and token swaps ends the fix loop.
     settles: bool = False
+    # A diagnostic that leaves its file unable to compile at the target whatever is
+    # rewritten (a header the target ROCm lacks): the statistics count the file as
+    # unconvertible at the target.
+    blocks_file: bool = False
+    # The file name its example is translated as ("": a CUDA file, example.cu); a build
+    # file's rule names CMakeLists.txt or Makefile.
+    example_path: str = ""
 
     def __post_init__(self) -> None:
         if not _ID.match(self.id):
@@ -66,11 +73,12 @@ RULES: dict[str, Rule] = {}
 def rule(id: str, name: str, severity: str, summary: str, explanation: str, *, edits: bool = False,
          safe: bool | None = None, example: str = "", translation: str | None = None,
          options: tuple[str, ...] = (), unconverted: bool = False, topic: str | None = None,
-         undocumented: bool = False, settles: bool = False) -> Rule:
+         undocumented: bool = False, settles: bool = False, blocks_file: bool = False,
+         example_path: str = "") -> Rule:
     """Declare a rule (once, at import of the module that emits it)."""
     declared = Rule(id, name, severity, edits, safe, summary, explanation.strip(), example,
                     example if translation is None else translation, options, unconverted, topic, undocumented,
-                    settles)
+                    settles, blocks_file, example_path)
     if id in RULES and RULES[id] != declared:
         raise ValueError(f"rule {id} declared twice")
     RULES[id] = declared
@@ -79,7 +87,7 @@ def rule(id: str, name: str, severity: str, summary: str, explanation: str, *, e
 
 # The modules outside translator/passes/ that declare rules; every module under
 # translator/passes/ is imported as well (that is how passes are found).
-_DECLARING = ("translator.pipeline", "translator.suppress", "translator.inputs")
+_DECLARING = ("translator.pipeline", "translator.suppress", "translator.inputs", "translator.ignore")
 
 
 def catalog() -> dict[str, Rule]:

@@ -76,14 +76,22 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--block-size", type=int, default=None, metavar="N",
                    help="the threads per block that rebalanced launches get: a multiple of 64 from 64 to 1024 "
                         "(default 256)")
+    p.add_argument("--offload-arch", default=None, metavar="ARCH[,ARCH]",
+                   help="the AMD targets: what translated build files compile for, and what `report`'s register "
+                        "figures are for (default: the configuration's `offload-arch`, else gfx90a)")
     p.add_argument("--select", action="append", metavar="IDS",
                    help="report and apply only these rule ids or prefixes (comma-separated; default: all)")
     p.add_argument("--ignore", action="append", metavar="IDS", help="drop these rule ids or prefixes")
     p.add_argument("--rules", action="append", metavar="FILE",
                    help="a file of user rules (renames, header maps, call rewrites); repeatable")
     p.add_argument("--only", metavar="PASS", help="run this pass alone (for debugging; `cu2hip rules` lists the codes of each)")
-    p.add_argument("--include", action="append", metavar="GLOB", help="translate only the files matching")
+    p.add_argument("--include", action="append", metavar="GLOB",
+                   help="translate only the files matching (gitignore syntax, relative to the current folder; the "
+                        "configuration's relative to its folder)")
     p.add_argument("--exclude", action="append", metavar="GLOB", help="do not translate the files matching")
+    p.add_argument("--no-ignore", action="store_true",
+                   help="also take the files that .gitignore files ignore (by default a tree's ignored files are "
+                        "neither translated nor copied)")
     p.add_argument("--strict", action="store_true", default=None, help="exit 1 when any error diagnostic is reported")
     p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                    help="translate N files at a time (default: the CPU count)")
@@ -131,8 +139,12 @@ def _parser() -> argparse.ArgumentParser:
     _common(d)
     d.add_argument("--against", metavar="DIR", type=Path,
                    help="diff against an existing translated tree: what a regeneration would change")
-    d.add_argument("--format", choices=("text", "patch", "json", "sarif", "markdown"), default="text",
-                   help="text: annotated for review; patch: plain, for patch or git apply")
+    d.add_argument("--format", choices=("text", "patch", "json", "sarif", "markdown", "github"), default="text",
+                   help="text: annotated for review; patch: plain, for patch or git apply; markdown: a pull-request "
+                        "comment under GitHub's 65,536-character limit; github: workflow annotations")
+    d.add_argument("--min-severity", choices=("note", "warning", "error"), default="note",
+                   help="show only the diagnostics of this severity or above (above note, SARIF and github also "
+                        "leave out the applied fixes)")
     d.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text diff (auto: on a terminal)")
 
@@ -143,10 +155,16 @@ def _parser() -> argparse.ArgumentParser:
     _common(rp)
     rp.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text",
                     help="html: one self-contained page with a chart of registers and occupancy")
-    rp.add_argument("--offload-arch", default="gfx90a", metavar="ARCH",
-                    help="the AMD target hipcc's register figures are for (default gfx90a)")
     rp.add_argument("--no-compile", action="store_false", dest="compile",
                     help="no compiler figures (faster; the kernel table keeps launches and bounds)")
+    rp.add_argument("-I", dest="include_dir", action="append", metavar="DIR",
+                    help="an include folder of the project's compiles (a folder of the tree: its translation)")
+    rp.add_argument("-D", dest="define", action="append", metavar="NAME[=VALUE]",
+                    help="a macro definition of the project's compiles")
+    rp.add_argument("--std", metavar="STD", help="the language standard of the compiles (default c++17)")
+    rp.add_argument("-p", dest="database", metavar="DIR",
+                    help="read the include folders, definitions and standard of each file from "
+                         "DIR/compile_commands.json (a compilation database, as clang tools read it)")
 
     r = sub.add_parser("rules", help="list the rules, or explain one", description="The rule catalog.")
     r.add_argument("id", nargs="?", metavar="ID", help="explain this rule")

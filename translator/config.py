@@ -58,6 +58,7 @@ class Config:
     fuse: bool | None = None
     rebalance: bool | None = None
     block_size: int | None = None
+    offload_arch: tuple[str, ...] = ()
 
     def describe_rocm_version(self) -> str:
         """'6.2 (from /x/pyproject.toml)'; 'not set' when the file does not say."""
@@ -133,6 +134,7 @@ KEYS = {
     "strict": ("strict", _bool),
     "fuse": ("fuse", _bool),
     "rebalance": ("rebalance", _bool),
+    "offload-arch": ("offload_arch", _many("AMD targets such as 'gfx90a'", _fits("gfx[0-9a-f]+(:[a-z0-9+-]+)*"))),
     "block-size": ("block_size", _one("a multiple of 64 from 64 to 1024",
                                       lambda v: type(v) is int and 64 <= v <= 1024 and v % 64 == 0)),
 }

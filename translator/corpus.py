@@ -8,6 +8,10 @@ multi-file program by its first source) and `Program.sources` lists what to comp
 A program may name the translate options its translation is checked with
 (`options = ["--roc"]`): the ones that choose what a translation is (`--roc`,
 `--miopen`, `--experimental`), as the `Options` fields they set.
+
+A project (`[[project]]`) is a folder built by its own build files (`build = "cmake"`
+or `"make"`): `binaries` are the programs it builds (relative to the build folder), each
+of which must print PASS; `kernels` are the kernels its device code must hold.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ device-properties templates template-launch static-shared dynamic-shared atomics
 cooperative-groups texture surface curand-host curand-device cublas cusparse cufft cub thrust fp16 bf16
 math-intrinsics graphs driver-api module-load nvrtc macros preprocessor-if local-header reduction
 elementwise launch-bounds warp-size-assumption fusion-chain fusion-refused multi-tu rebalance inline-ptx
+cmake make static-library header-only-kernel relocatable-device-code nvcc-flags
 """.split())
 
 
@@ -46,6 +51,37 @@ class Program:
 
 # The translate options a program may ask for, and the Options field each sets.
 OPTION_FIELDS = {"--roc": "roc", "--miopen": "miopen", "--experimental": "experimental"}
+
+
+@dataclass(frozen=True)
+class Project:
+    path: str                       # its folder
+    build: str                      # "cmake" or "make"
+    binaries: tuple[str, ...]       # what it builds, relative to the build folder
+    kernels: tuple[str, ...]        # the kernels its binaries' device code holds
+    covers: tuple[str, ...] = ()
+
+    def sources(self, root: Path) -> list[str]:
+        """Its CUDA sources (`.cu`), relative to `root`."""
+        return sorted(str(p.relative_to(root)) for p in (root / self.path).rglob("*.cu"))
+
+
+BUILDS = ("cmake", "make")
+
+
+def load_projects(root: Path) -> list[Project]:
+    data = tomllib.loads((root / "corpus" / "manifest.toml").read_text(encoding="utf-8"))
+    projects = []
+    for table in data.get("project", []):
+        path = table.get("path", "")
+        if table.get("build") not in BUILDS or not table.get("binaries"):
+            raise ValueError(f"corpus/manifest.toml: project {path!r} needs `build` ({' or '.join(BUILDS)}) "
+                             "and `binaries`")
+        if not (root / path).is_dir():
+            raise ValueError(f"corpus/manifest.toml: project {path!r} is not a folder")
+        projects.append(Project(path, table["build"], tuple(table["binaries"]), tuple(table.get("kernels", ())),
+                                tuple(table.get("covers", ()))))
+    return projects
 
 
 def load_manifest(root: Path) -> list[Program]:

@@ -360,7 +360,9 @@ def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset(),
     """Length-preserving rewrites that tree-sitter-cuda parses better (measured in
     reference/TREE-SITTER-CUDA.md): a lone CR (a CR-only file's line break) read as LF,
     `__align__(n)` read as `alignas(n)`, `__attribute__((...))`, `__maxnreg__(n)` and
-    `__cluster_dims__(...)` blanked, and uses of
+    `__cluster_dims__(...)` blanked, `#pragma` lines in statement positions (between a
+    `for`, `while` or `if` header, `else` or `do`, and a statement without braces, which
+    tree-sitter-cuda cannot parse) blanked, and uses of
     qualifier-only macros blanked: those of the file and `qualifier_names` (collected
     over the tree being translated), except a name for which `keep(name)` is true: a
     name the scan renames must stay in the parse wherever it is used, as it stays in
@@ -376,10 +378,13 @@ def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset(),
         names |= qualifier_names.intersection(words if words is not None else words_of(data))
     if keep is not None:
         names = {n for n in names if not keep(n)}
+    pragmas = statement_pragmas(data) if b"pragma" in data else []
     if b"__align__" not in data and b"__attribute__" not in data and b"__maxnreg__" not in data \
-            and b"__cluster_dims__" not in data and not names:
+            and b"__cluster_dims__" not in data and not names and not pragmas:
         return data
     out = bytearray(_ALIGN.sub(b"alignas  ", data))
+    for lo, hi in pragmas:
+        out[lo:hi] = data[lo:hi].translate(_BLANK)
     if names:
         uses = re.compile(rb"(?<![\w#])(?:" + b"|".join(re.escape(m) for m in sorted(names)) + rb")(?![\w$])")
         for match in uses.finditer(data):
@@ -403,6 +408,36 @@ def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset(),
         if depth == 0 and i < limit and b"*/" not in data[match.start():i]:
             out[match.start():i + 1] = data[match.start():i + 1].translate(_BLANK)
     return bytes(out)
+
+
+_PRAGMA_LINE = re.compile(rb"^[ \t]*#[ \t]*pragma\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
+_LINE_COMMENT = re.compile(rb"//[^\n]*\Z")
+_BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.S)
+_OPENS_STATEMENT = re.compile(rb"(?:\)|(?<![\w$])else|(?<![\w$])do)\Z")
+
+
+def statement_pragmas(data: bytes) -> list[tuple[int, int]]:
+    """The `#pragma` lines that sit where a statement is expected: after a loop's or an
+    `if`'s header, `else` or `do` whose statement has no braces (`for (...)` then
+    `#pragma unroll` then the body). Only the code line before them decides: it ends
+    with `)`, `else` or `do` (comments aside), and is no directive."""
+    out = []
+    for match in _PRAGMA_LINE.finditer(data):
+        at = match.start()
+        while True:
+            line_end = data.rfind(b"\n", 0, at)
+            if line_end < 0:
+                break
+            line_start = data.rfind(b"\n", 0, line_end) + 1
+            line = _BLOCK_COMMENT.sub(b" ", data[line_start:line_end]).rstrip(b"\r")
+            code = _LINE_COMMENT.sub(b"", line).strip() if b"//" in line else line.strip()
+            if not code or code.startswith(b"#") and b"pragma" in code[:12]:
+                at = line_start      # a blank line, or another pragma of the same statement
+                continue
+            if not code.startswith(b"#") and _OPENS_STATEMENT.search(code) and line.count(b'"') % 2 == 0:
+                out.append((match.start(), match.end()))
+            break
+    return out
 
 
 # ---------------------------------------------------------------- #if configurations

@@ -3,8 +3,8 @@
 `check_input` decides whether a file's bytes can be translated at all; `kind` tells a
 regular file from a link loop, a missing file, or a FIFO, socket or device, and
 `open_regular` opens a file for reading only if it is regular, without ever blocking.
-`common_parent` and `collisions` say where the inputs go under an output folder, and
-`glob_regex` which are taken. The commands report what they cannot read or write with
+`common_parent` and `collisions` say where the inputs go under an output folder
+(translator.ignore says which are taken). The commands report what they cannot read or write with
 the rules declared here.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat
 from pathlib import Path
 
@@ -94,6 +93,17 @@ def read_regular(path) -> bytes:
         return handle.read()
 
 
+def read_limited(path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (a configuration, a rules file, a
+    cache entry); OSError for anything else: a FIFO, a device such as /dev/zero, a folder,
+    a larger file."""
+    with open_regular(path) as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than the {limit}-byte limit", str(path))
+    return data
+
+
 def check_input(source: SourceFile) -> list[dg.Diagnostic]:
     """Problems that stop a file from being translated at all (reported as errors), or
     that are worth knowing (invalid UTF-8: the bytes are kept as they are)."""
@@ -152,29 +162,3 @@ def collisions(claims) -> tuple[set, list[dg.Diagnostic]]:
         elif any(owner[0] == "job" for _, _, owner in claimants):
             dropped |= {owner for _, _, owner in claimants if owner[0] != "job"}
     return dropped, problems
-
-
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """A glob as a regex over '/'-separated relative paths: `*` and `?` within a name,
-    `**` across folders; a pattern without '/' matches a file name at any depth."""
-    if "/" not in pattern.rstrip("/"):
-        pattern = "**/" + pattern
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    # A folder pattern (`third_party/`) takes everything below it.
-    return re.compile("".join(out).rstrip("/") + "(?:/.*)?\\Z")

@@ -14,23 +14,24 @@ pipeline knows no pass by name: it reads the rule catalog and the pass registry.
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import re
 import time
 from dataclasses import dataclass, field
 
 from translator import diagnostics as dg
+from translator.buildfiles import CMAKE, BuildSyntaxError, build_kind, parse_cmake, parse_make
 from translator.catalog import ERROR, RULES, WARNING, rule
 from translator.edits import SAFE, Fix, OffsetMap, apply_fixes, compose
 from translator.finalize import header_fixes
 from translator.frontend import error_sites, parse_file
 from translator.inputs import check_input
-from translator.ir import Module, build_ir
+from translator import facts as fl
+from translator.ir import Module
 from translator.mapping import load_tables
 from translator.passes import Context, Options, passes_for
-from translator.scan import mentions_api, scan_api_uses
+from translator.scan import mentions_api
 from translator.source import SourceFile
-from translator.suppress import Policy, suppressions
+from translator.suppress import Policy, hash_suppressions, suppressions
 
 MAX_ROUNDS = 4
 
@@ -82,17 +83,6 @@ class Result:
     def errors(self) -> int:
         return sum(d.severity == ERROR for d in self.diagnostics)
 
-    def slim(self) -> Result:
-        """A copy for the cache, without what the input gives back: its bytes, the output
-        where it equals them, and the IR but for its API uses (the statistics read those)."""
-        module = self.module and Module(self.module.path, (), (), self.module.api_uses, ())
-        return dataclasses.replace(self, input=b"", output=None if self.output == self.input else self.output,
-                                   module=module)
-
-    def restored(self, data: bytes) -> Result:
-        """A slim result made whole again with its input's bytes."""
-        return dataclasses.replace(self, input=data, output=data if self.output is None else self.output)
-
 
 class MappedSource(SourceFile):
     """A round's text, whose positions are those of the input (through the round's
@@ -115,6 +105,9 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
         result.skipped = True
         return result
     tables = load_tables()
+    kind = build_kind(path)
+    if kind is not None:
+        return _translate_build(result, source, kind, options, tables, started)
     passes = passes_for(options.target, options.only)
     policy = Policy(options.select, options.ignore)    # the file's suppressions: in round 0
     text, applied, rejected, diagnostics = data, [], [], []
@@ -160,7 +153,37 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
     # In source order (stable: fixes inserting at one offset keep the order they were applied in).
     result.output, result.applied, result.rejected = text, sorted(applied, key=lambda f: f.start), rejected
     result.diagnostics += sorted(diagnostics, key=lambda d: (d.line, d.col, d.code))
-    result.module = first.module
+    result.module = first.module.frozen()
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _translate_build(result: Result, source: SourceFile, kind: str, options: Options, tables,
+                     started: float) -> Result:
+    """A build file (translator.buildfiles): tokenized, never parsed as CUDA; its passes
+    run once (their edits are renames and flag maps, which give no pass more to do)."""
+    try:
+        build = parse_cmake(source.data) if kind == CMAKE else parse_make(source.data)
+        comments = build.comments
+    except BuildSyntaxError as exc:
+        build, comments = exc, []
+    policy = Policy(options.select, options.ignore, hash_suppressions(source, comments))
+    facts = fl.Facts(None, source, options, tables)    # no CUDA facts: the passes read `build`
+    ctx = Context(source, facts, options, tables, policy, build=build)
+    for info in passes_for(options.target, options.only, kind):
+        with facts.reading(f"the pass {info.id!r}", info.requires):
+            info.run(ctx)
+    diagnostics = list(ctx.diagnostics)
+    text = source.data
+    if ctx.fixes:
+        text, done, refused = apply_fixes(source.data, ctx.fixes)
+        for fix in refused:
+            diagnostics.append(dg.at(source, fix.start, OVERLAP.severity, f"edit not applied, it overlaps another: "
+                                     f"{fix.reason}", OVERLAP.id))
+        result.applied, result.rejected, result.rounds = sorted(done, key=lambda f: f.start), refused, 1
+    diagnostics += policy.unused(source)
+    result.output = text
+    result.diagnostics += sorted(diagnostics, key=lambda d: (d.line, d.col, d.code))
     result.seconds = time.perf_counter() - started
     return result
 
@@ -173,19 +196,21 @@ def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passe
     first_round = round_ == 0
     if first_round:
         policy.comments = suppressions(source, parsed.main.root)
-    uses = scan_api_uses(parsed, tables)
-    ctx = Context(source, parsed, build_ir(source.path, parsed, uses), uses, options, tables, policy, round=round_,
-                  rewritten=rewritten, applied=applied)
+    facts = fl.Facts(parsed, source, options, tables)
+    ctx = Context(source, facts, options, tables, policy, round=round_, rewritten=rewritten, applied=applied)
     if first_round:
         for site in parsed.error_sites:
             ctx.report(PARSE_ERROR, site.start, f"{site.message}; only renames are made here", end=site.end)
-    for info in passes:
-        if info.restructures:
-            info.run(ctx)
-    if not ctx.fixes:     # else the code changed: the other passes see the result next round
+    with fl.active(facts):       # each pass reads the facts it declares, each built once, on first use
         for info in passes:
-            if not info.restructures:
-                info.run(ctx)
+            if info.restructures:
+                with facts.reading(f"the pass {info.id!r}", info.requires):
+                    info.run(ctx)
+        if not ctx.fixes:     # else the code changed: the other passes see the result next round
+            for info in passes:
+                if not info.restructures:
+                    with facts.reading(f"the pass {info.id!r}", info.requires):
+                        info.run(ctx)
     return ctx
 
 

@@ -3,20 +3,37 @@ no work at all: no file is read, parsed or written.
 
 A run's key is the tool's fingerprint, the options (the user's rules files by content),
 the output mode and the inputs as given. Its record holds the state of the input trees
-and of the output folder after the run (every file's path, size, modification time and
-whether it is a link), what the run printed, its figures and its exit status. When both
-states are as recorded, the run is replayed: the same messages, a summary that says
-every file came from the cache, the same status. Like make, it trusts size and time
-stamps: an edit that keeps both escapes it (`--no-cache` does the work again).
+and of the output folder after the run, what the run printed and its exit status. A
+file's state is its path, size, modification and inode change times and inode number;
+a symbolic link's is its target's as well as the link text, so that an edit of the file
+a link leads to is seen, and so is an edit that keeps the size and modification time
+(`touch -r`): it changes the inode change time. When both states are as recorded, the
+run is replayed: the same messages, a summary that says every file came from the cache,
+the same status.
+
+The record never claims bytes that the run did not write: a run over one output folder
+holds that folder's lock (`lock`) from the first look at its state to the record's
+write, so two runs into one folder take turns; a run whose inputs changed while it ran
+records nothing; records are JSON data written atomically, one per run, checked on load
+(anything unexpected is a miss); and `cu2hip check`, which reads the translations
+themselves, drops an output folder's records when it finds one out of date (`forget`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
-from dataclasses import dataclass, field
+import stat as st_
+from dataclasses import dataclass
 from pathlib import Path
 
-from translator.cache import digest, read_pickle, write_pickle
+from translator.cache import digest, read_entry, write_entry
+
+try:
+    import fcntl
+except ImportError:         # not POSIX: no lock (records are still written atomically)
+    fcntl = None
 
 
 @dataclass
@@ -25,46 +42,129 @@ class RunRecord:
     outputs: list[tuple]
     stdout: str = ""
     stderr: str = ""                 # everything printed but the summary line
-    summary: dict = field(default_factory=dict)
+    summary: str | None = None       # the summary line a replay prints
     status: int = 0
 
 
+def _state(path: str) -> tuple:
+    """(path, link text or None, size, mtime_ns, ctime_ns, inode) of a path, its link
+    followed; -1 where the path (or its target) cannot be stat'ed."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return (path, None, -1, -1, -1, -1)
+    link = None
+    if st_.S_ISLNK(st.st_mode):
+        try:
+            link = os.readlink(path)
+            st = os.stat(path)
+        except OSError:
+            return (path, link, -1, -1, -1, -1)
+    return (path, link, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
 def tree_state(roots, skip: Path | None = None) -> list[tuple]:
-    """(path, size, mtime_ns, is_link) of every file under `roots` (a file root: itself),
-    folders whose names start with `.` and the folder `skip` left out, sorted."""
+    """The state (`_state`) of every file under `roots` (a file root: itself) and of every
+    link to a folder there, folders whose names start with `.` and the folder `skip` left
+    out, sorted."""
     skip_real = os.path.realpath(skip) if skip is not None else None
     out = []
     for root in roots:
         root = os.fspath(root)
         if not os.path.isdir(root):
-            try:
-                st = os.lstat(root)
-                out.append((os.path.abspath(root), st.st_size, st.st_mtime_ns, os.path.islink(root)))
-            except OSError:
-                out.append((os.path.abspath(root), -1, -1, False))
+            out.append(_state(os.path.abspath(root)))
             continue
         for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = [d for d in dirnames if not d.startswith(".")
-                           and (skip_real is None or os.path.realpath(os.path.join(dirpath, d)) != skip_real)]
-            for name in filenames:
-                path = os.path.join(dirpath, name)
-                try:
-                    st = os.lstat(path)
-                except OSError:
+            kept = []
+            for d in dirnames:
+                if d.startswith(".") or (skip_real is not None
+                                         and os.path.realpath(os.path.join(dirpath, d)) == skip_real):
                     continue
-                out.append((os.path.abspath(path), st.st_size, st.st_mtime_ns, os.path.islink(path)))
-    return sorted(out)
+                if os.path.islink(os.path.join(dirpath, d)):
+                    out.append(_state(os.path.abspath(os.path.join(dirpath, d))))     # not followed
+                else:
+                    kept.append(d)
+            dirnames[:] = kept
+            out += [_state(os.path.abspath(os.path.join(dirpath, name))) for name in filenames]
+    return sorted(out, key=lambda s: s[0])
 
 
 def run_key(paths: list[str], options, mode: tuple) -> str:
     """The run's key: the inputs as given (and where from), the output mode, the options."""
-    return "run-" + digest(os.getcwd().encode(), "\0".join(paths).encode(), repr(mode).encode(), options=options)
+    return "run-" + digest(os.getcwd().encode("utf-8", "surrogateescape"),
+                           "\0".join(paths).encode("utf-8", "surrogateescape"),
+                           repr(mode).encode("utf-8", "surrogateescape"), options=options)
 
 
-def load(folder: Path, key: str) -> RunRecord | None:
-    record = read_pickle(folder / "runs" / key)
-    return record if isinstance(record, RunRecord) else None
+def _group(folder: Path, output: Path | None) -> Path:
+    """The records of the runs into one output folder (or into none) are kept together."""
+    name = "none" if output is None else \
+        hashlib.sha256(os.path.realpath(output).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    return folder / "runs" / name
 
 
-def save(folder: Path, key: str, record: RunRecord) -> None:
-    write_pickle(folder / "runs" / key, record)
+@contextlib.contextmanager
+def lock(folder: Path, output: Path | None):
+    """Hold the lock of the runs into `output` (nothing for a run that writes no folder)."""
+    if output is None or fcntl is None:
+        yield
+        return
+    group = _group(folder, output)
+    try:
+        group.mkdir(parents=True, exist_ok=True)
+        handle = open(group / "lock", "a+b")
+    except OSError:
+        yield           # a cache that cannot be written: no record will be either
+        return
+    with handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _states(value) -> list[tuple]:
+    out = []
+    for item in value:
+        path, link, *numbers = item
+        if type(path) is not str or (link is not None and type(link) is not str) or len(numbers) != 4 \
+                or any(type(n) is not int for n in numbers):
+            raise ValueError("bad state")
+        out.append((path, link, *numbers))
+    return out
+
+
+def load(folder: Path, output: Path | None, key: str) -> RunRecord | None:
+    value = read_entry(_group(folder, output) / key, key)
+    try:
+        if type(value) is not dict or type(value["status"]) is not int:
+            return None
+        if any(type(value[k]) is not str for k in ("stdout", "stderr")) or \
+                not (value["summary"] is None or type(value["summary"]) is str):
+            return None
+        return RunRecord(_states(value["inputs"]), _states(value["outputs"]), value["stdout"], value["stderr"],
+                         value["summary"], value["status"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def save(folder: Path, output: Path | None, key: str, record: RunRecord) -> None:
+    write_entry(_group(folder, output) / key, key, {
+        "inputs": record.inputs, "outputs": record.outputs, "stdout": record.stdout, "stderr": record.stderr,
+        "summary": record.summary, "status": record.status})
+
+
+def forget(folder: Path, output: Path) -> None:
+    """Drop the records of the runs into `output` (its translations were found out of date)."""
+    group = _group(folder, output)
+    try:
+        names = os.listdir(group)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith("run-"):
+            try:
+                os.unlink(group / name)
+            except OSError:
+                pass

@@ -4,6 +4,7 @@ and where each of the ones that change the output came from."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +33,8 @@ class Settings:
     exclude: tuple[str, ...]
     strict: bool
     only_translated: bool
+    patterns_root: tuple = (None, None)   # the folders include and exclude are relative to
+    gitignore: bool = True              # leave out what .gitignore files ignore (--no-ignore: False)
 
     def describe_target(self) -> str:
         if self.options.target == "cuda":
@@ -84,17 +87,35 @@ def resolve(args) -> Settings:
         select=select, ignore=ignore, only=only, rules=rules,
         fuse=bool(_flag_or(args, "fuse", config.fuse, True)),
         rebalance=bool(_flag_or(args, "rebalance", config.rebalance, True)),
-        block_size=_block_size(_flag_or(args, "block_size", config.block_size, 256)))
+        block_size=_block_size(_flag_or(args, "block_size", config.block_size, 256)),
+        offload_arch=_offload_arch(getattr(args, "offload_arch", None)) or config.offload_arch or ("gfx90a",))
     jobs = _flag_or(args, "jobs", config.jobs, os.cpu_count() or 1)
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
     flag_output = getattr(args, "output", None)
     output = Path(flag_output) if flag_output else config.output
+    # Patterns given on the command line are relative to the current folder, those of the
+    # configuration to its folder (as Ruff's).
+    roots = tuple(Path.cwd() if getattr(args, name, None) or config.root is None else config.root
+                  for name in ("include", "exclude"))
     return Settings(options, source, config, output, not flag_output and config.output is not None, jobs,
                     tuple(_flag_or(args, "include", config.include, ())),
                     tuple(_flag_or(args, "exclude", config.exclude, ())),
                     bool(_flag_or(args, "strict", config.strict)),
-                    bool(_flag_or(args, "only_translated", config.only_translated)))
+                    bool(_flag_or(args, "only_translated", config.only_translated)),
+                    roots,
+                    not getattr(args, "no_ignore", False))
+
+
+def _offload_arch(raw: str | None) -> tuple[str, ...]:
+    """`--offload-arch gfx90a,gfx942`: the AMD targets, each checked."""
+    if raw is None:
+        return ()
+    targets = tuple(t.strip() for t in raw.split(",") if t.strip())
+    bad = [t for t in targets if not re.fullmatch(r"gfx[0-9a-f]+(:[a-z0-9+-]+)*", t)]
+    if bad or not targets:
+        raise UsageError(f"--offload-arch: not AMD targets: {raw!r} (want e.g. gfx90a or gfx90a,gfx942)")
+    return targets
 
 
 def _block_size(threads: int) -> int:

@@ -22,6 +22,10 @@ class Stats:
     edits: int = 0          # every fix applied
     converted: int = 0      # ...that translates a CUDA reference (HIPIFY's count): not an optimizing rewrite
     unconverted: int = 0
+    # Files a diagnostic says cannot compile at the target whatever is rewritten (a rule
+    # that `blocks_file` in the catalog), and why: the names it is about.
+    unconvertible_files: int = 0
+    unconvertible_names: Counter = field(default_factory=Counter)
     by_kind: Counter = field(default_factory=Counter)
     by_api: Counter = field(default_factory=Counter)
     by_name: Counter = field(default_factory=Counter)
@@ -66,6 +70,10 @@ class Stats:
                 self.by_name[api.name] += 1
             else:
                 self.by_kind[rules[fix.rule].name] += 1
+        blocking = [d for d in result.diagnostics if d.code in rules and rules[d.code].blocks_file]
+        self.unconvertible_files += bool(blocking)
+        for d in blocking:
+            self.unconvertible_names[d.subject or "?"] += 1
         for d in result.diagnostics:
             if d.code in rules and rules[d.code].topic:
                 self.topic_diagnostics[rules[d.code].topic] += 1
@@ -81,7 +89,7 @@ class Stats:
     def summary(self) -> dict:
         """The totals, for JSON reports."""
         return {"files": self.files, "changed": self.changed_files, "edits": self.edits,
-                "unconverted": self.unconverted, "errors": self.errors, "warnings": self.warnings,
+                "unconverted": self.unconverted, "unconvertible_files": self.unconvertible_files, "errors": self.errors, "warnings": self.warnings,
                 "edits_by_rule": dict(sorted(self.by_rule.items())),
                 "topics": self.topics()}
 
@@ -105,6 +113,7 @@ class Stats:
         lines = [
             f"[cu2hip] statistics: {title}",
             f"  files: {self.files} ({self.changed_files} changed)",
+            f"  UNCONVERTIBLE files at the target: {self.unconvertible_files}",
             f"  CONVERTED refs count: {self.converted}",
             f"  UNCONVERTED refs count: {self.unconverted}",
             f"  CONVERSION %: {pct(self.converted, total)}",
@@ -121,7 +130,8 @@ class Stats:
             lines.append(f"  {topic}: {counts['rewritten']} rewritten, {counts['review']} left for review")
         for heading, counter in (("CONVERTED refs by rule", self.by_rule), ("CONVERTED refs by type", self.by_kind),
                                  ("CONVERTED refs by API", self.by_api), ("CONVERTED refs by names", self.by_name),
-                                 ("UNCONVERTED refs by names", self.unconverted_names)):
+                                 ("UNCONVERTED refs by names", self.unconverted_names),
+                                 ("UNCONVERTIBLE at the target, by names", self.unconvertible_names)):
             if counter:
                 lines.append(f"  {heading}:")
                 lines += [f"    {name}: {count}" for name, count in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))]

@@ -5,7 +5,8 @@ comments in the source.
 diagnostics and stops those edits on that line and on the next one, so that it can
 stand on the line before; `// cu2hip: ignore-file[I003]` does it for the whole file, and
 `ignore[ALL]` for every code. A suppression that silenced nothing in the run gets a note
-(S001), so that stale ones are found and removed.
+(S001), so that stale ones are found and removed. Build files (CMake, Make) take the same
+comments written with their own `#`: `# cu2hip: ignore[ID]`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ or the next one (or, for `ignore-file`, in the file). Remove it, or correct the 
     example="int x;  // cu2hip: ignore[P001]\n")
 
 _COMMENT = re.compile(rb"(?://|/\*)[ \t]*cu2hip:[ \t]*(ignore|ignore-file)[ \t]*\[([^\]\r\n]*)\]")
+
+
+_HASH_COMMENT = re.compile(rb"#[ \t]*cu2hip:[ \t]*(ignore|ignore-file)[ \t]*\[([^\]\r\n]*)\]")
 
 
 @dataclass
@@ -50,6 +54,20 @@ def suppressions(source, root) -> list[Suppression]:
             continue
         codes = tuple(c.strip().decode("ascii", "replace") for c in m.group(2).split(b",") if c.strip())
         out.append(Suppression(source.position(m.start())[0], m.start(), codes, m.group(1) == b"ignore-file"))
+    return out
+
+
+def hash_suppressions(source, comments: list[tuple[int, int]]) -> list[Suppression]:
+    """Every `# cu2hip: ignore[...]` of a build file, each in one of its comment spans."""
+    data = source.data
+    if b"cu2hip:" not in data:
+        return []
+    out = []
+    for start, end in comments:
+        m = _HASH_COMMENT.search(data, start, end)
+        if m is not None and m.start() == start:
+            codes = tuple(c.strip().decode("ascii", "replace") for c in m.group(2).split(b",") if c.strip())
+            out.append(Suppression(source.position(start)[0], start, codes, m.group(1) == b"ignore-file"))
     return out
 
 

@@ -85,25 +85,32 @@ def _run(command: list[str], env: dict | None = None, timeout: int = 300) -> Com
     return CompileResult(proc.returncode == 0, tuple(command), proc.stdout + proc.stderr)
 
 
+def _context(include_dirs, defines) -> list[str]:
+    """A compile's `-I` and `-D` flags (the project's: translator.compile_context)."""
+    return [f"-I{d}" for d in include_dirs] + [f"-D{d}" for d in defines]
+
+
 def hip_syntax_check(path: str | Path, offload_arch: str = "gfx90a",
-                     include_dirs: tuple[str, ...] = (), defines: tuple[str, ...] = ()) -> CompileResult:
+                     include_dirs: tuple[str, ...] = (), defines: tuple[str, ...] = (),
+                     std: str = "c++17") -> CompileResult:
     """`HIP_PLATFORM=amd hipcc -x hip --offload-arch=ARCH -fsyntax-only FILE`."""
     tool = hipcc()
     if tool is None:
         raise FileNotFoundError("hipcc is not installed")
     env = dict(os.environ, HIP_PLATFORM="amd")
-    command = [tool, "-x", "hip", f"--offload-arch={offload_arch}", "-fsyntax-only", "-std=c++17"]
-    command += [f"-I{d}" for d in include_dirs] + [f"-D{d}" for d in defines] + [str(path)]
+    command = [tool, "-x", "hip", f"--offload-arch={offload_arch}", "-fsyntax-only", f"-std={std}"]
+    command += _context(include_dirs, defines) + [str(path)]
     return _run(command, env)
 
 
-def nvcc_compile_check(path: str | Path, arch: str = "sm_90", include_dirs: tuple[str, ...] = ()) -> CompileResult:
+def nvcc_compile_check(path: str | Path, arch: str = "sm_90", include_dirs: tuple[str, ...] = (),
+                       defines: tuple[str, ...] = (), std: str = "c++17") -> CompileResult:
     """Compile (no link) a CUDA file with nvcc."""
     tool = nvcc()
     if tool is None:
         raise FileNotFoundError("nvcc is not installed")
-    command = [tool, "-std=c++17", f"-arch={arch}", "-c", "-o", os.devnull]
-    command += [f"-I{d}" for d in include_dirs] + [str(path)]
+    command = [tool, f"-std={std}", f"-arch={arch}", "-c", "-o", os.devnull]
+    command += _context(include_dirs, defines) + [str(path)]
     return _run(command)
 
 
@@ -127,7 +134,8 @@ _FIELDS = {"VGPRs": "vgprs", "AGPRs": "agprs", "SGPRs": "sgprs", "ScratchSize [b
            "Occupancy [waves/SIMD]": "occupancy", "VGPRs Spill": "vgpr_spills", "SGPRs Spill": "sgpr_spills"}
 
 
-def hip_kernel_resources(path: str | Path, offload_arch: str = "gfx90a", include_dirs: tuple[str, ...] = ()) \
+def hip_kernel_resources(path: str | Path, offload_arch: str = "gfx90a", include_dirs: tuple[str, ...] = (),
+                         defines: tuple[str, ...] = (), std: str = "c++17") \
         -> tuple[CompileResult, list[KernelResources]]:
     """Compile a HIP file for the device (`-O3 --cuda-device-only`) with the resource-usage
     remarks, and read each kernel's registers, scratch, occupancy and spills from them."""
@@ -135,9 +143,9 @@ def hip_kernel_resources(path: str | Path, offload_arch: str = "gfx90a", include
     if tool is None:
         raise FileNotFoundError("hipcc is not installed")
     env = dict(os.environ, HIP_PLATFORM="amd")
-    command = [tool, "-x", "hip", f"--offload-arch={offload_arch}", "--cuda-device-only", "-O3", "-c", "-std=c++17",
+    command = [tool, "-x", "hip", f"--offload-arch={offload_arch}", "--cuda-device-only", "-O3", "-c", f"-std={std}",
                "-Rpass-analysis=kernel-resource-usage", "-o", os.devnull]
-    command += [f"-I{d}" for d in include_dirs] + [str(path)]
+    command += _context(include_dirs, defines) + [str(path)]
     result = _run(command, env)
     found: list[dict] = []       # each kernel's fields, as its remarks come
     for match in _REMARK.finditer(result.output):
@@ -162,15 +170,16 @@ _PTXAS_FUNCTION = re.compile(r"Function properties for (\S+)\n\s*(\d+) bytes sta
 _PTXAS_USED = re.compile(r"Compiling entry function '([^']+)'.*?Used (\d+) registers", re.S)
 
 
-def nvcc_kernel_resources(path: str | Path, arch: str = "sm_90", include_dirs: tuple[str, ...] = ()) \
+def nvcc_kernel_resources(path: str | Path, arch: str = "sm_90", include_dirs: tuple[str, ...] = (),
+                          defines: tuple[str, ...] = (), std: str = "c++17") \
         -> tuple[CompileResult, list[NvccResources]]:
     """Compile a CUDA file with `nvcc --resource-usage` and read each kernel's registers
     and spill stores from ptxas's report."""
     tool = nvcc()
     if tool is None:
         raise FileNotFoundError("nvcc is not installed")
-    command = [tool, "-std=c++17", f"-arch={arch}", "-x", "cu", "-c", "--resource-usage", "-o", os.devnull]
-    command += [f"-I{d}" for d in include_dirs] + [str(path)]
+    command = [tool, f"-std={std}", f"-arch={arch}", "-x", "cu", "-c", "--resource-usage", "-o", os.devnull]
+    command += _context(include_dirs, defines) + [str(path)]
     result = _run(command)
     spills = {m.group(1): int(m.group(3)) for m in _PTXAS_FUNCTION.finditer(result.output)}
     kernels = [NvccResources(m.group(1), int(m.group(2)), spills.get(m.group(1), 0))

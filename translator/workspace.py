@@ -1,7 +1,8 @@
 """The inputs of a run and the facts that span files.
 
 `Workspace.collect` walks the inputs once: which files are translated (CUDA and C/C++
-sources and headers, and the local headers they include whatever their suffix), which
+sources and headers, the local headers they include whatever their suffix, and the build
+files: CMake's and Make's, translated as such, never parsed as CUDA), which
 are copied (with `-o`, the rest of the tree), where each one goes, and the problems met
 (unreadable paths, link loops, FIFOs and devices, which are never read, links out of the
 tree, output paths that two files claim). It reads every translated file once and keeps
@@ -25,12 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from translator import diagnostics as dg
+from translator.buildfiles import build_kind
 from translator.cudanames import declared_names
 from translator.frontend import QualifierMacros
+from translator.ignore import UNMATCHED, GitIgnore, Patterns
 from translator.inputs import (LINK_OUT_OF_TREE, LOOP, MISSING, NOT_REGULAR, OUTSIDE_MIRRORED, REGULAR, SPECIAL,
-                               UNREADABLE, collisions, common_parent, glob_regex, kind, problem, read_regular,
+                               UNREADABLE, collisions, common_parent, kind, problem, read_regular,
                                real_path)
-from translator.source import HEADER_SUFFIXES
 
 CUDA_SUFFIXES = frozenset({".cu", ".cuh"})
 CXX_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".inc", ".ipp",
@@ -57,6 +59,10 @@ class Selection:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     base: Path | None = None      # mirror paths relative to this folder (default: the inputs' common parent)
+    project: Path | None = None   # the configuration's folder: the project whose launches count (translator.universe)
+    skip: tuple[Path, ...] = ()   # folders of the project that hold no program (the configured output)
+    patterns_root: tuple = (None, None)   # what include and exclude are relative to (translator.ignore)
+    gitignore: bool = True        # leave out what the trees' .gitignore files ignore
 
 
 @dataclass
@@ -77,6 +83,10 @@ class Workspace:
     declared_names: frozenset[bytes] = frozenset()      # CUDA-shaped names the tree declares (cudanames)
     links: dict[Path, str] = field(default_factory=dict)   # a copied link's destination: its target
     onto_inputs: list[str] = field(default_factory=list)   # inputs the output folder would overwrite
+    # The project's folder (the configuration's, else the inputs' common folder when a
+    # folder is given; None: the files given are all there is) and the output folder in it.
+    project: Path | None = None
+    skip: tuple[Path, ...] = ()
 
     @classmethod
     def collect(cls, paths: list[str], selection: Selection) -> Workspace:
@@ -84,10 +94,17 @@ class Workspace:
         walk = _Walk(selection, base)
         for raw in paths:
             walk.add(raw)
+        if walk.trees:
+            walk.problems += [problem(UNMATCHED, walk.trees[0], f"{option} pattern {pattern!r} matched no file "
+                                      f"under {', '.join(map(str, walk.trees))} (patterns are relative to "
+                                      f"{root or 'each tree'})")
+                              for option, pattern, root in walk.patterns.unmatched()]
         contents, macros = walk.read()
         jobs, copies = walk.settle()
         declared = frozenset(name for data in contents.values() for name in declared_names(data))
-        return cls(jobs, copies, walk.problems, contents, macros, declared, walk.links, walk.onto)
+        project = selection.project or (base if walk.trees else None)
+        skip = tuple(p for p in (selection.output, *selection.skip) if p is not None)
+        return cls(jobs, copies, walk.problems, contents, macros, declared, walk.links, walk.onto, project, skip)
 
     def read(self, job: Job) -> bytes | OSError:
         data = self.contents.get(real_path(job.source))
@@ -126,8 +143,7 @@ class _Walk:
         self.problems: list[dg.Diagnostic] = []
         self.onto: list[str] = []
         self.trees: list[Path] = []
-        self.include = [glob_regex(p) for p in selection.include]
-        self.exclude = [glob_regex(p) for p in selection.exclude]
+        self.patterns = Patterns(selection.include, selection.exclude, selection.patterns_root)
         self.out_dir = real_path(selection.output) if selection.output is not None else None
 
     def destination(self, path: Path) -> Path | None:
@@ -139,11 +155,6 @@ class _Walk:
             raise ValueError(rel)
         return self.out_dir / rel
 
-    def chosen(self, rel: str) -> bool:
-        """Do the include/exclude globs let this file be translated?"""
-        if self.include and not any(p.match(rel) for p in self.include):
-            return False
-        return not any(p.match(rel) for p in self.exclude)
 
     def job(self, path: Path, dest: Path | None) -> None:
         """Translate `path` once, whatever the number of paths it is reached by."""
@@ -174,19 +185,26 @@ class _Walk:
                 self.job(root, dest)    # a missing one is reported when it is read
             return
         # Links to folders are not followed (os.walk's default): a link loop cannot recur.
+        ignore = GitIgnore.above(root) if self.s.gitignore else None
         for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: self.problems.append(
                 problem(UNREADABLE, e.filename or raw, f"cannot read: {e.strerror}"))):
             here = Path(dirpath)
+            if ignore is not None:
+                ignore.enter(here)
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
-                                 and (self.out_dir is None or real_path(here / d) != self.out_dir))
+                                 and (self.out_dir is None or real_path(here / d) != self.out_dir)
+                                 and not (ignore is not None and ignore.ignored(here / d, folder=True)))
             for name in sorted(filenames):
-                self.file(here / name, root)
+                if ignore is None or not ignore.ignored(here / name):
+                    self.file(here / name, root)
         self.trees.append(root)
 
     def file(self, path: Path, root: Path) -> None:
         dest = self.destination(path)
         rel = path.relative_to(root).as_posix()
-        wanted = (path.suffix in CUDA_SUFFIXES or path.suffix.lower() in CXX_SUFFIXES) and self.chosen(rel)
+        chosen = self.patterns.chosen(path, rel)      # for every file: a pattern's match is recorded
+        wanted = (path.suffix in CUDA_SUFFIXES or path.suffix.lower() in CXX_SUFFIXES
+                  or build_kind(path) is not None) and chosen
         mirrored = dest is not None and (wanted or self.s.complete)
         if not wanted and not mirrored:
             return
@@ -236,6 +254,8 @@ class _Walk:
             except OSError:
                 continue   # reported when the file itself is translated
             contents[real_path(job.source)] = data
+            if build_kind(job.source) is not None:
+                continue    # a build file: no C preprocessor in it
             macros.add(data)
             for match in _LOCAL_INCLUDE.finditer(data):
                 target = job.source.parent / match.group(1).decode("utf-8", "replace")
@@ -267,73 +287,19 @@ class _Walk:
                 [(s, d) for s, d in copies if first.get(d) is s])
 
 
-_GLOBAL = re.compile(rb"\b__global__\b")
-_CALLED_NAME = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")
-_NOT_NAMES = frozenset({b"__launch_bounds__", b"__maxnreg__", b"__cluster_dims__", b"__attribute__", b"alignas",
-                        b"decltype", b"__declspec"})
-
-
-def _kernel_names(data: bytes) -> set[str]:
-    """The names of the kernels a text declares, or more (a prefilter: the parse decides)."""
-    names = set()
-    for match in _GLOBAL.finditer(data):
-        head = data[match.end():match.end() + 400]
-        stop = min((i for i in (head.find(b"{"), head.find(b";")) if i >= 0), default=len(head))
-        name = next((m.group(1) for m in _CALLED_NAME.finditer(head, 0, stop) if m.group(1) not in _NOT_NAMES), None)
-        if name is not None:
-            names.add(name.decode())
-    return names
-
-
-def launch_index(workspace: Workspace) -> tuple[tuple[str, str, tuple[int, ...], str, str], ...]:
+def launch_index(workspace: Workspace, cache=None) -> tuple[tuple[str, str, tuple[int, ...], str, str], ...]:
     """The launches, with their block sizes or why they are unknown, and every other use,
-    of the kernels that headers define (kernel, "path:line:col", sizes, reason, the
-    header): what the launch-bounds pass bounds such a kernel by, whichever files launch
-    it. Only the files that include the header (directly or through other headers), and
-    the header itself, count for its kernels: another program's kernel of the same name is
-    another kernel. A kernel of a source file that no other file includes can be launched
-    from that file only, which the pass reads itself; a file some other file includes
-    counts as a header."""
-    from translator.frontend import parse_file, words_of
-    from translator.ir import build_ir
-    from translator.ir.host_values import launch_facts
-    from translator.source import SourceFile
-    texts = [(job, workspace.read(job)) for job in workspace.jobs]
-    texts = [(job, data) for job, data in texts if isinstance(data, bytes)]
-    includes: dict[str, set[str]] = {}
-    for job, data in texts:
-        folder = Path(job.source).parent
-        includes[real_path(job.source)] = {real_path(folder / m.group(1).decode("utf-8", "replace"))
-                                           for m in _LOCAL_INCLUDE.finditer(data)} if b"include" in data else set()
-    included = set().union(*includes.values()) if includes else set()
-    headers: dict[str, tuple[str, set[str]]] = {}      # real path -> (display path, kernel names)
-    for job, data in texts:
-        path = real_path(job.source)
-        if b"__global__" in data and (Path(job.source).suffix.lower() in HEADER_SUFFIXES or path in included):
-            headers[path] = (job.display, _kernel_names(data))
-    if not headers:
-        return ()
-    facts: list[tuple[str, str, tuple[int, ...], str, str]] = []
-    for job, data in texts:
-        reached = [h for h in _reached(real_path(job.source), includes) if h in headers]
-        names = {n for h in reached for n in headers[h][1]}
-        if not names or {n.encode() for n in names}.isdisjoint(words_of(data)):
-            continue
-        parsed = parse_file(data, None, workspace.qualifier_macros)
-        source = SourceFile(job.display, data)
-        for fact in launch_facts(parsed, build_ir(job.display, parsed), frozenset(names)):
-            line, col = source.position(fact.offset)
-            facts += [(fact.kernel, f"{job.display}:{line}:{col}", fact.values, fact.reason, headers[h][0])
-                      for h in reached if fact.kernel in headers[h][1]]
-    return tuple(facts)
-
-
-def _reached(path: str, includes: dict[str, set[str]]) -> list[str]:
-    """The file and every file it includes, directly or through others, in the tree."""
-    seen, todo = [], [path]
-    while todo:
-        current = todo.pop()
-        if current not in seen:
-            seen.append(current)
-            todo += sorted(includes.get(current, ()))
-    return seen
+    of the kernels that can be launched from another file than their own (kernel,
+    "path:line:col", sizes, reason, the defining file), over the whole project whatever
+    files the command was given (translator.universe): what the launch-bounds and
+    rebalancing passes read for such a kernel. Another program's kernel of the same name
+    is another kernel: only files that include the defining file, or declare the kernel
+    without seeing a definition of their own, count."""
+    from translator.universe import launch_index as index, project_files
+    jobs = []
+    for job in workspace.jobs:
+        data = workspace.read(job)
+        if isinstance(data, bytes):
+            jobs.append((real_path(job.source), job.display, data))
+    project = project_files(workspace.project, workspace.skip) if workspace.project is not None else None
+    return index(jobs, project, workspace.qualifier_macros, cache)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import shlex
 import sys
 
+from translator import runcache
+from translator.cache import default_dir
 from translator.commands.run import Batch
 from translator.inputs import read_regular
 from translator.settings import Settings, UsageError
@@ -19,7 +21,10 @@ def run(args, settings: Settings) -> int:
     output = settings.output
     base = settings.config.root if settings.output_from_config else None
     workspace = Workspace.collect(args.paths, Selection(output, complete=False, include=settings.include,
-                                                        exclude=settings.exclude, base=base))
+                                                        exclude=settings.exclude, base=base,
+                                                        project=settings.config.root,
+                                                        patterns_root=settings.patterns_root,
+                                                        gitignore=settings.gitignore))
     if workspace.onto_inputs:
         raise UsageError(f"the output folder {output} is where the inputs are ({', '.join(workspace.onto_inputs)}): "
                          "there is no translation there to check")
@@ -44,6 +49,9 @@ def run(args, settings: Settings) -> int:
                 print(f"{where}: {'missing' if current is None else 'stale'}: the translation of "
                       f"{job.display} differs", file=sys.stderr)
     if stale:
+        # A run record of that folder would answer the command below without looking: it
+        # must do the work again.
+        runcache.forget(default_dir(), output)
         # With the output folder from the configuration, paths mirror from its folder, so
         # the stale files alone can be named; with -o, from the inputs' common parent.
         command = ["cu2hip", "translate", *(j.display for j in stale)] if settings.output_from_config else \

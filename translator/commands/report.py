@@ -15,20 +15,27 @@ from __future__ import annotations
 import json
 import sys
 
-from translator import __version__
+from translator import __version__, compile_context
 from translator.catalog import catalog
 from translator.commands.run import Batch
 from translator.diagnostics import Diagnostic
 from translator.output import kernels
 from translator.output.html import to_html
 from translator.source import SourceFile
-from translator.settings import Settings
+from translator.settings import Settings, UsageError
 from translator.workspace import Selection, Workspace
 
 
 def run(args, settings: Settings) -> int:
+    try:
+        context = compile_context.load(args.include_dir or (), args.define or (), args.std, args.database)
+    except compile_context.ContextError as exc:
+        raise UsageError(str(exc)) from None
     workspace = Workspace.collect(args.paths, Selection(None, complete=False, include=settings.include,
-                                                        exclude=settings.exclude))
+                                                        exclude=settings.exclude, project=settings.config.root,
+                                                        skip=tuple(p for p in (settings.output,) if p),
+                                                        patterns_root=settings.patterns_root,
+                                                        gitignore=settings.gitignore))
     for d in workspace.problems:
         print(d.format(), file=sys.stderr)
     rules = catalog()
@@ -66,14 +73,14 @@ def run(args, settings: Settings) -> int:
     else:
         plain = kernels.without_passes(settings.options, [r.id for r in rules.values() if r.topic])
         without = [r for _, r in Batch(workspace, plain, settings.jobs, args.cache).results()]
-        missing = kernels.compile_figures(table, pairs, without, args.offload_arch, settings.jobs)
+        missing = kernels.compile_figures(table, pairs, without, settings.options.offload_arch[0], settings.jobs, context)
     if args.compile and table:
-        missing += kernels.nvcc_figures(table, pairs, settings.jobs)
+        missing += kernels.nvcc_figures(table, pairs, settings.jobs, context)
     if args.format == "html":
-        sys.stdout.write(to_html(findings, table, missing, args.offload_arch))
+        sys.stdout.write(to_html(findings, table, missing, settings.options.offload_arch[0]))
     else:
         sys.stdout.write({"text": _text, "json": _json, "markdown": _markdown}[args.format](
-            findings, rules, table, missing, args.offload_arch))
+            findings, rules, table, missing, settings.options.offload_arch[0]))
     return 1 if settings.strict and errors else 0
 
 

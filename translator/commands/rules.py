@@ -57,13 +57,21 @@ def explain(r: Rule, markdown: bool = False) -> str:
     if r.example:
         options = f" (with `{' '.join(r.options)}`)" if r.options else ""
         out += [f"Example{options}:", ""]
-        out += _block(r.example, "cuda", markdown)
+        source, target = _languages(r)
+        out += _block(r.example, source, markdown)
         if r.translation != r.example:
-            out += ["", "becomes:", ""] + _block(r.translation, "cpp", markdown)
+            out += ["", "becomes:", ""] + _block(r.translation, target, markdown)
         else:
             out += ["", "is left as it is."]
         out.append("")
     return "\n".join(out) + "\n"
+
+
+def _languages(r: Rule) -> tuple[str, str]:
+    """The fences of a rule's example and translation: CUDA and C++, or a build file's language."""
+    from translator.buildfiles import build_kind
+    kind = build_kind(r.example_path) if r.example_path else None
+    return (kind, kind) if kind else ("cuda", "cpp")
 
 
 def _block(code: str, language: str, markdown: bool) -> list[str]:

@@ -32,10 +32,11 @@ class Batch:
 
     def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True):
         # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
-        options = dataclasses.replace(options, qualifier_macros=workspace.qualifier_macros,
-                                      tree_names=workspace.declared_names, launch_index=launch_index(workspace))
-        self.workspace, self.options, self.workers = workspace, options, workers
         self.cache = Cache(default_dir()) if use_cache else None
+        options = dataclasses.replace(options, qualifier_macros=workspace.qualifier_macros,
+                                      tree_names=workspace.declared_names,
+                                      launch_index=launch_index(workspace, self.cache))
+        self.workspace, self.options, self.workers = workspace, options, workers
         self.hits = 0
 
     def results(self):
@@ -44,8 +45,7 @@ class Batch:
         inputs = [self.workspace.read(job) for job in jobs]
         keys = [self.cache.key(job.display, data, self.options) if self.cache and isinstance(data, bytes) else None
                 for job, data in zip(jobs, inputs)]
-        found = [self.cache.get(key) if key else None for key in keys]
-        found = [r.restored(data) if r is not None else None for r, data in zip(found, inputs)]
+        found = [self.cache.get(key, data) if key else None for key, data in zip(keys, inputs)]
         self.hits = sum(r is not None for r in found)
         todo = [i for i, r in enumerate(found) if r is None]
         fresh = self._stream([jobs[i] for i in todo], [inputs[i] for i in todo])
@@ -54,7 +54,7 @@ class Batch:
             if result is None:
                 result = next(fresh)
                 if keys[i]:
-                    self.cache.put(keys[i], result.slim())
+                    self.cache.put(keys[i], result)
             yield job, result
 
     def _stream(self, jobs: list[Job], inputs: list):

@@ -12,6 +12,7 @@ from pathlib import Path
 from translator import runcache
 from translator.cache import default_dir
 from translator.commands.run import Batch, Progress, write_atomic
+from translator.ignore import ignore_files_above
 from translator.inputs import UNWRITABLE, open_regular, problem, read_regular
 from translator.output.jsonfmt import to_json
 from translator.settings import Settings, UsageError
@@ -45,18 +46,21 @@ def _stats_stream(args):
 def run(args, settings: Settings) -> int:
     output = _output_folder(args, settings)
     replay = _Replay.for_run(args, settings, output)
-    if replay is not None and replay.matches():
-        return replay.play(settings)
     if replay is None:
         return _run(args, settings, output, None)
-    with replay.recording():
-        status = _run(args, settings, output, replay)
+    with replay.locked():
+        if replay.matches():
+            return replay.play()
+        with replay.recording():
+            status = _run(args, settings, output, replay)
     return status
 
 
 def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) -> int:
     selection = Selection(output, not settings.only_translated, args.in_place, settings.include, settings.exclude,
-                          settings.config.root if settings.output_from_config and output is not None else None)
+                          settings.config.root if settings.output_from_config and output is not None else None,
+                          settings.config.root, tuple(p for p in (settings.output,) if p is not None),
+                          settings.patterns_root, settings.gitignore)
     workspace = Workspace.collect(args.paths, selection)
     if workspace.onto_inputs:
         raise UsageError(f"the output folder {output} would overwrite the inputs themselves "
@@ -161,7 +165,7 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
         return 1        # pre-commit's contract: files were changed, look at them and commit again
     status = 1 if settings.strict and errors else 0
     if replay is not None:
-        replay.keep(summary if not quiet else {}, status)
+        replay.keep(_summary_line(settings, cached=total.files, **summary) if not quiet else None, status)
     return status
 
 
@@ -177,9 +181,10 @@ class _Replay:
     """A run repeated over an unchanged tree is answered from its record (translator.runcache):
     the same messages and status, no file read or written."""
 
-    def __init__(self, folder: Path, key: str, inputs: list[tuple], output: Path | None):
-        self.folder, self.key, self.inputs, self.output = folder, key, inputs, output
-        self.record = runcache.load(folder, key)
+    def __init__(self, folder: Path, key: str, paths: list[str], output: Path | None):
+        self.folder, self.key, self.paths, self.output = folder, key, paths, output
+        self.inputs: list[tuple] = []
+        self.record: runcache.RunRecord | None = None
         self.kept: runcache.RunRecord | None = None
         self.stderr = sys.stderr           # the stream under the recording
 
@@ -191,9 +196,20 @@ class _Replay:
             return None
         mode = (str(output) if output else None, args.examine, args.no_output, args.print_stats,
                 args.print_stats_csv, args.pre_commit, settings.only_translated, args.quiet, settings.strict,
-                settings.include, settings.exclude)
+                settings.include, settings.exclude, settings.patterns_root, settings.gitignore,
+                ignore_files_above(args.paths) if settings.gitignore else (),
+                settings.output_from_config, settings.target_source,
+                str(settings.config.root) if settings.config.root else None)
         key = runcache.run_key(args.paths, settings.options, mode)
-        return cls(default_dir(), key, runcache.tree_state(args.paths, skip=output), output)
+        return cls(default_dir(), key, args.paths, output)
+
+    @contextlib.contextmanager
+    def locked(self):
+        """The output folder's lock, from the first look at the states to the record's write."""
+        with runcache.lock(self.folder, self.output):
+            self.inputs = runcache.tree_state(self.paths, skip=self.output)
+            self.record = runcache.load(self.folder, self.output, self.key)
+            yield
 
     def _outputs(self) -> list[tuple]:
         return runcache.tree_state([self.output]) if self.output is not None and self.output.exists() else []
@@ -202,13 +218,13 @@ class _Replay:
         r = self.record
         return r is not None and r.inputs == self.inputs and r.outputs == self._outputs()
 
-    def play(self, settings: Settings) -> int:
+    def play(self) -> int:
         r = self.record
         sys.stdout.write(r.stdout)
         sys.stdout.flush()
         sys.stderr.write(r.stderr)
-        if r.summary:
-            print(_summary_line(settings, cached=r.summary["total"].files, **r.summary), file=sys.stderr)
+        if r.summary is not None:
+            print(r.summary, file=sys.stderr)
         return r.status
 
     @contextlib.contextmanager
@@ -222,11 +238,13 @@ class _Replay:
             yield
         finally:
             sys.stdout, sys.stderr = real_out, real_err
-        if self.kept is not None:
+        # Inputs changed while the run read them (an editor, another run --in-place): what
+        # was written may be of neither state, so nothing is recorded.
+        if self.kept is not None and runcache.tree_state(self.paths, skip=self.output) == self.inputs:
             self.kept.stdout, self.kept.stderr = out.getvalue(), err.getvalue()
-            runcache.save(self.folder, self.key, self.kept)
+            runcache.save(self.folder, self.output, self.key, self.kept)
 
-    def keep(self, summary: dict, status: int) -> None:
+    def keep(self, summary: str | None, status: int) -> None:
         """Record this run (called when it wrote all it had to)."""
         self.kept = runcache.RunRecord(self.inputs, self._outputs(), summary=summary, status=status)
 

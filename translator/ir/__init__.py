@@ -27,17 +27,31 @@ from translator.ir.model import (SYNC_POINTS, WARP_MASKLESS_BUILTINS, WARP_SYNC_
 from translator.ir.nodes import call_of
 
 __all__ = ["SYNC_POINTS", "WARP_MASKLESS_BUILTINS", "WARP_SYNC_BUILTINS", "Access", "ApiUse", "Expr", "Kernel",
-           "LaunchSite", "Module", "Param", "SharedDecl", "Span", "SyncPoint", "build_ir", "call_of"]
+           "LaunchSite", "Module", "Param", "SharedDecl", "Span", "SyncPoint", "build_ir", "call_of", "kernels_of",
+           "launches_of", "sync_points_of"]
 
 
 def build_ir(path: str, parsed: ParsedFile, uses: list = ()) -> Module:
-    """The Module of one parsed file. `uses` are translator.scan.Use (API uses with their nodes)."""
-    has_launch = b"<<<" in parsed.cleaned     # one scan of the file, not one per fragment
-    kernels, launches, syncs = [], [], []
-    for frag in parsed.fragments:
-        kernels += find_kernels(parsed, frag)
-        if has_launch:
-            launches += find_launches(parsed, frag)
-        syncs += find_sync_points(parsed, frag)
-    return Module(path, tuple(sorted(kernels, key=lambda k: k.span)), tuple(sorted(launches, key=lambda s: s.span)),
-                  tuple(u.api for u in uses), tuple(sorted(syncs, key=lambda s: s.span)))
+    """The Module of one parsed file, whole. `uses` are translator.scan.Use (API uses with
+    their nodes). (The pipeline builds each part on first use instead: translator.facts.module.)"""
+    return Module(path, kernels_of(parsed), launches_of(parsed), tuple(u.api for u in uses), sync_points_of(parsed))
+
+
+def kernels_of(parsed: ParsedFile) -> tuple[Kernel, ...]:
+    """The file's kernels, definitions and prototypes, in source order."""
+    found = [k for frag in parsed.fragments for k in find_kernels(parsed, frag)]
+    return tuple(sorted(found, key=lambda k: k.span))
+
+
+def launches_of(parsed: ParsedFile) -> tuple[LaunchSite, ...]:
+    """The file's launch sites, in source order."""
+    if b"<<<" not in parsed.cleaned:     # one scan of the file, not one per fragment
+        return ()
+    found = [s for frag in parsed.fragments for s in find_launches(parsed, frag)]
+    return tuple(sorted(found, key=lambda s: s.span))
+
+
+def sync_points_of(parsed: ParsedFile) -> tuple[SyncPoint, ...]:
+    """The file's host synchronization points, in source order."""
+    found = [s for frag in parsed.fragments for s in find_sync_points(parsed, frag)]
+    return tuple(sorted(found, key=lambda s: s.span))

@@ -6,7 +6,13 @@ alone: its body is one of the elementwise shapes (translator.ir.elementwise.shap
 index from `blockIdx.x * blockDim.x + threadIdx.x` under a guard against a bound, or a
 grid-stride loop), and nothing else in it, or in the `__device__` functions it calls,
 sees the block: no `threadIdx`, `blockIdx`, `blockDim`, `gridDim` or `warpSize` outside
-the index and the loop's stride, no shared memory, no barriers, no warp operations. What
+the index and the loop's stride, no shared memory, no barriers, no warp operations, no
+cooperative-groups block or grid query (`this_thread_block().thread_rank()`, `.size()`,
+`this_grid().size()`, `num_blocks()`, `group_dim()`: each is block dependence). Calls are
+followed through the call graph's known edges only: a call it cannot follow (a function
+pointer, a table of them, a functor of a template parameter's type, a virtual or member
+call, a function declared but not defined here; translator.ir.calls) may do anything, so
+the kernel is taken as block-dependent, with that call as the reason. What
 the threads do with their index is free: neighbour reads, atomics, loops, early returns
 (each thread's work is the same whichever block holds it).
 
@@ -30,8 +36,16 @@ from translator.ir.nodes import descendants
 
 # What a __device__ function may not hold for a kernel calling it to be agnostic.
 _SEES_THE_BLOCK = re.compile(r"\b(threadIdx|blockIdx|blockDim|gridDim|warpSize|__shared__|__syncthreads\w*|"
-                             r"this_thread_block|tiled_partition|asm|"
+                             r"this_thread_block|tiled_partition|asm|this_grid|this_multi_grid|coalesced_threads|"
+                             r"this_cluster|thread_block|grid_group|thread_block_tile|num_blocks|num_threads|"
+                             r"group_dim|dim_blocks|dim_threads|block_rank|block_index|group_index|thread_index|"
+                             r"thread_rank|meta_group_rank|meta_group_size|"
                              + "|".join(sorted(WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTINS)) + r")\b")
+
+
+# Cooperative groups in a kernel's own body: a group, its rank or size, the grid's.
+_GROUP_QUERY = re.compile(r"\b(this_thread_block|this_grid|this_multi_grid|tiled_partition|coalesced_threads|"
+                          r"this_cluster|thread_block|grid_group|thread_block_tile|coalesced_group)\b")
 
 
 @dataclass(frozen=True)
@@ -67,6 +81,10 @@ def analyse(parsed: ParsedFile, kernel: Kernel) -> Agnostic | NotAgnostic:
     if kernel.warp_ops:
         return refuse(f"it uses a warp operation ({kernel.warp_ops[0].text.splitlines()[0]}), whose lanes depend "
                       "on the block's shape")
+    body_text = parsed.data[kernel.body_span[0]:kernel.body_span[1]].decode("utf-8", "replace")
+    group = _GROUP_QUERY.search(body_text)
+    if group is not None:
+        return refuse(f"it queries a cooperative group ({group.group(1)}), whose answer depends on the block")
     frag = parsed.main
     body = node_at(frag.root, *kernel.body_span)
     if body is None:
@@ -93,7 +111,13 @@ def analyse(parsed: ParsedFile, kernel: Kernel) -> Agnostic | NotAgnostic:
             bound_params.append(names.index(name))
             bound_names.append(name)
     graph = call_graph(parsed)
-    for helper in _reached(graph, kernel.name):
+    unknown = graph.first_unknown(kernel.name)
+    if unknown is not None:
+        where, callee, why = unknown
+        via = "" if where == kernel.name else f" (through {where})"
+        return refuse(f"it makes a call cu2hip cannot follow{via}: {why}, so its result may depend on the block "
+                      "size")
+    for helper in graph.reached(kernel.name):
         for function in graph.by_name.get(helper, ()):
             seen = _SEES_THE_BLOCK.search(parsed.data[function.body_span[0]:function.body_span[1]].decode(
                 "utf-8", "replace"))
@@ -113,13 +137,3 @@ def _index_spans(frag, body: ts.Node, form: str) -> list[Span]:
             if n is not None]
 
 
-def _reached(graph, kernel: str) -> list[str]:
-    """The device functions the kernel calls, directly or through others."""
-    seen: list[str] = []
-    todo = sorted(graph.callees(kernel), reverse=True)
-    while todo:
-        name = todo.pop()
-        if name not in seen and name != kernel:
-            seen.append(name)
-            todo += sorted(graph.callees(name) - set(seen), reverse=True)
-    return seen

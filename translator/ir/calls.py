@@ -1,6 +1,6 @@
 """Device code and its call graph: the file's kernels and `__device__` functions, and who calls whom.
 
-Two analyses, each computed once per parse (cached on the ParsedFile):
+Two analyses, each computed once per round (the fact "call-graph", translator.facts.call_graph):
 
 - `device_functions(parsed)`: the table of device code. Every function definition at the
   top level of the file (through namespaces, `extern "C"` blocks and templates) whose head
@@ -13,10 +13,24 @@ Two analyses, each computed once per parse (cached on the ParsedFile):
   another. A name stands for all its overloads: a call is resolved by name, not by
   signature, so overloads share a component (a superset of the real edges, which is
   what an analysis that must see every caller needs).
+
+Every other call of a device function's body is a known call of the device library
+(`sqrtf`, `atomicAdd`, `std::min`: the mapping tables' device functions), a
+cooperative-groups call (`cg::this_grid()`, read by the analyses that look for block
+queries), a conversion, or an *unknown edge* (`Function.unknown`: the callee as written
+and why it cannot be followed): a call through a function pointer (a parameter, a local,
+a global, `(*fp)(x)`), through a table of them (`ops[k](x)`), of a functor (a parameter or
+local of a template parameter's type or of a class, `F()(x)`), a member call (virtual or
+not, `p->f(x)`), a constructor of one of the file's classes, and a function the file
+declares but does not define (`extern __device__`) or does not declare at all (it lives
+in another file). An analysis that must see every callee treats a function with an
+unknown edge as one that may do anything; `CallGraph.first_unknown` finds the first one a
+function reaches through known edges.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -38,6 +52,7 @@ class Function:
     body_span: Span
     kernel: bool                    # `__global__`
     calls: tuple[str, ...]          # the file's device functions its body calls, first call first, once each
+    unknown: tuple[tuple[str, str], ...] = ()   # (callee as written, why it cannot be followed), first first
 
     def node(self, parsed: ParsedFile) -> ts.Node | None:
         """The definition's node in the file's main parse."""
@@ -57,6 +72,27 @@ class CallGraph:
 
     def callees(self, name: str) -> frozenset[str]:
         return frozenset(c for f in self.by_name.get(name, ()) for c in f.calls)
+
+    def reached(self, name: str) -> list[str]:
+        """The device functions `name` calls through known edges, directly or through
+        others (itself excluded), nearest first."""
+        seen: list[str] = []
+        todo = sorted(self.callees(name), reverse=True)
+        while todo:
+            callee = todo.pop()
+            if callee not in seen and callee != name:
+                seen.append(callee)
+                todo += sorted(self.callees(callee) - set(seen), reverse=True)
+        return seen
+
+    def first_unknown(self, name: str) -> tuple[str, str, str] | None:
+        """(function, callee, why) of the first unknown edge of `name` or of a function it
+        reaches through known edges; None when every call it can make is known."""
+        for function in [name, *self.reached(name)]:
+            for f in self.by_name.get(function, ()):
+                if f.unknown:
+                    return (function, *f.unknown[0])
+        return None
 
     def callers(self, name: str) -> frozenset[str]:
         return frozenset(f.name for f in self.functions if name in f.calls)
@@ -125,10 +161,14 @@ def device_functions(parsed: ParsedFile) -> tuple[Function, ...]:
 
 
 def call_graph(parsed: ParsedFile) -> CallGraph:
-    """The device functions of the file and their calls (computed once per parse)."""
-    held = parsed.__dict__.get("_call_graph")
-    if held is not None:
-        return held
+    """The device functions of the file and their calls (the fact "call-graph": computed
+    once per round)."""
+    from translator.facts import provide
+    return provide(parsed, "call-graph")
+
+
+def build_call_graph(parsed: ParsedFile) -> CallGraph:
+    """The device functions of the file and their calls, computed."""
     data = parsed.data
     found: list[tuple[str, ts.Node, ts.Node, bool]] = []
     if _DEVICE.search(parsed.cleaned):
@@ -140,21 +180,213 @@ def call_graph(parsed: ParsedFile) -> CallGraph:
             if name is not None:
                 found.append((parsed.main.text(data, name), node, node.child_by_field_name("body"),
                               b"__global__" in words))
+    if not found:
+        return CallGraph(())
     names = {name for name, *_ in found}
+    scope = _FileScope(parsed, names)
     functions = []
     for name, node, body, kernel in found:
         calls: list[str] = []
+        unknown: list[tuple[str, str]] = []
+        local = _locals(parsed, node, body)
         for n in descendants(body):
             if n.type != "call_expression":
                 continue
             function = n.child_by_field_name("function")
-            if function is not None and function.type == "template_function":
-                function = function.child_by_field_name("name")
-            callee = parsed.main.text(data, function) if function is not None and function.type == "identifier" \
-                else None
-            if callee in names and callee not in calls:
+            if function is None:
+                continue
+            callee, why = _classify(parsed, function, names, local, scope)
+            if callee is not None and callee not in calls:
                 calls.append(callee)
-        functions.append(Function(name, parsed.main.span(node), parsed.main.span(body), kernel, tuple(calls)))
-    graph = CallGraph(tuple(functions))
-    parsed.__dict__["_call_graph"] = graph
-    return graph
+            elif why is not None:
+                written = " ".join(parsed.main.text(data, function).split())
+                if all(w != written for w, _ in unknown):
+                    unknown.append((written, why))
+        functions.append(Function(name, parsed.main.span(node), parsed.main.span(body), kernel, tuple(calls),
+                                  tuple(unknown)))
+    return CallGraph(tuple(functions))
+
+
+# Cooperative groups' namespaces and free functions: calls the block analyses read.
+COOPERATIVE_GROUPS = frozenset({"cooperative_groups", "cg"})
+_CG_FUNCTIONS = frozenset({"this_thread_block", "this_grid", "this_multi_grid", "tiled_partition",
+                           "coalesced_threads", "this_cluster", "sync", "binary_partition", "labeled_partition"})
+# Names C and C++ give device code besides CUDA's device library.
+_LIBRARY_EXTRA = frozenset({"printf", "assert", "malloc", "free", "memcpy", "memset", "sizeof", "alignof",
+                            "__builtin_expect", "__builtin_assume", "__assume", "__trap", "__brkpt", "static_assert",
+                            "__syncthreads", "__threadfence", "__threadfence_block", "__threadfence_system",
+                            "__syncwarp", "__nanosleep", "clock", "clock64", "__prof_trigger"})
+_LIBRARY_NAMESPACES = frozenset({"std", "cuda", "thrust", "cub", "hip", "__gnu_cxx"})
+
+
+@functools.cache
+def library_functions() -> frozenset[str]:
+    """The device library's function names (the mapping tables' device functions, CUDA's
+    spelling and HIP's) and the C and C++ names device code calls."""
+    from translator.mapping import _data_lines, TSV_HEADER
+    out = set(_LIBRARY_EXTRA)
+    for line in _data_lines("mappings/device.tsv", TSV_HEADER, 19):
+        fields = line.split("\t")
+        if fields[1] == "device_function":
+            out.add(fields[0])
+            if fields[7]:
+                out.add(fields[7])
+    return frozenset(out)
+
+
+class _FileScope:
+    """What the file's top level names: functions declared without a definition, variables
+    (function pointers and tables of them), and classes with member functions."""
+
+    def __init__(self, parsed: ParsedFile, defined: set[str]):
+        self.declared: set[str] = set()
+        self.variables: set[str] = set()
+        self.classes: set[str] = set()
+        stack = list(parsed.main.root.named_children)
+        while stack:
+            node = stack.pop()
+            kind = node.type
+            if kind in _CONTAINERS or kind in ("template_declaration", "preproc_if", "preproc_ifdef",
+                                               "preproc_else", "preproc_elif"):
+                body = node.child_by_field_name("body") if kind in ("namespace_definition",
+                                                                    "linkage_specification") else None
+                stack.extend((body or node).named_children)
+            elif kind == "declaration":
+                for d in node.children_by_field_name("declarator"):
+                    target = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+                    inner = target
+                    while inner is not None and inner.type in ("pointer_declarator", "reference_declarator"):
+                        inner = inner.child_by_field_name("declarator")
+                    if inner is not None and inner.type == "function_declarator":
+                        callee = inner.child_by_field_name("declarator")
+                        if callee is not None and callee.type == "identifier":
+                            self.declared.add(parsed.main.text(parsed.data, callee))
+                        elif callee is not None and callee.type == "parenthesized_declarator":
+                            self.variables |= _identifiers(parsed, callee)    # (*fp)(int)
+                    elif inner is not None:
+                        self.variables |= _identifiers(parsed, inner)
+            elif kind in ("struct_specifier", "class_specifier"):
+                name = node.child_by_field_name("name")
+                body = node.child_by_field_name("body")
+                if name is not None and body is not None and any(
+                        c.type in ("function_definition", "declaration", "field_declaration")
+                        and b"(" in parsed.data[c.start_byte:c.end_byte] for c in body.named_children):
+                    self.classes.add(parsed.main.text(parsed.data, name))
+        self.declared -= defined
+
+
+def _identifiers(parsed: ParsedFile, node: ts.Node) -> set[str]:
+    out = set()
+    while node is not None:
+        if node.type == "identifier":
+            out.add(parsed.main.text(parsed.data, node))
+            break
+        node = node.child_by_field_name("declarator") or (node.named_children[0] if node.named_children else None)
+    return out
+
+
+class _Locals:
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}      # parameter or local -> its type as written
+        self.template_types: set[str] = set()
+
+
+def _locals(parsed: ParsedFile, node: ts.Node, body: ts.Node) -> _Locals:
+    """The parameters and locals of a function definition, with their types, and the type
+    parameters of its template."""
+    out = _Locals()
+    parent = node.parent
+    if parent is not None and parent.type == "template_declaration":
+        params = parent.child_by_field_name("parameters")
+        for p in params.named_children if params is not None else ():
+            if p.type in ("type_parameter_declaration", "optional_type_parameter_declaration",
+                          "variadic_type_parameter_declaration"):
+                out.template_types |= {parsed.main.text(parsed.data, c) for c in p.named_children
+                                       if c.type == "type_identifier"}
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    params = declarator.child_by_field_name("parameters") if declarator is not None else None
+    holders = list(params.named_children) if params is not None else []
+    holders += [n for n in descendants(body) if n.type == "declaration"]
+    for holder in holders:
+        kind = holder.child_by_field_name("type")
+        type_text = parsed.main.text(parsed.data, kind) if kind is not None else ""
+        for d in holder.children_by_field_name("declarator"):
+            written = type_text
+            if d.type == "init_declarator" and type_text == "auto":
+                value = d.child_by_field_name("value")      # auto g = this_thread_block(): its type is the value's
+                written = f"auto = {parsed.main.text(parsed.data, value)}" if value is not None else type_text
+            for name in _identifiers(parsed, d.child_by_field_name("declarator") if d.type == "init_declarator"
+                                     else d):
+                out.names[name] = written
+    return out
+
+
+def _classify(parsed: ParsedFile, function: ts.Node, names: set[str], local: _Locals, scope: _FileScope) \
+        -> tuple[str | None, str | None]:
+    """(the file's device function called, None), or (None, why the edge is unknown), or
+    (None, None) for a known call of the library, cooperative groups or a conversion."""
+    text = lambda n: parsed.main.text(parsed.data, n)    # noqa: E731
+    kind = function.type
+    if kind == "template_function":
+        inner = function.child_by_field_name("name")
+        return _classify(parsed, inner, names, local, scope) if inner is not None else (None, None)
+    if kind == "qualified_identifier":
+        scope_node = function.child_by_field_name("scope")
+        outer = text(scope_node) if scope_node is not None else ""
+        name = text(function).replace(" ", "").rsplit("::", 1)[-1].split("<", 1)[0]
+        if outer in COOPERATIVE_GROUPS or name in _CG_FUNCTIONS and outer in COOPERATIVE_GROUPS:
+            return None, None
+        if outer.split("::", 1)[0] in _LIBRARY_NAMESPACES or name in library_functions():
+            return None, None
+        if name in names:
+            return name, None
+        return None, f"{text(function)} is not defined in this file"
+    if kind == "identifier":
+        name = text(function)
+        if name in local.names:
+            of = local.names[name]
+            if of in local.template_types:
+                return None, f"{name} is a functor of the template parameter type {of}: what it calls is not known"
+            return None, f"{name} is called through a variable (a function pointer or a functor): its target is " \
+                         "not known"
+        if name in names:
+            return name, None
+        if name in scope.variables:
+            return None, f"{name} is a function pointer (or a table of them): its target is not known"
+        if name in scope.declared:
+            return None, f"{name} is declared but not defined in this file (extern): its body is not known"
+        if name in library_functions() or name in _CG_FUNCTIONS:
+            return None, None
+        if name in local.template_types:
+            return None, None                                  # T(x): a conversion to the template's type
+        return None, f"{name} is not defined in this file: its body is not known"
+    if kind == "field_expression":
+        receiver = function.child_by_field_name("argument")
+        if receiver is not None and _cooperative(parsed, receiver, local):
+            return None, None
+        return None, f"{text(function)} is a member call (virtual or not): the method is not analysed"
+    if kind == "subscript_expression":
+        return None, f"{text(function)} is called through a table of function pointers: its target is not known"
+    if kind in ("pointer_expression", "parenthesized_expression"):
+        return None, f"{text(function)} is called through a function pointer: its target is not known"
+    if kind == "call_expression":
+        return None, f"{text(function)} makes a functor whose call operator is not analysed"
+    if kind == "type_identifier" and text(function) in scope.classes:
+        return None, f"{text(function)} constructs a class whose constructor is not analysed"
+    return None, None
+
+
+_CG_TYPES = re.compile(r"\b(thread_block|grid_group|multi_grid_group|thread_block_tile|coalesced_group|"
+                       r"thread_group|cluster_group|this_thread_block|this_grid|this_multi_grid|tiled_partition|"
+                       r"coalesced_threads|this_cluster)\b")
+
+
+def _cooperative(parsed: ParsedFile, receiver: ts.Node, local: _Locals) -> bool:
+    """Is the receiver of a member call a cooperative group (`cg::this_grid()`, a local or
+    parameter of a group type, `auto g = this_thread_block()`)?"""
+    text = parsed.main.text(parsed.data, receiver)
+    if _CG_TYPES.search(text):
+        return True
+    return receiver.type == "identifier" and bool(_CG_TYPES.search(local.names.get(text, "")))

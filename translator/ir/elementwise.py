@@ -116,7 +116,8 @@ def device_functions(parsed: ParsedFile) -> dict[str, DeviceFunction]:
     each with the first hazard it holds; a name overloaded has the hazard of any of its
     definitions that holds one."""
     out: dict[str, DeviceFunction] = {}
-    for function in call_graph(parsed).functions:
+    graph = call_graph(parsed)
+    for function in graph.functions:
         if function.kernel or (function.name in out and out[function.name].hazard):
             continue
         body = parsed.data[function.body_span[0]:function.body_span[1]].decode("utf-8", "replace")
@@ -131,8 +132,27 @@ def device_functions(parsed: ParsedFile) -> dict[str, DeviceFunction]:
                 c.type in ("pointer_declarator", "reference_declarator")
                 for p in params.named_children for c in descendants(p)):
             hazard = "takes a pointer or reference"
+        if hazard is None and function.unknown:
+            hazard = f"makes a call cu2hip cannot follow: {function.unknown[0][1]}"
         out[function.name] = DeviceFunction(function.name, function.span, hazard)
+    # Through known calls: a helper that calls one with a hazard has it too.
+    own = {name: f.hazard for name, f in out.items()}
+    for name, f in out.items():
+        if f.hazard is None:
+            found = next((g for g in graph.reached(name) if own.get(g)), None)
+            if found is not None:
+                out[name] = DeviceFunction(name, f.span, f"calls {found}, which {own[found]}")
     return out
+
+
+def unknown_call(parsed: ParsedFile, name: str) -> str | None:
+    """Why a function makes a call that cannot be followed (itself or through the device
+    functions it reaches: translator.ir.calls), or None."""
+    found = call_graph(parsed).first_unknown(name)
+    if found is None:
+        return None
+    where, _, why = found
+    return f"it makes a call cu2hip cannot follow{'' if where == name else f' (through {where})'}: {why}"
 
 
 def not_analysable(kernel: Kernel) -> str | None:
@@ -183,6 +203,9 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
     walk = _StageWalk(parsed, frag, body, index, pointers, scalars, helpers, statements)
     if walk.reason:
         return refuse(walk.reason)
+    unknown = unknown_call(parsed, kernel.name)
+    if unknown:
+        return refuse(unknown)
     return Stage(kernel.name, form, index, index_type, frag.text(parsed.data, bound), frag.span(bound),
                  tuple(bound_names),
                  (frag.span(statements[0])[0], frag.span(statements[-1])[1]), tuple(walk.accesses),

@@ -25,7 +25,8 @@ import tree_sitter as ts
 from translator.frontend import ParsedFile, parse_file
 from translator.ir.model import LaunchSite
 from translator.ir.ancestry import ancestry
-from translator.ir.nodes import assigned, descendants
+from translator.ir.nodes import descendants
+from translator.ir.writes import Callees, write_of
 
 SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,
          "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "long": 8, "unsigned long": 8, "long long": 8,
@@ -66,12 +67,16 @@ class HostValues:
         self.root = parsed.main.root
         self._globals: dict[str, list[ts.Node]] | None = file.globals if file else None
         self._macros: dict[str, str | None] | None = file.macros if file else None
-        self._locals: dict[tuple[int, str], tuple[list[ts.Node], bool]] = {}   # see _name_in
+        self._locals: dict[tuple[int, str], tuple[list[ts.Node], str | None]] = {}   # see _name_in
+        self._callees: Callees | None = None
+        self._macro_bodies: dict[str, str] = file._macro_bodies if file else {}
+        self._variables: set[str] = file._variables if file else set()   # globals that are not const
+        self._template_calls: dict[str, list[ts.Node]] | None = None          # see _calls_of
         self._tree = ancestry(parsed.main)
 
     # ---- file-scope facts
     def _collect(self) -> None:
-        self._globals, self._macros = {}, {}
+        self._globals, self._macros, self._macro_bodies, self._variables = {}, {}, {}, set()
         stack = list(self.root.named_children)
         while stack:
             node = stack.pop()
@@ -92,15 +97,20 @@ class HostValues:
                     text = _COMMENT.sub(" ", _text(self.parsed, value)).strip() if value is not None else ""
                     self._macros[key] = text if self._macros.get(key, text) == text else None
             elif kind == "preproc_function_def":
-                name = node.child_by_field_name("name")
+                name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
                 if name is not None:
                     self._macros[_text(self.parsed, name)] = None
+                    self._macro_bodies[_text(self.parsed, name)] = _text(self.parsed, value) if value else ""
             elif kind.startswith("preproc_"):
                 stack.extend(node.named_children)
 
     def _global_declaration(self, node: ts.Node) -> None:
         words = _text(self.parsed, node).split("=")[0].split()
         if "const" not in words and "constexpr" not in words:
+            for d in node.children_by_field_name("declarator"):
+                target = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+                if target is not None and target.type == "identifier":
+                    self._variables.add(_text(self.parsed, target))
             return
         for d in node.children_by_field_name("declarator"):
             target = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
@@ -187,8 +197,11 @@ class HostValues:
             return Value((SIZES[name],)) if name in SIZES else unknown(f"the size of '{name}' is not known here")
         if kind == "call_expression":
             return self._call(node, function, before, depth)
-        if kind in ("identifier", "qualified_identifier"):
+        if kind in ("identifier", "qualified_identifier", "type_identifier"):
             return self._name(text, node, function, before, depth)
+        if kind == "parameter_declaration" and node.child_by_field_name("declarator") is None:
+            inner = node.child_by_field_name("type")        # `dim3 b(T)`: T is an argument
+            return again(inner) if inner is not None else unknown(f"'{text}'")
         if kind == "field_expression":
             return self._component(node, text, again)
         return unknown(f"'{text}' is not a constant expression cu2hip can evaluate")
@@ -244,6 +257,8 @@ class HostValues:
             if len(every) == 1:
                 return Value(tuple(every))
             return unknown(f"'{name}' is declared with different values")
+        if name in self._variables:
+            return unknown(f"'{name}' is a global variable that is not const: any function may change it")
         macro = self.macros.get(name, ...)
         if macro is None:
             return unknown(f"'{name}' is a macro with several or no definitions")
@@ -284,13 +299,13 @@ class HostValues:
         words = _text(self.parsed, statement).split("=")[0].replace("(", " ").split()
         constant = "const" in words or "constexpr" in words
         if written and not constant:
-            return unknown(f"'{name}' is written in {_name_of(self.parsed, function)}")
-        if declaration.type != "init_declarator":
+            return unknown(f"'{name}' may be written at run time in {_name_of(self.parsed, function)}: {written}")
+        if declaration.type not in ("init_declarator", "function_declarator"):
             return unknown(f"'{name}' has no initializer")
-        value = declaration.child_by_field_name("value")
+        value = declaration.child_by_field_name("value" if declaration.type == "init_declarator" else "parameters")
         if value is None:
             return unknown(f"'{name}' has no initializer")
-        if value.type in ("argument_list", "initializer_list"):       # dim3 b(16, 16); dim3 b{16, 16};
+        if value.type in ("argument_list", "initializer_list", "parameter_list"):   # dim3 b(16, 16); b{16, 16}; b(T)
             args = [self.value(a, function, before, depth + 1) for a in value.named_children if a.type != "comment"]
             bad = next((v for v in args if not v.known), None)
             return bad or (_product(args) if args else unknown(f"'{name}' has no initializer"))
@@ -308,24 +323,40 @@ class HostValues:
             return None
         declarations, written = self._name_in(function, _text(self.parsed, node))
         declaration = next((d for d in reversed(declarations) if d.start_byte < node.start_byte), None)
-        if declaration is None or written or declaration.type != "init_declarator":
+        if declaration is None or written:
             return None
-        return declaration.child_by_field_name("value")
+        if declaration.type == "function_declarator":       # dim3 b(T): a variable
+            return declaration.child_by_field_name("parameters")
+        return declaration.child_by_field_name("value") if declaration.type == "init_declarator" else None
 
     def written(self, name: str, at: ts.Node) -> bool:
-        """Whether the function around `at` writes `name` anywhere (an assignment, `++`, `&name`)."""
-        function = self._tree.function_of(at)
-        return function is not None and self._name_in(function, name)[1]
+        """Whether the function around `at` may write `name` anywhere (translator.ir.writes)."""
+        return self.write_of(name, at) is not None
 
-    def _name_in(self, function: ts.Node, name: str) -> tuple[list[ts.Node], bool]:
-        """The declarations of `name` in the function's body (init_declarator or
-        declaration nodes, in order) and whether the body writes it: its tokens found by a
-        regex over the body's bytes, each confirmed on the tree (as the IR finds things)."""
+    def write_of(self, name: str, at: ts.Node) -> str | None:
+        """Why the function around `at` may write `name` (the first such use), or None."""
+        function = self._tree.function_of(at)
+        return self._name_in(function, name)[1] if function is not None else None
+
+    @property
+    def callees(self) -> Callees:
+        """The file's functions and function-like macros (what a call does to its arguments)."""
+        if self._callees is None:
+            self.macros    # noqa: B018 (collects the macro bodies)
+            self._callees = Callees(self.parsed.data, self.root, macro_bodies=self._macro_bodies)
+        return self._callees
+
+    def _name_in(self, function: ts.Node, name: str) -> tuple[list[ts.Node], str | None]:
+        """The declarations of `name` in the function's body (init_declarator, declaration
+        or, for `dim3 b(T);`, function_declarator nodes, in order) and the first use that
+        may write it (translator.ir.writes: its reason and line), None when every use reads
+        it: its tokens found by a regex over the body's bytes, each confirmed on the tree
+        (as the IR finds things)."""
         key = (function.id, name)
         found = self._locals.get(key)
         if found is None:
             body = function.child_by_field_name("body")
-            declarations, written = [], False
+            declarations, write = [], None
             if body is not None:
                 pattern = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
                 for match in pattern.finditer(self.parsed.cleaned, body.start_byte, body.end_byte):
@@ -336,9 +367,14 @@ class HostValues:
                     if parent is not None and parent.type in ("init_declarator", "declaration") \
                             and parent.child_by_field_name("declarator") == n:
                         declarations.append(parent)
-                    elif assigned(self.parsed.data, n, parent):
-                        written = True
-            found = self._locals[key] = (declarations, written)
+                    elif parent is not None and _object_declaration(self.parsed.data, parent, n):
+                        declarations.append(parent)
+                    elif write is None:
+                        why = write_of(self.parsed.data, n, self._tree.parent, self.callees)
+                        if why is not None:
+                            line = self.parsed.data.count(b"\n", 0, match.start()) + 1
+                            write = f"{why} at line {line}"
+            found = self._locals[key] = (declarations, write)
         return found
 
     def _template_argument(self, name: str, template: ts.Node, function: ts.Node, depth: int) -> Value | None:
@@ -352,12 +388,7 @@ class HostValues:
         position = names.index(name)
         callee = _name_of(self.parsed, function)
         values, sites = set(), 0
-        for n in descendants(self.root):
-            if n.type != "template_function" or n.parent is None or n.parent.type != "call_expression":
-                continue
-            fn = n.child_by_field_name("name")
-            if fn is None or _text(self.parsed, fn) != callee:
-                continue
+        for n in self._calls_of(callee):
             args = n.child_by_field_name("arguments")
             given = [a for a in args.named_children if a.type != "comment"] if args is not None else []
             if position >= len(given):
@@ -370,6 +401,30 @@ class HostValues:
         if not sites:
             return unknown(f"'{name}' is a template parameter of {callee}, which this file never calls")
         return Value(tuple(sorted(values)))
+
+
+    def _calls_of(self, callee: str) -> list[ts.Node]:
+        """The calls `callee<...>(...)` of the file (their template_function nodes, in
+        document order). Indexed by name the first time a template argument is asked for,
+        from each `<` of the text that is a template argument list's, as the IR finds
+        things (a walk of every node cost more than the rest of the evaluation)."""
+        if self._template_calls is None:
+            self._template_calls = {}
+            text, tree = self.parsed.cleaned, self._tree
+            at = text.find(b"<")
+            while at >= 0:
+                token = tree.node_at(at, at + 1)
+                arguments = tree.parent(token) if token is not None and token.type == "<" else None
+                template = tree.parent(arguments) if arguments is not None and \
+                    arguments.type == "template_argument_list" else None
+                if template is not None and template.type == "template_function" and \
+                        template.child_by_field_name("arguments") == arguments:
+                    call = tree.parent(template)
+                    fn = template.child_by_field_name("name")
+                    if call is not None and call.type == "call_expression" and fn is not None:
+                        self._template_calls.setdefault(_text(self.parsed, fn), []).append(template)
+                at = text.find(b"<", at + 1)
+        return self._template_calls.get(callee, [])
 
 
 def _name_of(parsed, function: ts.Node) -> str:
@@ -451,7 +506,8 @@ def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset
         value = evaluator.block_size(site)
         out.append(LaunchFact(name, site.span[0], value.values, value.reason))
     names = {k.name for k in module.kernels} | {f.kernel for f in out} | set(kernels)
-    pattern = parsed.word_pattern({n.encode() for n in names})
+    wanted = {n.encode() for n in names}
+    pattern = parsed.word_pattern(wanted)
     if pattern is None:
         return out
     declared = {k.name_span for k in module.kernels}
@@ -459,6 +515,8 @@ def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset
     starts = [lo for lo, _ in spans]
     tree = ancestry(parsed.main)
     for match in pattern.finditer(parsed.cleaned):
+        if match.group() not in wanted:
+            continue        # the pattern of many names matches every identifier
         k = bisect.bisect_right(starts, match.start()) - 1
         if k >= 0 and match.end() <= spans[k][1] or (match.start(), match.end()) in declared:
             continue        # a launch's kernel, or a kernel's own name
@@ -537,3 +595,29 @@ class KernelLaunches:
                 self._local.setdefault(fact.kernel, []).append((f"{self.source.path}:{line}:{col}", fact.values,
                                                                 fact.reason))
         return self._tree[kernel] if kernel in self._tree else self._local.get(kernel, [])
+
+    def across_files(self, kernel: str) -> bool:
+        """Whether the kernel's launches are the project's (the index's), not the file's own."""
+        self.of(kernel)
+        return kernel in self._tree
+
+
+def _object_declaration(data: bytes, declarator: ts.Node, name: ts.Node) -> bool:
+    """Whether `declarator` (the parent of `name`), in a function's body, is the most
+    vexing parse of an object: `dim3 b(T);`, `const dim3 b(T, U);`, a function
+    declarator whose parameters are bare names (values: a local function declaration
+    of the type dim3 is not written)."""
+    if declarator.type != "function_declarator" or declarator.child_by_field_name("declarator") != name:
+        return False
+    statement = declarator.parent
+    if statement is None or statement.type != "declaration" or statement.parent is None \
+            or statement.parent.type not in ("compound_statement", "for_statement", "if_statement"):
+        return False
+    kind = statement.child_by_field_name("type")
+    if kind is None or data[kind.start_byte:kind.end_byte] not in (b"dim3", b"uint3"):
+        return False
+    params = declarator.child_by_field_name("parameters")
+    parts = [p for p in params.named_children if p.type != "comment"] if params is not None else []
+    return bool(parts) and all(p.type == "parameter_declaration" and p.child_by_field_name("declarator") is None
+                               and p.child_by_field_name("type") is not None
+                               and p.child_by_field_name("type").type == "type_identifier" for p in parts)

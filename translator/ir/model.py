@@ -31,10 +31,54 @@ SYNC_POINTS = frozenset({
 })
 
 
-@dataclass(frozen=True)
 class Expr:
-    text: str
-    span: Span
+    """An expression of the file: its span and its text (the span's bytes, decoded).
+
+    Made by `Expr.of` from the file's bytes, it reads its text from them when asked and
+    keeps none: a launch's arguments hold the launches nested in them, so texts kept
+    would make the IR grow with the square of the nesting. Compared (and hashed) as the
+    frozen record (text, span) it stands for."""
+
+    __slots__ = ("span", "_text", "_data")
+
+    def __init__(self, text: str, span: Span):
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "_text", text)
+        object.__setattr__(self, "_data", None)
+
+    @classmethod
+    def of(cls, data: bytes, span: Span) -> Expr:
+        """The expression at `span` of the file `data`, its text read when asked."""
+        made = cls.__new__(cls)
+        object.__setattr__(made, "span", span)
+        object.__setattr__(made, "_text", None)
+        object.__setattr__(made, "_data", data)
+        return made
+
+    @property
+    def text(self) -> str:
+        if self._text is not None:
+            return self._text
+        return self._data[self.span[0]:self.span[1]].decode("utf-8", "replace")
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"cannot assign to field '{name}'")
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not Expr:
+            return NotImplemented
+        return self.span == other.span and self.text == other.text
+
+    def __hash__(self) -> int:
+        return hash(self.span)          # equal expressions have equal spans
+
+    def __repr__(self) -> str:
+        return f"Expr(text={self.text!r}, span={self.span!r})"
+
+    def __reduce__(self):
+        if self._data is not None:
+            return Expr.of, (self._data, self.span)     # (a pickle holds the file's bytes once)
+        return Expr, (self._text, self.span)
 
 
 @dataclass(frozen=True)

@@ -46,8 +46,8 @@ def text(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> str:
 
 
 def expr(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> Expr:
-    """The node as an Expr: its text and its span in the file."""
-    return Expr(text(parsed, frag, node), frag.span(node))
+    """The node as an Expr: its span in the file (and its text, read from the file's bytes)."""
+    return Expr.of(parsed.data, frag.span(node))
 
 
 def parent_of(frag: Fragment, node: ts.Node) -> ts.Node | None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from translator.frontend import ParsedFile, node_at
-from translator.ir.elementwise import DeviceFunction, Refusal, _index_declaration, _statements, squeeze
+from translator.ir.elementwise import DeviceFunction, Refusal, _index_declaration, _statements, squeeze, unknown_call
 from translator.ir.nodes import assigned, descendants
 from translator.ir.model import Kernel, Span
 
@@ -70,6 +70,9 @@ def consumer(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFuncti
     if declared is None or at + 1 >= len(stmts):
         return refuse("its body does not start with the index from the global thread id")
     index, index_type = declared
+    unknown = unknown_call(parsed, kernel.name)
+    if unknown:
+        return refuse(unknown)
     prefix = (frag.span(stmts[0])[0], frag.span(stmts[at - 1])[1]) if at else None
     pointers = {p.name for p in kernel.params if p.is_pointer and p.name}
     accesses, names, other, local = [], [], set(), set()

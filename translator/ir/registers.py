@@ -155,9 +155,8 @@ def kernel_demand(parsed: ParsedFile, kernel: Kernel) -> Demand:
     node = _definition(parsed, kernel)
     if node is None:
         return Demand(None, reason="its definition was not found in the file's parse")
-    counter = parsed.__dict__.get("_register_counter")     # one per file: its functions, structs, constants
-    if counter is None:
-        counter = parsed.__dict__["_register_counter"] = _Counter(parsed)
+    from translator.facts import provide
+    counter = provide(parsed, "register-counter")     # one per file: its functions, structs, constants
     peak, at, scratch = counter.function(node, None, frozenset())
     return Demand(peak + BASE, at, tuple(scratch))
 

@@ -169,10 +169,14 @@ def narrow_type(text: str) -> bool:
 
 
 def warp_facts(parsed: ParsedFile) -> WarpFacts:
-    """The facts of every device function of the file (computed once per parse)."""
-    held = parsed.__dict__.get("_warp_facts")
-    if held is not None:
-        return held
+    """The facts of every device function of the file (the fact "warp": computed once per
+    round)."""
+    from translator.facts import provide
+    return provide(parsed, "warp")
+
+
+def build_warp_facts(parsed: ParsedFile) -> WarpFacts:
+    """The facts of every device function of the file, computed."""
     graph = call_graph(parsed)
     macros = {name.decode("utf-8", "replace"): body.strip().decode("utf-8", "replace") for name, body in object_macros(parsed.data)} \
         if graph.functions else {}
@@ -190,7 +194,6 @@ def warp_facts(parsed: ParsedFile) -> WarpFacts:
                     changed |= target.mark_parameter(position)
     facts = WarpFacts(graph, *(tuple(x for w in walks for x in getattr(w, kind)()) for kind in
                                ("lanes", "shuffles", "votes", "narrows", "masks", "tiles")))
-    parsed.__dict__["_warp_facts"] = facts
     return facts
 
 

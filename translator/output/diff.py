@@ -8,9 +8,12 @@ mode: input vs output, or an existing translation on disk vs output (a regenerat
 
 from __future__ import annotations
 
+import bisect
 import difflib
+from dataclasses import dataclass
 
-from translator.output.positions import LineIndex, display, output_spans, split_lines
+from translator.output.positions import (LineIndex, display, is_rename, output_spans, quoted_path, split_lines,
+                                        text_safe)
 
 BOLD, RED, GREEN, CYAN, YELLOW = "1", "31", "32", "36", "33"
 NO_NEWLINE = "\\ No newline at end of file"
@@ -30,8 +33,8 @@ def annotated_diff(result, *, color: bool = False, context: int = 3,
     def paint(code: str, text: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if color else text
 
-    label = f"a/{result.path}" + (" (existing translation)" if against is not None else "")
-    out = [paint(BOLD, f"--- {label}"), paint(BOLD, f"+++ b/{result.path}")]
+    label = quoted_path(f"a/{result.path}") + (" (existing translation)" if against is not None else "")
+    out = [paint(BOLD, f"--- {label}"), paint(BOLD, f"+++ {quoted_path(f'b/{result.path}')}")]
     notes = _fix_notes(result.applied, new) if annotate else []
     matcher = difflib.SequenceMatcher(None, a, b)
     for group in matcher.get_grouped_opcodes(context):
@@ -43,7 +46,7 @@ def annotated_diff(result, *, color: bool = False, context: int = 3,
         for spans, note in notes:
             if note not in seen and any(_meets(s, c) for s in spans for c in changed):
                 seen.add(note)
-                out.append(paint(YELLOW, note))
+                out.append(paint(YELLOW, text_safe(note)))
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
                 _lines(out, " ", a[i1:i2], None, paint)
@@ -97,3 +100,58 @@ def _meets(x: tuple[int, int], y: tuple[int, int]) -> bool:
     if y1 == y2:
         return x1 <= y1 < x2
     return x1 < y2 and y1 < x2
+
+
+@dataclass(frozen=True)
+class _Edit:
+    start: int
+    end: int
+    text: bytes
+
+
+@dataclass(frozen=True)
+class _Fix:
+    edits: tuple
+    rule: str
+    reason: str
+    safety: str
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A result with its plain renames already applied to the input: its diff shows
+    what else the translation changes. `renames` counts the folded fixes by rule."""
+    path: str
+    input: bytes
+    output: bytes
+    applied: tuple
+    diagnostics: tuple
+    renames: dict
+
+
+def fold_renames(result) -> Folded:
+    """`result` with its plain renames (positions.is_rename) moved into the input, and
+    the other fixes' edits shifted onto that input."""
+    renames = [f for f in result.applied if is_rename(f, result.input)]
+    counts: dict[str, int] = {}
+    for f in renames:
+        counts[f.rule] = counts.get(f.rule, 0) + 1
+    swaps = sorted((e for f in renames for e in f.edits), key=lambda e: e.start)
+    parts, pos, ends, shifts = [], 0, [], []
+    for e in swaps:
+        parts += [result.input[pos:e.start], e.text]
+        pos = e.end
+        ends.append(e.end)
+        shifts.append((shifts[-1] if shifts else 0) + len(e.text) - (e.end - e.start))
+    parts.append(result.input[pos:])
+
+    def shift(offset: int) -> int:
+        # the renames that end at or before `offset` (a rename is never empty, and never
+        # overlaps another fix's edit)
+        k = bisect.bisect_right(ends, offset)
+        return offset + (shifts[k - 1] if k else 0)
+
+    others = tuple(_Fix(tuple(_Edit(shift(e.start), shift(e.start) + (e.end - e.start), e.text) for e in f.edits),
+                        f.rule, f.reason, getattr(f, "safety", "safe"))
+                   for f in result.applied if not is_rename(f, result.input))
+    return Folded(result.path, b"".join(parts), result.output, others, tuple(result.diagnostics), counts)

@@ -2,12 +2,16 @@
 
 For tools and scripts. Offsets are bytes into the input; lines and columns are 1-based,
 columns in bytes (as in the diagnostics); an end is exclusive. Texts are decoded for
-display (UTF-8, invalid bytes replaced), never written back.
+display (UTF-8, invalid bytes replaced), never written back. A path whose name is not
+UTF-8 keeps its bytes: each one that is not UTF-8 is the escape of a lone surrogate,
+`\\udcNN` for byte 0xNN (Python's surrogateescape: `os.fsencode(json.loads(...))` gives
+the name back), so the text is valid UTF-8 and loses nothing.
 """
 
 from __future__ import annotations
 
 import json
+import re
 
 from translator.output.positions import LineIndex, display
 
@@ -21,7 +25,17 @@ def to_json(results, *, tool_version: str, summary: dict | None = None) -> str:
         "files": [_file(r) for r in results],
         "summary": summary if summary is not None else _summary(results),
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False)
+    return dumps(doc)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def dumps(doc) -> str:
+    """JSON text (indent 2, non-ASCII kept) that is valid UTF-8: a lone surrogate (a
+    byte of a file name that is not UTF-8) is written as its `\\uXXXX` escape."""
+    text = json.dumps(doc, indent=2, ensure_ascii=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _file(result) -> dict:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from translator import toolchain
 from translator.frontend import parse_file
+from translator.facts import Facts, active
 from translator.ir import build_ir
 from translator.ir.host_values import KernelLaunches
 from translator.ir.registers import estimate, kernel_bounds, kernel_demand
@@ -55,25 +56,32 @@ def rows(pairs, options) -> list[dict]:
         if result.skipped or b"__global__" not in result.input:
             continue
         parsed = parse_file(result.input, None, options.qualifier_macros)
-        module = build_ir(result.path, parsed)
-        launches = KernelLaunches(parsed, module, SourceFile(result.path, result.input), options.launch_index)
-        output = parse_file(result.output, None, options.qualifier_macros)
-        translated = build_ir(result.path, output)
-        bounded = {k.name: k for k in translated.kernels if k.body_span is not None and k.launch_bounds}
-        source = SourceFile(result.path, result.input)
-        for kernel in module.kernels:
-            if kernel.body_span is None:
-                continue
-            found = launches.of(kernel.name)
-            unknown = next((f"{where}: {reason}" for where, values, reason in found if not values), None)
-            sizes = sorted({v for _, values, _ in found for v in values})
-            bound = bounded.get(kernel.name)
-            out.append({
-                "file": result.path, "line": source.position(kernel.name_span[0])[0], "kernel": kernel.name,
-                "launch_sizes": sizes, "launches": len(found), "unknown": unknown,
-                "bounds": ", ".join(e.text for e in bound.launch_bounds) if bound is not None else None,
-                "estimate": _estimate(parsed, kernel, output, bound, sizes).to_json(),
-            })
+        with active(Facts(parsed)):      # the file's facts (its register counter) built once
+            out += _rows(result, parsed, options)
+    return out
+
+
+def _rows(result, parsed, options) -> list[dict]:
+    out = []
+    module = build_ir(result.path, parsed)
+    launches = KernelLaunches(parsed, module, SourceFile(result.path, result.input), options.launch_index)
+    output = parse_file(result.output, None, options.qualifier_macros)
+    translated = build_ir(result.path, output)
+    bounded = {k.name: k for k in translated.kernels if k.body_span is not None and k.launch_bounds}
+    source = SourceFile(result.path, result.input)
+    for kernel in module.kernels:
+        if kernel.body_span is None:
+            continue
+        found = launches.of(kernel.name)
+        unknown = next((f"{where}: {reason}" for where, values, reason in found if not values), None)
+        sizes = sorted({v for _, values, _ in found for v in values})
+        bound = bounded.get(kernel.name)
+        out.append({
+            "file": result.path, "line": source.position(kernel.name_span[0])[0], "kernel": kernel.name,
+            "launch_sizes": sizes, "launches": len(found), "unknown": unknown,
+            "bounds": ", ".join(e.text for e in bound.launch_bounds) if bound is not None else None,
+            "estimate": _estimate(parsed, kernel, output, bound, sizes).to_json(),
+        })
     return out
 
 
@@ -103,10 +111,12 @@ def _writes_bounds(d, row: dict) -> bool:
         any(b"__launch_bounds__" in e.text for e in d.fix.edits)
 
 
-def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: int) -> list[str]:
+def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: int, context=None) -> list[str]:
     """Add hipcc's figures to each row, for the translation (`pairs`) and the one without
     the optimizing passes (`without`: Results in the same order); the reasons figures are
-    missing, if any."""
+    missing, if any. `context` (translator.compile_context) gives each file's include
+    folders, definitions and standard; a folder of the translated tree is searched in the
+    translation's copy first."""
     if toolchain.hipcc() is None:
         return ["hipcc is not installed: no compiler figures (apt-get install hipcc libamdhip64-dev "
                 "rocm-device-libs)"]
@@ -121,11 +131,19 @@ def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: 
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(result.output)
                 if any(word in result.output for word in (b"__global__", b"<<<", b"hipLaunchKernelGGL")):
-                    units.append((variant, result.path, target))     # a launch instantiates a header's kernel
+                    units.append((variant, result.path, target, path))     # a launch instantiates a header's kernel
 
         def run(unit):
-            variant, display, target = unit
-            done, kernels = toolchain.hip_kernel_resources(target, offload_arch, include_dirs=(str(target.parent),))
+            variant, display, target, source = unit
+            own = context.for_file(source) if context is not None else None
+            folders = [str(target.parent)]
+            for d in own.include_dirs if own is not None else ():
+                if Path(d).resolve().is_relative_to(root):
+                    folders.append(str(Path(tmp, variant, Path(d).resolve().relative_to(root))))
+                folders.append(d)
+            done, kernels = toolchain.hip_kernel_resources(
+                target, offload_arch, include_dirs=tuple(dict.fromkeys(folders)),
+                defines=own.defines if own is not None else (), std=(own.std if own is not None else None) or "c++17")
             return variant, display, done, kernels
         problems = []
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -163,7 +181,7 @@ def _from_includer(figures: dict, outputs: dict, row: dict):
     return None
 
 
-def nvcc_figures(table: list[dict], pairs, jobs: int) -> list[str]:
+def nvcc_figures(table: list[dict], pairs, jobs: int, context=None) -> list[str]:
     """Add `nvcc --resource-usage`'s registers and spill stores of the CUDA originals (for
     sm_90) to each row; the reasons figures are missing, if any."""
     if toolchain.nvcc() is None:
@@ -174,7 +192,10 @@ def nvcc_figures(table: list[dict], pairs, jobs: int) -> list[str]:
 
     def run(unit):
         display, path = unit
-        done, kernels = toolchain.nvcc_kernel_resources(path, include_dirs=(str(path.parent), *extra))
+        own = context.for_file(path) if context is not None else None
+        done, kernels = toolchain.nvcc_kernel_resources(
+            path, include_dirs=(str(path.parent), *(own.include_dirs if own is not None else ()), *extra),
+            defines=own.defines if own is not None else (), std=(own.std if own is not None else None) or "c++17")
         return display, done, kernels
     found: dict[str, dict] = {}
     problems = []

@@ -8,6 +8,8 @@ are derived from the bytes, decoding only the part of one line that is measured.
 from __future__ import annotations
 
 import bisect
+import os
+import re
 
 
 def split_lines(data: bytes) -> list[bytes]:
@@ -22,6 +24,82 @@ def split_lines(data: bytes) -> list[bytes]:
 def display(data: bytes) -> str:
     """Bytes as text for display only: UTF-8, invalid bytes replaced."""
     return data.decode("utf-8", errors="replace")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_NAME = re.compile(rb"[A-Za-z_]\w*\Z")
+_HEADER_NAME = re.compile(rb"[\w./+-]+\Z")
+
+
+def path_bytes(path: str) -> bytes:
+    """A path's own bytes: names the file system gave as bytes that are not UTF-8 are
+    held as lone surrogates (Python's surrogateescape), and come back as those bytes."""
+    return os.fsencode(path)
+
+
+def path_text(path: str) -> str:
+    """A path as text that is valid UTF-8 and says its bytes exactly: a name that is
+    UTF-8 with no backslash is itself; otherwise each byte that is not UTF-8 is written
+    `\\xNN` and a backslash `\\\\` (so the escape is lossless)."""
+    if not _SURROGATE.search(path) and "\\" not in path:
+        return path
+    return path_bytes(path).replace(b"\\", b"\\\\").decode("utf-8", "backslashreplace")
+
+
+def quoted_path(path: str) -> str:
+    """A path as git writes it in a diff header: itself, or, when it holds a byte that is
+    not UTF-8, a double quote, a backslash or a control character, quoted in double
+    quotes with C escapes (octal for the bytes), which `git apply` reads back."""
+    if not _SURROGATE.search(path) and not any(c in '"\\' or ord(c) < 32 or ord(c) == 127 for c in path):
+        return path
+    out = []
+    for b in path_bytes(path):
+        c = chr(b)
+        if c in '"\\':
+            out.append("\\" + c)
+        elif c == "\t":
+            out.append("\\t")
+        elif c == "\n":
+            out.append("\\n")
+        elif b < 32 or b >= 127:
+            out.append(f"\\{b:03o}")
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+def text_safe(text: str) -> str:
+    """Text for output that must be valid UTF-8 (a message that quotes a path, say): each
+    lone surrogate, a byte a name held that is not UTF-8, written `\\xNN`."""
+    if not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}" if ord(m.group()) >= 0xDC80
+                          else f"\\u{ord(m.group()):04x}", text)
+
+
+SEVERITY_RANK = {"note": 0, "warning": 1, "error": 2}
+
+
+def at_least(severity: str, minimum: str) -> bool:
+    """Whether a diagnostic of `severity` is shown under `--min-severity minimum`."""
+    return SEVERITY_RANK.get(severity, 0) >= SEVERITY_RANK[minimum]
+
+
+def is_rename(fix, data: bytes) -> bool:
+    """A plain rename: every edit of the fix swaps one identifier for another, or one
+    header name for another inside an #include's delimiters (`data` is the input the
+    edits are on). Review output folds these into counts."""
+    if not fix.edits:
+        return False
+    for e in fix.edits:
+        old = data[e.start:e.end]
+        if _NAME.match(old) and _NAME.match(e.text):
+            continue
+        if _HEADER_NAME.match(old) and _HEADER_NAME.match(e.text) and \
+                data[e.start - 1:e.start] in (b"<", b'"') and data[e.end:e.end + 1] in (b">", b'"'):
+            continue
+        return False
+    return True
 
 
 class LineIndex:

@@ -2,68 +2,125 @@
 
 One run: the rule catalog as the driver's rules; a result per diagnostic and one per
 applied fix (level "note"), each fix also given as a SARIF fix a viewer can apply.
+Plain renames (an identifier or a header name swapped for another) are aggregated: one
+result per file per rule, its locations every region renamed and its fix every
+replacement, so that an upload opens one alert per file and rule, not one per name.
+Each result carries a `partialFingerprints` entry that does not move with line numbers
+(the rule, the file, the text of the line and its occurrence), and the run an
+`automationDetails` id (GitHub's analysis category).
 Columns are counted in Unicode code points (`columnKind`), converted from the byte
-columns the translator uses, on the bytes of the file's input.
+columns the translator uses, on the bytes of the file's input. URIs are percent-encoded
+from the path's bytes, so a name that is not UTF-8 is given exactly.
 """
 
 from __future__ import annotations
 
-import json
+import hashlib
 import os
 import urllib.parse
-from pathlib import PurePath
+from collections import Counter
 
+from translator.output.jsonfmt import dumps
 from translator.output.markdown import longest_run
-from translator.output.positions import LineIndex, display
+from translator.output.positions import LineIndex, at_least, display, is_rename, path_bytes, text_safe
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"error": "error", "warning": "warning", "note": "note"}
+FINGERPRINT = "cu2hip/v1"
 
 
-def to_sarif(results, rules, *, tool_version: str, root: str | None = None) -> str:
+def to_sarif(results, rules, *, tool_version: str, root: str | None = None,
+             automation_id: str = "cu2hip/", min_severity: str = "note") -> str:
     """A SARIF 2.1.0 log as JSON text (indent 2, no trailing newline). Artifact URIs are
-    the paths relative to `root` when given, with forward slashes, percent-encoded."""
+    the paths relative to `root` when given, with forward slashes, percent-encoded.
+    Diagnostics below `min_severity` are left out, and the fixes (notes) unless it is
+    "note"."""
     descriptors = [_descriptor(rule) for rule in rules]
     positions = {d["id"]: i for i, d in enumerate(descriptors)}
     out = []
     for result in results:
         index = LineIndex(result.input)
         uri = {"uri": artifact_uri(result.path, root)}
+        seen: Counter[tuple] = Counter()
         for d in result.diagnostics:
+            if not at_least(d.severity, min_severity):
+                continue
             region = _region(index, d.line, d.col, d.end_line, d.end_col)
             entry = _result(d.code, positions, LEVELS.get(d.severity, "none"), d.message,
-                            artifact_uri(d.path, root), region)
+                            [(artifact_uri(d.path, root), region)])
             if d.fix is not None:
                 entry["fixes"] = [_fix(index, uri, d.fix)]
+            line = index.line_bytes(d.line) if d.path == result.path else b""
+            entry["partialFingerprints"] = _fingerprint(seen, d.code, artifact_uri(d.path, root), line)
             out.append(entry)
+        if not at_least("note", min_severity):
+            continue
+        renames: dict[str, tuple[int, list]] = {}     # rule -> (its place in `out`, its fixes)
         for fix in result.applied:
             if not fix.edits:
                 continue
+            if is_rename(fix, result.input):
+                if fix.rule not in renames:
+                    renames[fix.rule] = (len(out), [])
+                    out.append(None)
+                renames[fix.rule][1].append(fix)
+                continue
             first = fix.edits[0]
-            entry = _result(fix.rule, positions, "note", fix.reason, uri["uri"],
-                            _span(index, first.start, first.end))
+            entry = _result(fix.rule, positions, "note", fix.reason,
+                            [(uri["uri"], _span(index, first.start, first.end))])
             entry["fixes"] = [_fix(index, uri, fix)]
+            entry["partialFingerprints"] = _fingerprint(
+                seen, fix.rule, uri["uri"], index.line_bytes(index.position(first.start)[0]))
             out.append(entry)
-    log = {
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "cu2hip", "version": tool_version, "rules": descriptors}},
-            "columnKind": "unicodeCodePoints",
-            "results": out,
-        }],
+        for rule_id, (place, fixes) in renames.items():
+            out[place] = _renames(index, uri, positions, rule_id, fixes)
+    run = {
+        "tool": {"driver": {"name": "cu2hip", "version": tool_version, "rules": descriptors}},
+        "automationDetails": {"id": automation_id},
+        "columnKind": "unicodeCodePoints",
+        "results": out,
     }
-    return json.dumps(log, indent=2, ensure_ascii=False)
+    return dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]})
+
+
+def _renames(index: LineIndex, uri: dict, positions: dict, rule_id: str, fixes: list) -> dict:
+    """One result for every rename of one rule in one file: its message counts each
+    distinct reason, its locations are every renamed region in source order, and its one
+    fix holds every replacement."""
+    edits = sorted((e for f in fixes for e in f.edits), key=lambda e: (e.start, e.end))
+    reasons = Counter(f.reason for f in fixes)
+    noun = "rename" if len(edits) == 1 else "renames"
+    message = fixes[0].reason if len(fixes) == 1 else f"{len(edits)} {noun}: " + "; ".join(
+        reason + (f" (x{n})" if n > 1 else "") for reason, n in sorted(reasons.items()))
+    entry = _result(rule_id, positions, "note", message,
+                    [(uri["uri"], _span(index, e.start, e.end)) for e in edits])
+    entry["fixes"] = [{"description": {"text": text_safe(message)},
+                       "artifactChanges": [{"artifactLocation": dict(uri),
+                                            "replacements": [_replacement(index, e) for e in edits]}]}]
+    entry["partialFingerprints"] = {FINGERPRINT: _hash(rule_id, uri["uri"], b"renames")}
+    return entry
+
+
+def _fingerprint(seen: Counter, rule_id: str, uri: str, line: bytes) -> dict:
+    """A fingerprint that survives lines moving: the rule, the file, the line's text with
+    its white space dropped, and how many results before it in the file had all three."""
+    key = (rule_id, uri, b"".join(line.split()))
+    seen[key] += 1
+    return {FINGERPRINT: _hash(rule_id, uri, key[2] + b"\0" + str(seen[key]).encode())}
+
+
+def _hash(rule_id: str, uri: str, data: bytes) -> str:
+    return hashlib.sha256(b"\0".join((rule_id.encode(), uri.encode(), data))).hexdigest()[:32]
 
 
 def artifact_uri(path: str, root: str | None = None) -> str:
     """`path` as a URI reference: relative to `root` when given, "/"-separated and
-    percent-encoded; an absolute path outside any root becomes a file: URI."""
+    percent-encoded from its bytes; an absolute path outside any root becomes a file:
+    URI."""
     if root is not None:
         path = os.path.relpath(path, root)
-    if os.path.isabs(path):
-        return PurePath(path).as_uri()
-    return urllib.parse.quote(path.replace(os.sep, "/"), safe="/")
+    quoted = urllib.parse.quote(path_bytes(path.replace(os.sep, "/")), safe="/")
+    return "file://" + quoted if os.path.isabs(path) else quoted
 
 
 def _descriptor(rule) -> dict:
@@ -93,16 +150,15 @@ def _help(rule, *, markdown: bool) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
-def _result(rule_id: str, positions: dict, level: str, message: str, uri: str,
-            region: dict) -> dict:
+def _result(rule_id: str, positions: dict, level: str, message: str, where: list) -> dict:
     entry = {"ruleId": rule_id}
     if rule_id in positions:
         entry["ruleIndex"] = positions[rule_id]
     entry.update({
         "level": level,
-        "message": {"text": message},
-        "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri},
-                                            "region": region}}],
+        "message": {"text": text_safe(message)},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri}, "region": region}}
+                      for uri, region in where],
     })
     return entry
 
@@ -119,12 +175,14 @@ def _span(index: LineIndex, start: int, end: int) -> dict:
     return _region(index, l1, c1, l2, c2)
 
 
+def _replacement(index: LineIndex, e) -> dict:
+    replacement = {"deletedRegion": _span(index, e.start, e.end)}
+    if e.text:          # absent insertedContent: a pure deletion
+        replacement["insertedContent"] = {"text": display(e.text)}
+    return replacement
+
+
 def _fix(index: LineIndex, location: dict, fix) -> dict:
-    replacements = []
-    for e in fix.edits:
-        replacement = {"deletedRegion": _span(index, e.start, e.end)}
-        if e.text:          # absent insertedContent: a pure deletion
-            replacement["insertedContent"] = {"text": display(e.text)}
-        replacements.append(replacement)
-    return {"description": {"text": fix.reason},
-            "artifactChanges": [{"artifactLocation": dict(location), "replacements": replacements}]}
+    return {"description": {"text": text_safe(fix.reason)},
+            "artifactChanges": [{"artifactLocation": dict(location),
+                                 "replacements": [_replacement(index, e) for e in fix.edits]}]}

@@ -2,8 +2,10 @@
 passes are found and ordered.
 
 A pass is a function `run(ctx) -> None` registered with `register_pass`: a stable id,
-the rule codes it emits (declared in translator.catalog), the IR facts it reads, the
-passes it runs after and the targets it runs for. It never edits text: it adds Fixes
+the rule codes it emits (declared in translator.catalog), the facts it reads
+(translator.facts: the IR's by string, "kernels", "tree"..., and the analyses by their
+provider class, CallGraph, HostValues...; a read of any other fails), the passes it runs
+after and the targets it runs for. It never edits text: it adds Fixes
 and Diagnostics to the context, and asks for headers through `ctx.request_header`, which
 the pipeline satisfies once, at the end of the round. Every module under this package is
 imported by `passes_for` (that is how passes are discovered); nothing outside this
@@ -18,16 +20,16 @@ from typing import Callable
 from translator import diagnostics as dg
 from translator.catalog import Rule, discover
 from translator.edits import SAFE, SEMANTIC, Edit, Fix
+from translator import facts as fl
 from translator.frontend import ParsedFile
-from translator.ir import Module
 from translator.mapping import MappingTables, Version
 from translator.source import SourceFile
 from translator.suppress import Policy
 
 # The Python API's default target (the command decides its own: translator.settings).
 DEFAULT_ROCM_VERSION: Version = (5, 2, 3)
-# What a pass may declare that it reads: the IR's facts (translator.ir.Module) and the
-# scan's API uses with their tree nodes.
+# The IR's facts a pass may declare by string (translator.facts.module); the analyses are
+# declared by their provider class (translator.facts).
 IR_FACTS = frozenset({"kernels", "launches", "api_uses", "sync_points", "uses", "tree"})
 
 
@@ -59,6 +61,8 @@ class Options:
     # Paths of user rules files (translator.rules), applied in this order by the user
     # rules pass; each worker process parses each file once while its mtime stays.
     rules: tuple[str, ...] = ()
+    # The AMD targets build files are translated for (`--offload-arch`, `offload-arch`).
+    offload_arch: tuple[str, ...] = ("gfx90a",)
 
 
 @dataclass(frozen=True)
@@ -71,9 +75,7 @@ class HeaderRequest:
 @dataclass
 class Context:
     source: SourceFile
-    parsed: ParsedFile
-    module: Module
-    uses: list                              # translator.scan.Use, in source order
+    facts: fl.Facts                         # the round's facts: read only what the pass declares
     options: Options
     tables: MappingTables
     policy: Policy = field(default_factory=Policy)
@@ -83,6 +85,28 @@ class Context:
     round: int = 0          # of the pipeline's fix loop: 0 analyses the input, later ones its rewrites
     rewritten: bool = False  # an earlier round applied edits of passes that do not restructure
     applied: frozenset[str] = frozenset()   # the rules whose fixes earlier rounds applied
+    # A build file's tokens (translator.buildfiles: CMakeFile, MakeFile, or the
+    # BuildSyntaxError that stopped them); None for a CUDA or C++ file.
+    build: object = None
+
+    @property
+    def parsed(self) -> ParsedFile:
+        """The front end's parse (the fact "tree")."""
+        return self.facts.get("tree")
+
+    @property
+    def module(self):
+        """The IR (translator.ir.Module's attributes, each the fact of its name)."""
+        from translator.facts.module import ModuleView
+        view = self.__dict__.get("_module")
+        if view is None:
+            view = self.__dict__["_module"] = ModuleView(self.facts, self.source.path)
+        return view
+
+    @property
+    def uses(self) -> list:
+        """translator.scan.Use, in source order (the fact "uses")."""
+        return self.facts.get("uses")
 
     def fix(self, rule: Rule, edits: tuple[Edit, ...] | Edit, reason: str) -> Fix | None:
         """Add a fix of `rule` (its safety is the rule's), unless --select/--ignore or a
@@ -114,27 +138,31 @@ class Pass:
     id: str
     run: Callable[[Context], None]
     rules: tuple[str, ...]          # the codes it emits
-    requires: tuple[str, ...]       # IR_FACTS it reads
+    requires: tuple[str, ...]       # the names of the facts it reads (translator.facts)
     after: tuple[str, ...]          # passes that must run before it
     targets: tuple[str, ...]
     # It moves or generates code: it runs before the others, and in a round where it has
     # fixes the others wait for the next round, which sees its output.
     restructures: bool = False
+    # The kinds of file it reads: "cuda" (CUDA and C++ sources), or build files ("cmake", "make").
+    languages: tuple[str, ...] = ("cuda",)
 
 
 PASSES: dict[str, Pass] = {}
 
 
-def register_pass(pass_id: str, *, rules: tuple[Rule, ...], requires: tuple[str, ...] = (),
-                  after: tuple[str, ...] = (), targets: tuple[str, ...] = ("hip",), restructures: bool = False):
+def register_pass(pass_id: str, *, rules: tuple[Rule, ...], requires: tuple = (),
+                  after: tuple[str, ...] = (), targets: tuple[str, ...] = ("hip",), restructures: bool = False,
+                  languages: tuple[str, ...] = ("cuda",)):
     def decorate(run: Callable[[Context], None]) -> Callable[[Context], None]:
         if pass_id in PASSES:
             raise ValueError(f"pass {pass_id!r} registered twice")
-        unknown = set(requires) - IR_FACTS
+        names = tuple(fl.name_of(r) for r in requires)
+        unknown = set(names) - fl.known_names()
         if unknown:
             raise ValueError(f"pass {pass_id!r} requires unknown facts {sorted(unknown)}")
-        PASSES[pass_id] = Pass(pass_id, run, tuple(r.id for r in rules), tuple(requires), tuple(after),
-                               tuple(targets), restructures)
+        PASSES[pass_id] = Pass(pass_id, run, tuple(r.id for r in rules), names, tuple(after),
+                               tuple(targets), restructures, tuple(languages))
         return run
     return decorate
 
@@ -145,15 +173,17 @@ def all_passes() -> dict[str, Pass]:
     return PASSES
 
 
-def passes_for(target: str, only: str | None = None) -> list[Pass]:
-    """The passes for a target in an order that respects every `after`, ties broken by id
-    (the pipeline runs the restructuring ones first); with `only`, that pass alone."""
+def passes_for(target: str, only: str | None = None, language: str = "cuda") -> list[Pass]:
+    """The passes for a target and a kind of file in an order that respects every
+    `after`, ties broken by id (the pipeline runs the restructuring ones first); with
+    `only`, that pass alone."""
     passes = all_passes()
     if only is not None:
         if only not in passes:
             raise ValueError(f"no pass {only!r} (passes: {', '.join(sorted(passes))})")
-        return [passes[only]] if target in passes[only].targets else []
-    chosen = {k: p for k, p in passes.items() if target in p.targets}
+        chosen = passes[only]
+        return [chosen] if target in chosen.targets and language in chosen.languages else []
+    chosen = {k: p for k, p in passes.items() if target in p.targets and language in p.languages}
     ordered: list[Pass] = []
     done: set[str] = set()
     while len(ordered) < len(chosen):

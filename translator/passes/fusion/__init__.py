@@ -12,13 +12,15 @@ configurations make chains); not on its own fused code or after the renaming pas
 
 from __future__ import annotations
 
+from translator.facts.elementwise import Elementwise
+from translator.facts.statements import LaunchBlocks
 from translator.passes import Context, register_pass
 from translator.passes.fusion import chains, rewrite
 
 RULES = (rewrite.FUSED, chains.NOT_FUSED)
 
 
-@register_pass("fusion", rules=RULES, requires=("kernels", "launches", "tree"), targets=("hip", "cuda"),
+@register_pass("fusion", rules=RULES, requires=("kernels", "launches", "tree", LaunchBlocks, Elementwise), targets=("hip", "cuda"),
                after=("rebalancing",), restructures=True)
 def run(ctx: Context) -> None:
     if not ctx.options.fuse or ctx.fixes or ctx.rewritten or rewrite.FUSED.id in ctx.applied \

@@ -35,9 +35,11 @@ from dataclasses import dataclass, field
 
 from translator.catalog import NOTE, rule
 from translator.ir import Kernel, LaunchSite, Module
-from translator.ir.elementwise import Refusal, Stage, analyse, device_functions, squeeze, substitute
-from translator.ir.reductions import Consumer, consumer
-from translator.ir.statements import Block, Pointers, Statement, launch_blocks, pointers
+from translator.facts.elementwise import Elementwise
+from translator.facts.statements import LaunchBlocks
+from translator.ir.elementwise import Refusal, Stage, squeeze, substitute
+from translator.ir.reductions import Consumer
+from translator.ir.statements import Block, Pointers, Statement
 from translator.frontend import ParsedFile
 
 NOT_FUSED = rule(
@@ -97,10 +99,11 @@ class Chain:
 def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
     """The fusable chains of the file, reporting F002 for each launch that cannot join
     the chain before it."""
-    blocks = launch_blocks(parsed, module)
+    found_blocks = ctx.facts.get(LaunchBlocks)
+    blocks = found_blocks.blocks
     if not blocks:
         return []
-    helpers = device_functions(parsed)
+    kernels = ctx.facts.get(Elementwise)
     stages: dict[str, Stage | Refusal] = {}
     consumers: dict[str, Consumer | Refusal] = {}
 
@@ -114,26 +117,26 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
         if isinstance(kernel, Refusal):
             return kernel
         if site.kernel not in stages:
-            stages[site.kernel] = analyse(parsed, kernel, helpers)
+            stages[site.kernel] = kernels.stage(kernel)
         return stages[site.kernel]
 
     def consumer_of(site: LaunchSite, kernel: Kernel) -> Consumer | Refusal:
         if site.kernel not in consumers:
-            consumers[site.kernel] = consumer(parsed, kernel, helpers)
+            consumers[site.kernel] = kernels.consumer(kernel)
         return consumers[site.kernel]
 
     chains = []
     for block in blocks:
-        facts = _Lazy(lambda span=block.function_span: pointers(parsed, span) if span else Pointers(
+        facts = _Lazy(lambda span=block.function_span: found_blocks.pointers(span) if span else Pointers(
             frozenset(), frozenset(), frozenset(), frozenset(), {}))
-        current: list[Link] = []
+        current = _Run(facts)
         previous: LaunchSite | None = None
         start = 0
         between: list[Statement] = []
 
         def close(end: int, consumed: Consumed | None = None) -> None:
-            if len(current) >= 2 or (current and consumed is not None):
-                chains.append(Chain(block, list(current), facts, list(block.statements[start:end]), consumed))
+            if len(current.links) >= 2 or (current.links and consumed is not None):
+                chains.append(Chain(block, list(current.links), facts, list(block.statements[start:end]), consumed))
 
         for position, statement in enumerate(block.statements):
             if statement.kind != "launch":
@@ -143,14 +146,15 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
             kernel = kernel_of(site)
             stage = stage_of(site, kernel)
             reason = None
+            link = Link(site, kernel, stage, _arguments(kernel, site)) if isinstance(stage, Stage) else None
             if previous is None:
                 pass
-            elif not current:
+            elif not current.links:
                 before = stages.get(previous.kernel)
                 reason = f"{previous.kernel} is not elementwise: {before.reason}" if isinstance(before, Refusal) \
                     else f"{previous.kernel} cannot be fused"
-            elif isinstance(stage, Stage):
-                reason = _cannot_join(current, Link(site, kernel, stage, _arguments(kernel, site)), between, facts)
+            elif link is not None:
+                reason = _cannot_join(current, link, between)
             elif isinstance(kernel, Refusal):
                 reason = f"{site.kernel}: {kernel.reason}"
             else:
@@ -160,18 +164,20 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
                 why = None if consumed is None else _cannot_consume(current, consumed, between, facts)
                 if consumed is not None and why is None:
                     close(position + 1, consumed)
-                    current, previous, between = [], site, []
+                    current, previous, between = _Run(facts), site, []
                     continue
                 reason = f"{site.kernel} is not elementwise: {stage.reason}" if consumed is None else \
                     f"{site.kernel} is not elementwise ({stage.reason}) and does not only reduce what the chain " \
                     f"computes: {why}"
             if reason is None and previous is not None:
-                current.append(Link(site, kernel, stage, _arguments(kernel, site)))
+                current.add(link)
             else:
                 if reason:
                     refuse(ctx, site, f" with the launch of {previous.kernel} before it", reason)
                 close(position)
-                current = [Link(site, kernel, stage, _arguments(kernel, site))] if isinstance(stage, Stage) else []
+                current = _Run(facts)
+                if link is not None:
+                    current.add(link)
                 start = position
             previous = site
             between = []
@@ -217,14 +223,14 @@ def _with_arguments(text: str, base: int, names, args: dict[str, str]) -> str:
     return squeeze(substitute(text.encode(), base, names, argument).decode())
 
 
-def _cannot_follow(chain: list[Link], site: LaunchSite, name: str, index_type: str, between: list[Statement]) \
+def _cannot_follow(chain: _Run, site: LaunchSite, name: str, index_type: str, between: list[Statement]) \
         -> str | None:
     """What stops any launch from following the chain: something between the launches,
     another configuration, another index type, or an argument modified before the end."""
     for statement in between:
         if statement.kind == "barrier":
             return f"{statement.what} between the launches"
-    first = chain[0]
+    first = chain.links[0]
     config, other = _config(first.site), _config(site)
     for what, a, b in zip(("grids", "block sizes", "dynamic shared memory sizes", "streams"), config, other):
         if a != b:
@@ -234,28 +240,29 @@ def _cannot_follow(chain: list[Link], site: LaunchSite, name: str, index_type: s
     if squeeze(index_type).replace("const", "") != squeeze(first.stage.index_type).replace("const", ""):
         return f"the index types differ ({first.stage.index_type} in {first.kernel.name}, {index_type} in {name})"
     assigned = set().union(*(s.assigns for s in between)) if between else set()
-    for earlier in chain:
-        hit = sorted(_names_in(earlier.site) & assigned)
-        if hit:
-            return f"'{hit[0]}', an argument of the launch of {earlier.kernel.name}, is modified between the launches"
+    earlier = chain.first_to_use(assigned)
+    if earlier is not None:
+        hit = sorted(chain.names[earlier] & assigned)
+        return f"'{hit[0]}', an argument of the launch of {chain.links[earlier].kernel.name}, is modified " \
+               "between the launches"
     return None
 
 
-def _cannot_join(chain: list[Link], link: Link, between: list[Statement], facts: Pointers) -> str | None:
+def _cannot_join(chain: _Run, link: Link, between: list[Statement]) -> str | None:
     """Why `link` cannot join the chain, or None."""
     why = _cannot_follow(chain, link.site, link.kernel.name, link.stage.index_type, between)
     if why:
         return why
-    first = chain[0]
+    first = chain.links[0]
     if link.stage.form != first.stage.form:
         return f"{first.kernel.name} is a {first.stage.form} kernel and {link.kernel.name} a {link.stage.form} one"
-    if substituted_bound(link) != substituted_bound(first):
-        return f"the guards differ: {first.kernel.name} runs where the index < {substituted_bound(first)}, " \
+    if substituted_bound(link) != chain.bound:
+        return f"the guards differ: {first.kernel.name} runs where the index < {chain.bound}, " \
                f"{link.kernel.name} where it is < {substituted_bound(link)}"
-    return _aliasing(chain + [link], facts)
+    return chain.aliasing(link)
 
 
-def _cannot_consume(chain: list[Link], consumed: Consumed, between: list[Statement], facts: Pointers) -> str | None:
+def _cannot_consume(chain: _Run, consumed: Consumed, between: list[Statement], facts: Pointers) -> str | None:
     """Why the consumer cannot end the chain, or None: it must read what the chain
     writes only at its own index and under the chain's guard, write none of it, and
     touch nothing else that the chain's buffers may overlap."""
@@ -263,11 +270,12 @@ def _cannot_consume(chain: list[Link], consumed: Consumed, between: list[Stateme
     why = _cannot_follow(chain, consumed.site, consumed.kernel.name, found.index_type, between)
     if why:
         return why
-    if chain[0].stage.form != "guard":
-        return f"{chain[0].kernel.name} is a grid-stride kernel: a reduction cannot take its loop"
-    used = buffers(chain)
-    written = {k for k, modes in used.items() if modes & {"write", "readwrite"}}
-    bound = substituted_bound(chain[0])
+    first = chain.links[0]
+    if first.stage.form != "guard":
+        return f"{first.kernel.name} is a grid-stride kernel: a reduction cannot take its loop"
+    used = chain.used
+    written = {k for k, modes in used.items() if modes & _WRITES}
+    bound = chain.bound
     for param in consumed.kernel.params:
         if not param.is_pointer:
             continue
@@ -307,35 +315,157 @@ def buffers(links: list[Link]) -> dict[str, set[str]]:
     """Each pointer argument (as compared: no white space) and the modes it is used in."""
     out: dict[str, set[str]] = {}
     for link in links:
-        pointer_params = {p.name for p in link.kernel.params if p.is_pointer}
-        modes: dict[str, set[str]] = {}
-        for access in link.stage.accesses:
-            modes.setdefault(access.param, set()).add(access.mode)
-        for name in pointer_params:
-            key = squeeze(link.args.get(name, ""))
-            out.setdefault(key, set()).update(modes.get(name, set()))
+        for key, modes in _link_buffers(link).items():
+            out.setdefault(key, set()).update(modes)
     return out
 
 
-def _aliasing(links: list[Link], facts: Pointers) -> str | None:
-    used = buffers(links)
-    written = sorted(k for k, modes in used.items() if modes & {"write", "readwrite"})
-    for w in written:
-        for other in sorted(used):
-            if other == w or _distinct(w, other, facts):
-                continue
-            return f"'{w}' is written and '{other}' may point into the same memory (not provably distinct " \
-                   "allocations)"
-    return None
+def _link_buffers(link: Link) -> dict[str, set[str]]:
+    """buffers() of one link."""
+    pointer_params = {p.name for p in link.kernel.params if p.is_pointer}
+    modes: dict[str, set[str]] = {}
+    for access in link.stage.accesses:
+        modes.setdefault(access.param, set()).add(access.mode)
+    out: dict[str, set[str]] = {}
+    for name in pointer_params:
+        out.setdefault(squeeze(link.args.get(name, "")), set()).update(modes.get(name, set()))
+    return out
+
+
+_WRITES = frozenset({"write", "readwrite"})
+
+
+class _Run:
+    """The chain being grown, and what its links use, kept as it grows, so that checking
+    a launch against the chain costs what that launch adds, not the chain's length: the
+    names each launch mentions and the first link that mentions each; each pointer
+    argument with its modes (buffers()); and for the aliasing check, per provenance
+    class (_provenance), the two smallest pointer arguments used and the two smallest
+    written."""
+
+    def __init__(self, facts: Pointers):
+        self.facts = facts
+        self.links: list[Link] = []
+        self.names: list[set[str]] = []
+        self._first: dict[str, int] = {}
+        self.used: dict[str, set[str]] = {}
+        self.bound = ""
+        self._smallest: tuple[dict[int, list[str]], dict[int, list[str]]] = ({}, {})
+        self._checked = False        # every pair of the chain's pointer arguments passed the aliasing check
+        self._pending: tuple | None = None
+
+    def first_to_use(self, names: set[str]) -> int | None:
+        """The position of the first link whose launch mentions one of `names`."""
+        return min((self._first[n] for n in names if n in self._first), default=None)
+
+    def aliasing(self, link: Link) -> str | None:
+        """Why the chain with `link` added would write memory that another of its pointer
+        arguments may reach: the first such pair (the written one, then the other, in
+        sorted order) of what every pair of the pointer arguments of the chain and
+        `link` gives, or None. The pairs of the chain without `link` passed when it
+        grew (a chain of one link has not been checked yet), so only the pairs that hold
+        an argument `link` adds or first writes are looked at, through the two smallest
+        arguments of each class."""
+        added = _link_buffers(link)
+        changed = set()
+        for key, modes in added.items():
+            had = self.used.get(key)
+            if had is None or (modes & _WRITES and not had & _WRITES):
+                changed.add(key)
+        used = {**self.used}
+        for key, modes in added.items():
+            used[key] = used.get(key, set()) | modes
+        if self._checked:
+            smallest_used = {k: list(v) for k, v in self._smallest[0].items()}
+            smallest_written = {k: list(v) for k, v in self._smallest[1].items()}
+        else:
+            changed, smallest_used, smallest_written = set(used), {}, {}
+        for key in changed:
+            kind = _provenance(key, self.facts)
+            if key not in self.used or not self._checked:
+                _keep_smallest(smallest_used, kind, key)
+            if used[key] & _WRITES:
+                _keep_smallest(smallest_written, kind, key)
+        self._pending = (link, used, (smallest_used, smallest_written))
+        pairs = []
+        for key in changed:
+            kind = _provenance(key, self.facts)
+            if used[key] & _WRITES:
+                other = _first_other(key, kind, smallest_used)
+                if other is not None:
+                    pairs.append((key, other))
+            written = _first_other(key, kind, smallest_written)
+            if written is not None:
+                pairs.append((written, key))
+        if not pairs:
+            return None
+        w, other = min(pairs)
+        return f"'{w}' is written and '{other}' may point into the same memory (not provably distinct " \
+               "allocations)"
+
+    def add(self, link: Link) -> None:
+        """The link joins the chain (after aliasing() passed it, or as the first)."""
+        if self._pending is not None and self._pending[0] is link:
+            _, self.used, self._smallest = self._pending
+            self._checked = True
+        else:
+            for key, modes in _link_buffers(link).items():
+                self.used.setdefault(key, set()).update(modes)
+        self._pending = None
+        if not self.links:
+            self.bound = substituted_bound(link)
+        names = _names_in(link.site)
+        for name in names:
+            self._first.setdefault(name, len(self.links))
+        self.links.append(link)
+        self.names.append(names)
+
+
+# Provenance classes of a pointer argument: an expression that is not a name (it may point
+# anywhere), or a name by three bits: set by one allocation of the function (fresh), a
+# parameter, declared __restrict__.
+_NOT_A_NAME = 8
+_FRESH, _PARAMETER, _RESTRICTED = 1, 2, 4
 
 
 def _distinct(a: str, b: str, facts: Pointers) -> bool:
+    """Are the pointer arguments `a` and `b` provably different memory (_distinct_classes)?"""
+    return _distinct_classes(_provenance(a, facts), _provenance(b, facts))
+
+
+def _provenance(key: str, facts: Pointers) -> int:
+    if not key.isidentifier():
+        return _NOT_A_NAME
+    return (_FRESH if key in facts.allocated else 0) | (_PARAMETER if key in facts.parameters else 0) \
+        | (_RESTRICTED if key in facts.restricted else 0)
+
+
+def _distinct_classes(a: int, b: int) -> bool:
     """Provably different memory: a local that one allocation of this function sets
     cannot be reached through a parameter (whose value predates it) or through another
-    such local; two __restrict__ parameters are distinct by the caller's promise."""
-    if not (a.isidentifier() and b.isidentifier()):
+    such local; two __restrict__ parameters are distinct by the caller's promise. (By
+    the classes of the two names: the check depends on nothing else.)"""
+    if a == _NOT_A_NAME or b == _NOT_A_NAME:
         return False
-    fresh = facts.allocated
-    if a in fresh and (b in fresh or b in facts.parameters) or b in fresh and a in facts.parameters:
+    if a & _FRESH and b & (_FRESH | _PARAMETER) or b & _FRESH and a & _PARAMETER:
         return True
-    return a in facts.restricted and b in facts.restricted
+    return bool(a & _RESTRICTED and b & _RESTRICTED)
+
+
+_OVERLAPPING = {a: tuple(b for b in range(_NOT_A_NAME + 1) if not _distinct_classes(a, b))
+                for a in range(_NOT_A_NAME + 1)}
+
+
+def _keep_smallest(table: dict[int, list[str]], kind: int, key: str) -> None:
+    """Add `key` to the class's list of its two smallest arguments."""
+    kept = table.setdefault(kind, [])
+    if key not in kept:
+        kept.append(key)
+        kept.sort()
+        del kept[2:]
+
+
+def _first_other(key: str, kind: int, table: dict[int, list[str]]) -> str | None:
+    """The smallest argument of `table` other than `key` that may overlap it."""
+    found = [next((k for k in table.get(other, ()) if k != key), None) for other in _OVERLAPPING[kind]]
+    return min((k for k in found if k is not None), default=None)

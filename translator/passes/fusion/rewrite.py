@@ -28,6 +28,7 @@ Safety:
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from translator.catalog import NOTE, rule
@@ -142,8 +143,9 @@ def fuse(ctx, chain: Chain, taken: set[str], inserted: dict[str, str]) -> None:
         newline = ctx.source.newline.decode()
         body = text.rstrip("\n").replace("\n", newline)
         edits.append(Edit(last_kernel_end, last_kernel_end, (newline + newline + body).encode()))
+    statements = {id(s.launch): s.span for s in chain.statements if s.kind == "launch"}
     for link in launched[:-1]:
-        edits.append(_remove_statement(data, _statement_span(chain, link)))
+        edits.append(_remove_statement(data, statements[id(link.site)]))
     last = launched[-1].site
     arguments = ", ".join(p.argument for p in params)
     config = data[last.config_span[0]:last.config_span[1]].decode("utf-8", "replace")
@@ -264,11 +266,13 @@ def _dead(chain: Chain, argument: str) -> str | None:
     facts = chain.pointers
     if not name.isidentifier() or name not in facts.locals:
         return None
-    launches = [s.span for s in chain.statements if s.kind == "launch"]
+    launches = [s.span for s in chain.statements if s.kind == "launch"]      # in order, disjoint
+    starts = [lo for lo, _ in launches]
     for use in facts.uses.get(name, ()):
         if use.role in ("declare", "allocate", "free"):
             continue
-        if not any(lo <= use.span[0] and use.span[1] <= hi for lo, hi in launches):
+        k = bisect.bisect_right(starts, use.span[0]) - 1
+        if k < 0 or use.span[1] > launches[k][1]:
             return None
     return f"{name} is a local of {chain.block.function} that nothing reads after this chain: only its " \
            "allocation, this chain's launches and its cudaFree mention it"
@@ -324,10 +328,6 @@ def _consumer_values(data: bytes, chain: Chain, mapping: dict, registers: dict, 
         here = [r for r in replacements if lo <= r[1][0] and r[1][1] <= hi]
         return _indented(data, lo, substitute(data[lo:hi], lo, here, new).decode("utf-8", "replace"), 4)
     return {"consumer": found.kernel, "prefix": piece(found.prefix), "body": piece(found.rest)}
-
-
-def _statement_span(chain: Chain, link: Link) -> tuple[int, int]:
-    return next(s.span for s in chain.statements if s.launch is link.site)
 
 
 def _remove_statement(data: bytes, span: tuple[int, int]) -> Edit:

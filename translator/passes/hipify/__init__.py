@@ -3,12 +3,14 @@
 One pass, one rule family per module: `renames` (H001 and the diagnostics of a name,
 H010-H014, H017, H018), `calls` (H004, H005, H007, H008: rewrites that depend on the arguments),
 `library_calls` (H021, H022: rocSPARSE and MIOpen calls rewritten argument by argument),
-`warp_sync` (H006, H016), `headers` (H002, H015), `launch_syntax` (H003),
-`unknown` (H019: CUDA-shaped names no table knows), `builtins` (H020: a user's
+`warp_sync` (H006, H016), `headers` (H002, H015, H034), `launch_syntax` (H003),
+`unknown` (H019: CUDA-shaped names no table knows), `unmapped` (H040: CUDA libraries no
+table covers), `builtins` (H020: a user's
 definition of a function HIP already defines) and `legacy_blas` (H023: calls of cuBLAS's
 legacy API, left as they are); `signatures` (H024, H025: calls whose HIP signature
 differs from CUDA's); `device_calls` (H027, H028 and the data type selection:
-hipify-clang's remaining AST matchers). Each
+hipify-clang's remaining AST matchers); `strict_cxx` (H029-H033: what nvcc accepts and hipcc's
+C++17 or HIP's overloads reject). Each
 module's docstring says what it does, when it is legal, what it leaves, an example and
 its safety.
 """
@@ -17,7 +19,8 @@ from __future__ import annotations
 
 from translator.passes import Context, register_pass
 from translator.passes.hipify import (builtins, calls, device_calls, headers, launch_syntax, legacy_blas,
-                                      library_calls, renames, signatures, unknown, warp_sync)
+                                      library_calls, renames, signatures, strict_cxx, unknown,
+                                      unmapped, warp_sync)
 from translator.ir import WARP_SYNC_BUILTINS, call_of
 from translator.scan import NAMESPACES
 
@@ -27,7 +30,8 @@ RULES = (renames.RENAME, headers.HEADER, launch_syntax.LAUNCH, calls.HIP_SYMBOL,
          renames.NOT_IN_TARGET, headers.UNSUPPORTED_HEADER, warp_sync.NEEDS_OPT_IN, warp_sync.SYNCWARP, renames.ARGUMENTS_DIFFER,
          renames.DECLARED_NAME, unknown.UNKNOWN, builtins.HIP_DEFINES, legacy_blas.LEGACY_CUBLAS,
          device_calls.HALF2_MEMBER, device_calls.PASTED_NAME, signatures.SIGNATURE, signatures.LOCATION,
-         library_calls.LIBRARY_ARGUMENTS, library_calls.SIZE_CAST)
+         library_calls.LIBRARY_ARGUMENTS, library_calls.SIZE_CAST, *strict_cxx.RULES,
+         headers.HEADER_NOT_IN_TARGET, unmapped.UNMAPPED)
 
 
 @register_pass("hipify", rules=RULES, requires=("uses", "kernels", "launches", "tree"))
@@ -61,7 +65,9 @@ def run(ctx: Context) -> None:
             renames.rename(ctx, use.api.span, use.entry, node=use.node)
     device_calls.rewrite_half2_members(ctx)
     device_calls.report_pasted_names(ctx)
+    strict_cxx.run(ctx)
     unknown.report_unknown(ctx)
+    unmapped.report_unmapped(ctx)
     builtins.guard_definitions(ctx)
     headers.map_headers(ctx)
     if ctx.options.hip_kernel_execution_syntax:

@@ -1,4 +1,4 @@
-"""H002, H015: CUDA headers become HIP's, and HIP code asks for the HIP runtime header.
+"""H002, H015, H034: CUDA headers become HIP's, and HIP code asks for the HIP runtime header.
 
 What it does:
     Maps every `#include` of a CUDA header to its HIP (or, with --roc/--miopen, roc* or
@@ -12,7 +12,9 @@ Legal when:
     Always: header names are table facts.
 Not handled:
     A header HIP lists as unsupported (H015): kept, with a warning. A HIP header newer
-    than the target ROCm (`cuda_bf16.h` needs ROCm 5.7's `hip/hip_bf16.h`): kept, H014.
+    than the target ROCm (`cuda_bf16.h` needs ROCm 5.7's `hip/hip_bf16.h`): kept, H034,
+    which names the `--rocm-version` that has it; the statistics count the file as
+    unconvertible at the target (no rewrite makes it compile there).
 Example:
     #include <cuda_runtime.h>  ->  #include <hip/hip_runtime.h>
 Safety:
@@ -21,13 +23,12 @@ Safety:
 
 from __future__ import annotations
 
-from translator.catalog import NOTE, WARNING, rule
+from translator.catalog import ERROR, NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.frontend import include_directives
 from translator.ir.nodes import function_around
 from translator.mapping import version_at_least, version_str
 from translator.passes import Context
-from translator.passes.hipify.renames import NOT_IN_TARGET
 
 HEADER = rule(
     "H002", "map-header", NOTE, "a CUDA include becomes its HIP include", """
@@ -44,6 +45,15 @@ HIP lists the header as having no counterpart that can be supported (for example
 Caffe2's CUDA headers); the include is kept and will not resolve on AMD.""",
     example="#include <caffe2/core/common_gpu.h>\n")
 
+HEADER_NOT_IN_TARGET = rule(
+    "H034", "header-not-in-target", ERROR, "the HIP header arrives in a newer ROCm than the target", """
+The CUDA header's HIP counterpart is installed from a ROCm release newer than
+`--rocm-version` (`cuda_bf16.h`'s `hip/hip_bf16.h` from ROCm 5.7). The include is kept,
+and the file cannot compile at the target whatever is rewritten: `--print-stats` counts it
+as unconvertible at the target. Translate with the `--rocm-version` the message names if
+the code will be built with that ROCm, or keep the file out of the AMD build.""",
+    example="#include <cuda_bf16.h>\n", unconverted=True, blocks_file=True, options=("--rocm-version", "5.2"))
+
 RUNTIME_HEADER = "hip/hip_runtime.h"
 _ROC_APIS = frozenset({"API_BLAS", "API_RAND", "API_SPARSE", "API_SOLVER"})
 # rocBLAS's header lives in its own folder from ROCm 5.2, whose file reorganization left
@@ -51,12 +61,18 @@ _ROC_APIS = frozenset({"API_BLAS", "API_RAND", "API_SPARSE", "API_SOLVER"})
 _ROC_HEADER_FOLDERS = {"rocblas.h": ((5, 2), "rocblas/rocblas.h")}
 
 
+COOPERATIVE_GROUPS_HEADER = "hip/hip_cooperative_groups.h"
+
+
 def map_headers(ctx: Context) -> None:
     data = ctx.source.data
     seen: set[str] = set()
     o = ctx.options
-    for node, path in include_directives(ctx.parsed):
-        header = data[path.start_byte + 1:path.end_byte - 1].decode("utf-8", "replace")
+    directives = include_directives(ctx.parsed)
+    names = [data[path.start_byte + 1:path.end_byte - 1].decode("utf-8", "replace") for _, path in directives]
+    runtime_at = [k for k, name in enumerate(names)
+                  if name == RUNTIME_HEADER or getattr(ctx.tables.header(name), "hip", None) == RUNTIME_HEADER]
+    for k, ((node, path), header) in enumerate(zip(directives, names)):
         entry = ctx.tables.header(header)
         if entry is None:
             seen.add(header)
@@ -71,9 +87,11 @@ def map_headers(ctx: Context) -> None:
             new = _ROC_HEADER_FOLDERS[new][1]
         if new and new == entry.hip and entry.hip_added is not None \
                 and not version_at_least(o.rocm_version, entry.hip_added):
-            ctx.report(NOT_IN_TARGET, path.start_byte, f"'{new}' (for '{header}') needs HIP "
-                       f"{version_str(entry.hip_added)}; the target is ROCm {version_str(o.rocm_version)} "
-                       "(--rocm-version)", end=path.end_byte, subject=header)
+            since = ".".join(map(str, entry.hip_added[:2]))
+            ctx.report(HEADER_NOT_IN_TARGET, path.start_byte, f"'{new}' (for '{header}') needs HIP "
+                       f"{version_str(entry.hip_added)}: translate with --rocm-version {since} or newer; at the "
+                       f"target, ROCm {version_str(o.rocm_version)}, the file cannot compile", end=path.end_byte,
+                       subject=header)
             seen.add(header)
             continue
         if new in seen and function_around(node) is not None:
@@ -86,8 +104,27 @@ def map_headers(ctx: Context) -> None:
             ctx.fix(HEADER, Edit(_spliced_start(data, node.start_byte), path.end_byte, b""),
                     f"remove #include: {reason}")
             continue
+        if new == COOPERATIVE_GROUPS_HEADER and RUNTIME_HEADER not in seen and runtime_at and runtime_at[0] > k:
+            # HIP's cooperative-groups header needs the runtime's declarations before it
+            # (HIP 5.2's fails on hipBlockDim_z otherwise); the file includes the runtime
+            # only further down, where the finalizer would leave it.
+            line_end = _line_end(data, path.end_byte)
+            newline = b"\r\n" if data[line_end:line_end + 2] == b"\r\n" else b"\n"
+            seen.update((RUNTIME_HEADER, new))
+            ctx.fix(HEADER, (Edit(path.start_byte + 1, path.end_byte - 1, RUNTIME_HEADER.encode()),
+                             Edit(line_end, line_end, newline + b"#include <" + new.encode() + b">")),
+                    f"{header} -> {RUNTIME_HEADER} then {new}: HIP's cooperative groups need the runtime header "
+                    "first, and the file includes it only later")
+            continue
         seen.add(new)
         ctx.fix(HEADER, Edit(path.start_byte + 1, path.end_byte - 1, new.encode()), f"{header} -> {new}")
+
+
+def _line_end(data: bytes, offset: int) -> int:
+    """The offset of the end of the line holding `offset` (before its CR LF or LF)."""
+    end = data.find(b"\n", offset)
+    end = len(data) if end < 0 else end
+    return end - 1 if end > 0 and data[end - 1:end] == b"\r" else end
 
 
 # CUDA's language, which nvcc declares without any include and hipcc only through

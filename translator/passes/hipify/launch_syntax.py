@@ -34,12 +34,14 @@ Safety:
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from translator.catalog import NOTE, rule
 from translator.edits import Edit
 from translator.frontend import node_at
 from translator.ir import LaunchSite
+from translator.ir.nodes import parent_of
 from translator.passes import Context
 
 LAUNCH = rule(
@@ -122,7 +124,7 @@ def _used_as_value(ctx: Context, site: LaunchSite) -> bool:
             continue
         node = node_at(frag.root, start - frag.delta, end - frag.delta)
         if node is not None and node.type == "call_expression":
-            parent = node.parent
+            parent = parent_of(frag, node)      # (`.parent` costs the depth: launches nest)
             return parent is None or parent.type != "expression_statement"
     return False
 
@@ -135,11 +137,21 @@ def _report_partial_launches(ctx: Context, configs: list[tuple[int, int]]) -> No
     if b"<<<" not in text:
         return
     seen: set[int] = set()
+    # The configurations' bytes as sorted disjoint ranges: a `<<<` is found in them by
+    # bisection (a configuration may hold another launch, whose range is inside it).
+    covered: list[tuple[int, int]] = []
+    for c0, c1 in sorted(configs):
+        if covered and c0 <= covered[-1][1]:
+            covered[-1] = (covered[-1][0], max(covered[-1][1], c1))
+        elif c0 < c1:
+            covered.append((c0, c1))
+    starts = [c0 for c0, _ in covered]
     for frag in ctx.parsed.fragments:
         for lo, hi in frag.ranges(len(text)):
             for match in _TRIPLE.finditer(text, lo, hi):
                 at = match.start()
-                if at in seen or any(c0 <= at < c1 for c0, c1 in configs):
+                k = bisect.bisect_right(starts, at) - 1
+                if at in seen or k >= 0 and at < covered[k][1]:
                     continue
                 node = node_at(frag.root, at - frag.delta, match.end() - frag.delta)
                 if node is None or node.type != "<<<":

@@ -19,8 +19,11 @@ Legal when:
     local variable initialised with one and never assigned, a `const`/`constexpr`
     variable of the file's namespace scope initialised with one, or a parameter of a
     function of a source file (not a header) that the file names only in calls, each
-    passing such a mask; or it is `__activemask()`, or a local initialised with it and
-    never assigned. The call has no parse error around it.
+    passing such a mask; or it is `__activemask()`; or it is a local whose lanes are
+    exactly those that run the call (translator/passes/hipify/mask_lanes.py: written
+    once, as `__activemask()` or `__ballot_sync(full, P)`, under the same condition as
+    the call, or under `if (P)` for the ballot, with no exit between; the fix's reason
+    says so). The call has no parse error around it.
 Not handled:
     A partial or unknown mask below 6.2: H014, whose message gives the mask-less call to
     write where the mask is exactly the lanes that reach it. `__match_*_sync` below 6.2,
@@ -49,6 +52,7 @@ from translator.mapping import Version, version_at_least, version_str
 from translator.ir.nodes import balanced, function_around
 from translator.passes import Context
 from translator.source import HEADER_SUFFIXES
+from translator.passes.hipify.mask_lanes import same_lanes
 from translator.passes.hipify.renames import NOT_IN_TARGET
 
 WARP_SYNC = rule(
@@ -159,7 +163,10 @@ def rewrite(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.Node,
         base = name.removesuffix("_sync")
         return report(NOT_IN_TARGET, f"'{name}' needs HIP 6.2; the target is ROCm {version} (HIP below 6.2 has "
                       f"no {base} either): {OPT_IN}")
-    if not full and not _active_mask(ctx, frag, mask):
+    active = _active_mask(ctx, frag, mask)
+    lanes = None if full or active else \
+        same_lanes(frag, data, ctx.parsed.cleaned, mask, call, lambda m: _full_mask(ctx, frag, m))
+    if not full and not active and lanes is None:
         rest = ", ".join(frag.text(data, a) for a in args[1:])
         return report(NOT_IN_TARGET, f"'{name}' with mask '{frag.text(data, mask)}' needs HIP 6.2 (target ROCm "
                       f"{version}): write '{MASKLESS[name]}({rest})' if the mask is exactly the lanes that reach "
@@ -168,8 +175,10 @@ def rewrite(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.Node,
         return report(NOT_IN_TARGET, f"'{name}' not rewritten: parse error around it", severity="warning")
     mask_start = frag.span(mask)[0]
     next_start = frag.span(args[1])[0]
+    what = f"{name}(full mask, ...)" if lanes is None else f"{name}({frag.text(data, mask)}, ...)"
+    why = "" if lanes is None else f" ({lanes}, what the mask-less form acts on)"
     ctx.fix(WARP_SYNC, (Edit(fn_start, fn_end, MASKLESS[name].encode()), Edit(mask_start, next_start, b"")),
-            f"{name}(full mask, ...) -> {MASKLESS[name]}(...): HIP {version} has no warp-sync builtins")
+            f"{what} -> {MASKLESS[name]}(...): HIP {version} has no warp-sync builtins{why}")
 
 
 def _syncwarp(ctx: Context, frag: Fragment, fn: ts.Node, call: ts.Node, args: list[ts.Node], report,
@@ -197,13 +206,9 @@ def full_or_active(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
 
 
 def _active_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
-    """Is the mask `__activemask()`, or a local initialised with it and never assigned?
-    (Every lane a mask names must reach the call, so in a correct program the lanes active
-    where the local was set are exactly the lanes that reach the call.)"""
+    """Is the mask `__activemask()` itself (the lanes that run the call)? A local is
+    asked of mask_lanes.same_lanes, which follows the conditions between."""
     data = ctx.source.data
-    if mask.type == "identifier":
-        found = _local(ctx, frag, mask)
-        return isinstance(found, str) and found == "__activemask()"
     function = mask.child_by_field_name("function") if mask.type == "call_expression" else None
     arguments = mask.child_by_field_name("arguments")
     return function is not None and frag.text(data, function) == "__activemask" and \

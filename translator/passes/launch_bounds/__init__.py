@@ -12,7 +12,8 @@ by the launches of every file of the run, which the command gathers first
 
 from __future__ import annotations
 
-from translator.ir.host_values import KernelLaunches
+from translator.facts.host_values import HostValues
+from translator.facts.kernel_launches import KernelLaunches
 from translator.passes import Context, register_pass
 from translator.passes.launch_bounds import attributes, bounds, min_blocks
 
@@ -20,12 +21,13 @@ RULES = (bounds.BOUNDED, bounds.UNKNOWN_SIZE, bounds.NOT_LAUNCHED, min_blocks.CO
          attributes.CLUSTER_DIMS)
 
 
-@register_pass("launch-bounds", rules=RULES, requires=("kernels", "launches", "tree"), targets=("hip", "cuda"))
+@register_pass("launch-bounds", rules=RULES, requires=("kernels", "launches", "tree", KernelLaunches, HostValues),
+               targets=("hip", "cuda"))
 def run(ctx: Context) -> None:
     if b"__global__" not in ctx.source.data:
         return
     attributes.report(ctx)
-    sites = KernelLaunches(ctx.parsed, ctx.module, ctx.source, ctx.options.launch_index)
+    sites = ctx.facts.get(KernelLaunches)
     for kernel in ctx.module.kernels:
         if kernel.body_span is None or kernel.in_macro or not kernel.clean:
             continue

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from translator.catalog import NOTE, rule
 from translator.edits import Edit
-from translator.ir.host_values import HostValues
+from translator.facts.host_values import HostValues
 from translator.passes import Context
 
 CONVERTED = rule(
@@ -47,7 +47,7 @@ def convert(ctx: Context, kernel) -> None:
     threads, blocks = kernel.launch_bounds
     if MARK in blocks.text:
         return          # converted already
-    values = HostValues(ctx.parsed)
+    values = ctx.facts.get(HostValues)
     t, b = values.at(threads.span), values.at(blocks.span)
     lo, hi = threads.span[1], blocks.span[1]
     if not (t.known and b.known and len(t.values) == 1 and len(b.values) == 1):

@@ -18,13 +18,16 @@ chains), until the renaming passes run; the launch bounds see the new block size
 
 from __future__ import annotations
 
+from translator.facts.block_agnostic import BlockAgnostic
+from translator.facts.host_values import HostValues
 from translator.passes import Context, register_pass
 from translator.passes.rebalance import block_size, resident_grid
 
 RULES = (block_size.REBALANCED, resident_grid.RESIDENT_GRID, block_size.NOT_REBALANCED, block_size.WASTED_LANES)
 
 
-@register_pass("rebalancing", rules=RULES, requires=("kernels", "launches", "tree"), targets=("hip", "cuda"),
+@register_pass("rebalancing", rules=RULES,
+               requires=("kernels", "launches", "tree", HostValues, BlockAgnostic), targets=("hip", "cuda"),
                restructures=True)
 def run(ctx: Context) -> None:
     if not ctx.options.rebalance or ctx.rewritten or not ctx.module.launches:

@@ -36,10 +36,12 @@ import tree_sitter as ts
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.frontend import node_at
-from translator.ir.block_agnostic import Agnostic, NotAgnostic, analyse
+from translator.facts.block_agnostic import BlockAgnostic
+from translator.facts.host_values import HostValues as HostValuesFact
+from translator.ir.block_agnostic import Agnostic, NotAgnostic
 from translator.ir.elementwise import squeeze
 from translator.ir.grids import ceil_division, components, one_dimensional, strip
-from translator.ir.host_values import HostValues
+from translator.ir.host_values import HostValues, KernelLaunches
 from translator.ir.model import LaunchSite
 from translator.ir.nodes import balanced, descendants
 from translator.passes import Context
@@ -94,13 +96,14 @@ WAVEFRONT = 64
 def rebalance(ctx: Context) -> None:
     """Move or refuse each launch of a known block size that is not the configured one."""
     target = ctx.options.block_size
-    values = HostValues(ctx.parsed)
+    values = ctx.facts.get(HostValuesFact)
     defined: dict[str, list] = {}
     for kernel in ctx.module.kernels:
         if kernel.body_span is not None:
             defined.setdefault(kernel.name, []).append(kernel)
     verdicts: dict[str, Agnostic | NotAgnostic] = {}
     grids = ResidentGrids(ctx)
+    index = KernelLaunches(ctx.parsed, ctx.module, ctx.source, ctx.options.launch_index)
     for site in ctx.module.launches:
         if site.in_macro or not site.clean:
             continue
@@ -122,8 +125,14 @@ def rebalance(ctx: Context) -> None:
             if len(defined[name]) > 1:
                 verdicts[name] = NotAgnostic(name, "it is overloaded")
             else:
-                verdicts[name] = analyse(ctx.parsed, defined[name][0])
+                verdicts[name] = ctx.facts.get(BlockAgnostic).of(defined[name][0])
         verdict = verdicts[name]
+        if moves and isinstance(verdict, Agnostic) and index.across_files(name):
+            known = [v for _, values, _ in index.of(name) for v in values]
+            if all(values for _, values, _ in index.of(name)) and max(known) < target:
+                _refuse(ctx, site, name, block, f"it is launched from other files too, and its launches there bound "
+                        f"it at {max(known)} threads per block, fewer than {target}")
+                continue
         if not moves and (isinstance(verdict, NotAgnostic) or verdict.form != "grid-stride"):
             continue            # its block is right, and its fixed grid is what the kernel needs
         planned = verdict.reason if isinstance(verdict, NotAgnostic) else \

@@ -31,6 +31,7 @@ is inline PTX (W240-W246), whose table of PTX -> HIP rewrites is `ptx_rewrites`.
 
 from __future__ import annotations
 
+from translator.facts.warp import WarpFacts
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS
 from translator.passes import Context, register_pass
 from translator.passes.warp_size import lanes, masks, ptx, shuffles, tiles
@@ -46,7 +47,7 @@ _WORDS = frozenset(w.encode() for w in WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTI
     "shfl_xor", "asm", "__asm__", "__asm"})
 
 
-@register_pass("warp-size", rules=RULES, requires=("kernels", "tree"), targets=("hip", "cuda"))
+@register_pass("warp-size", rules=RULES, requires=("kernels", "tree", WarpFacts), targets=("hip", "cuda"))
 def run(ctx: Context) -> None:
     if _WORDS.isdisjoint(ctx.parsed.words):
         return

@@ -1,0 +1,7 @@
+project(app VERSION 1.0 LANGUAGES CXX CUDA)
+enable_language(CUDA)
+check_language(CUDA)
+set_source_files_properties(kernel.cu PROPERTIES LANGUAGE CUDA)
+target_compile_definitions(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA,CXX>:FAST=1>)
+target_link_options(app PRIVATE $<$<LINK_LANGUAGE:CUDA>:-Wl,--as-needed>)
+target_compile_options(app PRIVATE $<$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>:-O3>)

@@ -1,0 +1,7 @@
+project(app VERSION 1.0 LANGUAGES CXX HIP)
+enable_language(HIP)
+check_language(HIP)
+set_source_files_properties(kernel.cu PROPERTIES LANGUAGE HIP)
+target_compile_definitions(app PRIVATE $<$<COMPILE_LANGUAGE:HIP,CXX>:FAST=1>)
+target_link_options(app PRIVATE $<$<LINK_LANGUAGE:HIP>:-Wl,--as-needed>)
+target_compile_options(app PRIVATE $<$<COMPILE_LANG_AND_ID:HIP,Clang>:-O3>)

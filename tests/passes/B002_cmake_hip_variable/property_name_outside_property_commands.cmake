@@ -1,0 +1,1 @@
+set(CUDA_STANDARD 17)

@@ -1,0 +1,4 @@
+set(CMAKE_CUDA_STANDARD 17)  # cu2hip: ignore[B002]
+set(CMAKE_CUDA_EXTENSIONS OFF)
+# cu2hip: ignore[B006]
+set(CMAKE_HIP_STANDARD_REQUIRED ON)

@@ -1,0 +1,2 @@
+cmake_minimum_required(VERSION 3.24)
+project(app LANGUAGES HIP)

@@ -1,0 +1,2 @@
+# cu2hip-options: --offload-arch gfx942,gfx90a
+set(CMAKE_CUDA_ARCHITECTURES all-major)

@@ -1,0 +1,6 @@
+find_package(hip REQUIRED)
+find_package(hipblas REQUIRED)
+find_package(hiprand REQUIRED)
+find_package(hipfft REQUIRED)
+find_package(hipsparse REQUIRED)
+target_link_libraries(app PRIVATE roc::hipblas hip::hiprand hip::hipfft roc::hipsparse hip::host)

@@ -1,0 +1,6 @@
+if(TRUE)
+  find_package(hip)
+  find_package(hipblas)
+  find_package(hiprand)
+endif()
+target_link_libraries(app hip::host roc::hipblas hip::hiprand)

@@ -1,0 +1,3 @@
+find_package(hip REQUIRED)
+find_package(hiprand REQUIRED)
+target_link_libraries(app PRIVATE hip::hiprand)

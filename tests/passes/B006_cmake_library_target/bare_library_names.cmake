@@ -1,0 +1,1 @@
+target_link_libraries(app PRIVATE cublas -lcurand cudart m)

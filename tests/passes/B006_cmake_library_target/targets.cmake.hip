@@ -1,0 +1,2 @@
+target_link_libraries(app PRIVATE hip::host hip::host roc::hipblaslt hip::host
+                      roc::hipsolver)

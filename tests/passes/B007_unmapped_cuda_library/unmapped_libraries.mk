@@ -1,0 +1,1 @@
+LDLIBS = -lnvidia-ml -lnvToolsExt -lcupti -lm

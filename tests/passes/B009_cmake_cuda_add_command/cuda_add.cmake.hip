@@ -1,0 +1,6 @@
+include_directories(include)
+add_library(kernels SHARED a.cu b.cpp)
+target_compile_options(kernels PRIVATE $<$<COMPILE_LANGUAGE:HIP>:--offload-arch=gfx90a>)
+set_source_files_properties(a.cu PROPERTIES LANGUAGE HIP)
+  add_executable(app WIN32 main.cu)
+  set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)

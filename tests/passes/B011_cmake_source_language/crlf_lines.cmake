@@ -1,0 +1,2 @@
+project(app LANGUAGES CUDA)
+add_executable(app main.cu)

@@ -1,0 +1,2 @@
+enable_language(CUDA)
+add_executable(app ${SOURCES} main.cu)

@@ -1,0 +1,1 @@
+set(CMAKE_CUDA_FLAGS "-lineinfo)

@@ -1,0 +1,4 @@
+define compile
+	@nvcc -lineinfo -c $< -o $@
+endef
+LIBS_OF_APP = -lcurand

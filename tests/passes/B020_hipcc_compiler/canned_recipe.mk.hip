@@ -1,0 +1,4 @@
+define compile
+	@hipcc -c $< -o $@
+endef
+LIBS_OF_APP = -lhiprand

@@ -1,0 +1,3 @@
+# cu2hip-options: --offload-arch gfx942
+app: main.cu
+	nvcc -arch=native -o $@ $<

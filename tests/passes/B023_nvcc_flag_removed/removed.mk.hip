@@ -1,0 +1,8 @@
+NVCC = hipcc
+FLAGS = -O2 \
+ \
+ \
+
+LIBS =
+app: main.cu
+	$(NVCC) $(FLAGS) -o $@ $< $(LIBS)

@@ -1,0 +1,3 @@
+app: main.cu
+	# cu2hip: ignore[B023]
+	hipcc -o $@ $<

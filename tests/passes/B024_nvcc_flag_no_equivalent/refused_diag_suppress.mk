@@ -1,0 +1,2 @@
+app: main.cu
+	nvcc -diag-suppress 177 -o $@ $<

@@ -1,0 +1,2 @@
+app: main.cu
+	hipcc --diag-suppress=550 -o $@ $<

@@ -1,0 +1,2 @@
+app: main.cu
+	hipcc -fatbin -o $@ $<

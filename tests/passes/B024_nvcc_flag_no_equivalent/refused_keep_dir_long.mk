@@ -1,0 +1,2 @@
+app: main.cu
+	nvcc --keep-dir=tmp -o $@ $<

@@ -1,0 +1,2 @@
+app: main.cu
+	nvcc -lib -o $@ $<

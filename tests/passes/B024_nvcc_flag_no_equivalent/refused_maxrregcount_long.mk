@@ -1,0 +1,2 @@
+app: main.cu
+	nvcc --maxrregcount 64 -o $@ $<

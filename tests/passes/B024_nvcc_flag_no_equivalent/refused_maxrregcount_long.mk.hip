@@ -1,0 +1,2 @@
+app: main.cu
+	hipcc --maxrregcount 64 -o $@ $<

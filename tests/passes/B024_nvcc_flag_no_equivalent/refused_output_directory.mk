@@ -1,0 +1,2 @@
+app: main.cu
+	nvcc --output-directory out -o $@ $<

@@ -1,0 +1,2 @@
+app: main.cu
+	nvcc --ptxas-options=-dlcm=cg -o $@ $<

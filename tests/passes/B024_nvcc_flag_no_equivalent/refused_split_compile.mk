@@ -1,0 +1,2 @@
+app: main.cu
+	nvcc -split-compile 0 -o $@ $<

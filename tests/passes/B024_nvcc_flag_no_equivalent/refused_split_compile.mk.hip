@@ -1,0 +1,2 @@
+app: main.cu
+	hipcc -split-compile 0 -o $@ $<

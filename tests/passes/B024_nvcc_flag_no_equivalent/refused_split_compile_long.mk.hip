@@ -1,0 +1,2 @@
+app: main.cu
+	hipcc --split-compile=4 -o $@ $<

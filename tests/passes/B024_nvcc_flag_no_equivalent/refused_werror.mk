@@ -1,0 +1,2 @@
+app: main.cu
+	nvcc -Werror cross-execution-space-call -o $@ $<

@@ -1,0 +1,2 @@
+app: main.cu
+	hipcc -Werror cross-execution-space-call -o $@ $<

@@ -1,0 +1,2 @@
+app: main.cu
+	nvcc -Xnvlink --suppress-stack-size-warning -o $@ $<

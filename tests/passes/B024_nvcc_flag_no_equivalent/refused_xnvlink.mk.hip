@@ -1,0 +1,2 @@
+app: main.cu
+	hipcc -Xnvlink --suppress-stack-size-warning -o $@ $<

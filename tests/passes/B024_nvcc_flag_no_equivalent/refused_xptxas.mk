@@ -1,0 +1,2 @@
+app: main.cu
+	nvcc -Xptxas -O3 -o $@ $<

@@ -1,0 +1,3 @@
+NVCC = nvcc
+app: main.cu
+	$(NVCC) --frobnicate -Q -o $@ $<

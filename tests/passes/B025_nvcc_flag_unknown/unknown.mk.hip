@@ -1,0 +1,3 @@
+NVCC = hipcc
+app: main.cu
+	$(NVCC) --frobnicate -Q -o $@ $<

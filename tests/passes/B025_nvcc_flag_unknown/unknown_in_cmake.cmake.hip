@@ -1,0 +1,2 @@
+set(CMAKE_HIP_FLAGS "--frobnicate")
+target_compile_options(app PRIVATE -Wall --host-only-flag -ffast-math)

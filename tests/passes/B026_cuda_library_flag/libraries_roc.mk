@@ -1,0 +1,2 @@
+# cu2hip-options: --roc --miopen
+LDLIBS = -lcublas -lcurand -lcusparse -lcusolver -lcudnn

@@ -1,0 +1,2 @@
+# cu2hip-options: --roc --miopen
+LDLIBS = -lrocblas -lrocrand -lrocsparse -lrocsolver -lMIOpen

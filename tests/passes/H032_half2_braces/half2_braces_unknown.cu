@@ -1,0 +1,13 @@
+// cu2hip-options: --ignore L
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+
+// The assigned type is unknown (a template parameter, a type of another file), or the
+// list holds values whose conversions decide CUDA's choice: a warning, no edit.
+template <typename V>
+__device__ void clear(V& v) { v = {}; }
+
+__device__ void fill(half2& h, float a) {
+  clear(h);
+  h = {a, a};
+}

@@ -1,0 +1,16 @@
+// soundness: must-refuse
+// why: num_blocks() is the grid's block count, which rebalancing changes
+// no-edit: L007
+// expect: L009 "cooperative group"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(float* x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = x[i] + cg::this_grid().num_blocks();
+}
+
+void run(float* x, int n)
+{
+    k<<<(n + 127) / 128, 128>>>(x, n);
+}

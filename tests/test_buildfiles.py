@@ -1,0 +1,102 @@
+"""The build files' front end (translator/buildfiles.py): which files are build files, the
+CMake and Make tokenizers' exact spans, the word splitter, and that no input makes the
+build-file pass raise."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from translator.buildfiles import (BuildSyntaxError, build_kind, parse_cmake, parse_make, words)
+from translator.pipeline import translate
+
+
+@pytest.mark.parametrize("path, kind", [
+    ("CMakeLists.txt", "cmake"), ("cmake/FindThing.cmake", "cmake"), ("Makefile", "make"), ("makefile", "make"),
+    ("GNUmakefile", "make"), ("rules.mk", "make"), ("main.cu", None), ("CMakeCache.txt", None),
+    ("Makefile.am", None), ("notes.txt", None)])
+def test_build_files_are_known_by_name(path, kind) -> None:
+    assert build_kind(path) == kind
+
+
+def test_cmake_arguments_of_each_form_keep_their_spans() -> None:
+    data = b'set(A "x y" [==[raw ) "]==] ${B}/c $<$<CONFIG:Debug>:-g> (nested) \\;)  # comment\n#[[block\n]]\n'
+    f = parse_cmake(data)
+    (cmd,) = f.commands
+    assert cmd.name == b"set" and data[cmd.start:cmd.end] == data[:data.index(b"  #")]
+    assert [(a.kind, a.text) for a in cmd.args] == [
+        ("unquoted", b"A"), ("quoted", b"x y"), ("bracket", b'raw ) "'), ("unquoted", b"${B}/c"),
+        ("unquoted", b"$<$<CONFIG:Debug>:-g>"), ("unquoted", b"nested"), ("unquoted", b"\\;")]
+    for a in cmd.args:
+        assert data[a.inner[0]:a.inner[1]] == a.text
+    assert [data[s:e] for s, e in f.comments] == [b"# comment", b"#[[block\n]]"]
+
+
+@pytest.mark.parametrize("data, offset, message", [
+    (b"project(app\n", 7, "'(' is not closed"),
+    (b'set(A "open)\n', 6, "quoted argument is not closed"),
+    (b"set(A [[open)\n", 6, "bracket argument is not closed"),
+    (b"#[[ open\nset(A)\n", 0, "bracket comment is not closed"),
+    (b"set A\n", 4, "expected '(' after set"),
+    (b"(x)\n", 0, "expected a command name"),
+])
+def test_cmake_that_cannot_be_read_is_a_located_error(data, offset, message) -> None:
+    with pytest.raises(BuildSyntaxError) as caught:
+        parse_cmake(data)
+    assert caught.value.offset == offset and caught.value.message.startswith(message)
+
+
+def test_make_lines_are_classified_with_continuations_joined() -> None:
+    data = (b"A := 1 \\\n  2  # note\noverride B += x\napp: C = -G\napp: main.o ; echo one\n"
+            b"\trecipe $(A)\nifeq ($(A),1)\nendif\ndefine BODY\n\tnvcc x\nendef\n")
+    f = parse_make(data)
+    kinds = [(line.kind, line.name) for line in f.lines]
+    assert kinds == [("assign", b"A"), ("assign", b"B"), ("assign", b"C"), ("rule", b""), ("recipe", b""),
+                     ("directive", b""), ("directive", b""), ("directive", b"BODY"), ("define", b"BODY"),
+                     ("directive", b"")]
+    first = f.lines[0]
+    assert data[first.value[0]:first.value[1]] == b"1 \\\n  2"
+    assert data[f.lines[3].value[0]:f.lines[3].value[1]] == b" echo one"
+    assert [data[s:e] for s, e in f.comments] == [b"# note"]
+
+
+def test_a_tab_line_outside_a_rule_is_not_a_recipe() -> None:
+    assert [line.kind for line in parse_make(b"\tA = 1\n").lines] == ["assign"]
+    assert [line.kind for line in parse_make(b"app:\n\tA = 1\n").lines] == ["rule", "recipe"]
+
+
+def test_words_keep_references_quotes_and_genexes_whole() -> None:
+    data = b'-I$(shell echo a b) "-D X" -Xcompiler=\'-a -b\' $<$<CONFIG:Debug>:-g -O0> \\\n  last;x'
+    assert [w.text for w in words(data, 0, len(data))] == [
+        b"-I$(shell echo a b)", b'"-D X"', b"-Xcompiler='-a -b'", b"$<$<CONFIG:Debug>:-g -O0>", b"last;x"]
+    assert [w.text for w in words(data, 0, len(data), semicolons=True)][-2:] == [b"last", b"x"]
+
+
+_CMAKE_TOKENS = st.sampled_from([
+    "project(", "enable_language(", "CUDA", "LANGUAGES", ")", "(", " ", "\n", '"', "${CUDA_LIBRARIES}",
+    "CUDA::cublas", "CMAKE_CUDA_FLAGS", "-arch=sm_80", "--use_fast_math", "add_executable(", "main.cu", "#",
+    "[[", "]]", "set(", "CMAKE_CUDA_ARCHITECTURES", "80", "find_package(", "CUDAToolkit", "OPTIONS", "\\",
+    "cuda_add_library(", "$<$<COMPILE_LANGUAGE:CUDA>:", ">", ";", "cmake_minimum_required(", "VERSION", "3.1"])
+_MAKE_TOKENS = st.sampled_from([
+    "NVCC", " = ", ":= ", "nvcc", "$(NVCC)", "\t", "\n", " ", "\\\n", ":", "app", "-gencode", "arch=compute_80,code=sm_80",
+    "-Xcompiler", "-t", "0", "-lcublas", "-G", "define X\n", "endef\n", "#", ";", "&&", "$(", ")", "-rdc=true",
+    "'", '"', "-o", "$@", "-lnvidia-ml", "cuobjdump"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_CMAKE_TOKENS, max_size=40).map("".join), st.lists(_MAKE_TOKENS, max_size=40).map("".join))
+def test_no_build_file_makes_the_pass_raise_and_a_second_run_changes_nothing(cmake, make) -> None:
+    for path, text in (("CMakeLists.txt", cmake), ("Makefile", make)):
+        result = translate(path, text.encode())          # never raises
+        again = translate(path, result.output)
+        assert again.output == result.output, (text, result.output)
+        if path == "Makefile":
+            parse_make(result.output)
+        else:
+            try:
+                parse_cmake(result.input)
+            except BuildSyntaxError:
+                assert result.output == result.input
+                continue
+            parse_cmake(result.output)

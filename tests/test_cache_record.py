@@ -1,0 +1,193 @@
+"""The translation cache and the run record: data only, validated on load, never stale
+(issue 16, items 1 and 2)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from translator import runcache
+from translator.cli import main
+
+ROCM = ["--rocm-version", "6.0"]
+SOURCE = b"void a() { cudaFree(0); }\n"
+HIP = b"#include <hip/hip_runtime.h>\nvoid a() { hipFree(0); }\n"
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("CU2HIP_CACHE_DIR", str(folder))
+    return folder
+
+
+def entries(cache: Path) -> list[Path]:
+    return [p for p in cache.rglob("*") if p.is_file() and p.name != "lock"]
+
+
+class _Marker:
+    """A pickle that, once loaded, creates a file: what an entry planted in a shared cache did."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.path}",))
+
+
+def translate(tree: Path, out: Path, *more: str) -> int:
+    return main(["translate", str(tree), "-o", str(out), "-q", *ROCM, *more])
+
+
+def test_a_pickle_planted_in_the_cache_runs_no_code_and_is_a_miss(tmp_path: Path, cache: Path, capsys) -> None:
+    tree = tmp_path / "t"
+    tree.mkdir()
+    (tree / "a.cu").write_bytes(SOURCE)
+    assert translate(tree, tmp_path / "o1") == 0
+    marker = tmp_path / "ran"
+    planted = entries(cache)
+    assert planted
+    for path in planted:        # the translation's entry and the run's record
+        path.write_bytes(pickle.dumps(_Marker(marker)))
+    assert translate(tree, tmp_path / "o1") == 0
+    assert translate(tree, tmp_path / "o2") == 0
+    assert not marker.exists()
+    assert (tmp_path / "o2" / "a.cu").read_bytes() == HIP
+    assert all(json.loads(p.read_bytes())["format"] == 1 for p in entries(cache))
+
+
+def test_a_foreign_or_tampered_cache_entry_is_a_miss(tmp_path: Path, cache: Path, capsys) -> None:
+    tree = tmp_path / "t"
+    tree.mkdir()
+    (tree / "a.cu").write_bytes(SOURCE)
+    (tree / "b.cu").write_bytes(b"void b() { cudaMalloc(0, 4); }\n")
+    assert main(["diff", str(tree), "-q", *ROCM]) == 0
+    first = capsys.readouterr().out
+    a_entry, b_entry = sorted((p for p in entries(cache)), key=lambda p: p.stat().st_size)[:2]
+    good = {p: p.read_bytes() for p in (a_entry, b_entry)}
+    # Another key's entry under this key, a valid entry of another format, an entry whose
+    # payload no longer matches its digest, wrong types, JSON nested too deep.
+    entry = json.loads(good[a_entry])
+    payload = json.loads(entry["payload"])
+    payload["applied"] = [["H001", "r", "safe", [[0, 10 ** 9, "x"]]]]
+    retyped = dict(entry, payload=json.dumps(dict(payload, applied="x")))
+    plants = [good[b_entry], json.dumps(dict(entry, format=0)).encode(),
+              json.dumps(dict(entry, payload=json.dumps(payload))).encode(), json.dumps(retyped).encode(),
+              b"[" * 100000 + b"]" * 100000, b"\x80\x04K\x01.", b"{", b""]
+    for plant in plants:
+        a_entry.write_bytes(plant)
+        assert main(["diff", str(tree), "-q", *ROCM]) == 0, plant[:40]
+        assert capsys.readouterr().out == first, plant[:40]
+
+
+def test_an_edit_of_a_linked_file_is_translated_again(tmp_path: Path, cache: Path, capsys) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "t").mkdir()
+    (tmp_path / "real" / "a.cu").write_bytes(SOURCE)
+    (tmp_path / "t" / "a.cu").symlink_to("../real/a.cu")
+    assert translate(tmp_path / "t", tmp_path / "o") == 0
+    (tmp_path / "real" / "a.cu").write_bytes(b"void a() { cudaMalloc(0, 4); }\n")
+    assert translate(tmp_path / "t", tmp_path / "o") == 0
+    assert b"hipMalloc" in (tmp_path / "o" / "a.cu").read_bytes()
+
+
+def test_an_edit_that_keeps_size_and_time_stamp_is_translated_again(tmp_path: Path, cache: Path, capsys) -> None:
+    (tmp_path / "t").mkdir()
+    source = tmp_path / "t" / "a.cu"
+    source.write_bytes(b"void a() { cudaFree(0); }\n")
+    assert translate(tmp_path / "t", tmp_path / "o") == 0
+    stamp = source.stat()
+    time.sleep(0.01)
+    source.write_bytes(b"void a() { cudaFree(1); }\n")           # the same size
+    os.utime(source, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # touch -r
+    assert translate(tmp_path / "t", tmp_path / "o") == 0
+    assert b"hipFree(1)" in (tmp_path / "o" / "a.cu").read_bytes()
+
+
+def test_check_that_finds_a_stale_translation_drops_the_records_of_its_folder(tmp_path: Path, cache: Path,
+                                                                             capsys) -> None:
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "a.cu").write_bytes(SOURCE)
+    out = tmp_path / "o"
+    assert translate(tmp_path / "t", out) == 0
+    group = [p for p in entries(cache) if p.name.startswith("run-")]
+    assert len(group) == 1
+    (out / "a.cu").write_bytes(HIP.replace(b"hipFree", b"hipFrex"))
+    assert main(["check", str(tmp_path / "t"), "-o", str(out), "-q", *ROCM]) == 1
+    assert "stale" in capsys.readouterr().err
+    assert not group[0].exists()
+    assert translate(tmp_path / "t", out) == 0
+    assert (out / "a.cu").read_bytes() == HIP
+
+
+def test_a_run_waits_for_another_run_into_the_same_folder(tmp_path: Path, cache: Path) -> None:
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "a.cu").write_bytes(SOURCE)
+    out = tmp_path / "o"
+    with runcache.lock(cache, out):
+        proc = subprocess.Popen([sys.executable, "-m", "translator", "translate", str(tmp_path / "t"), "-o", str(out),
+                                 "-q", *ROCM], env=dict(os.environ, CU2HIP_CACHE_DIR=str(cache)))
+        time.sleep(3)
+        assert proc.poll() is None and not out.exists()      # it waits: nothing written
+    assert proc.wait(timeout=60) == 0
+    assert (out / "a.cu").read_bytes() == HIP
+
+
+def test_runs_with_different_options_into_one_folder_at_once_leave_no_mixed_record(tmp_path: Path,
+                                                                                  cache: Path) -> None:
+    tree = tmp_path / "t"
+    tree.mkdir()
+    for i in range(12):
+        (tree / f"k{i}.cu").write_bytes(b"__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
+                                        b"void f(float* x) { k<<<1, 128>>>(x); cudaFree(x); }\n")
+    out = tmp_path / "o"
+    env = dict(os.environ, CU2HIP_CACHE_DIR=str(cache))
+    base = [sys.executable, "-m", "translator", "translate", str(tree), "-o", str(out), "-q", *ROCM]
+    runs = [subprocess.Popen(base + more, env=env, stderr=subprocess.DEVNULL) for more in ([], ["--target", "cuda"])]
+    assert [p.wait(timeout=120) for p in runs] == [0, 0]
+    subprocess.run(base, env=env, check=True, stderr=subprocess.DEVNULL)
+    fresh = tmp_path / "fresh"
+    subprocess.run(base[:-4] + [str(tree), "-o", str(fresh), "-q", "--no-cache", *ROCM], env=env, check=True,
+                   stderr=subprocess.DEVNULL)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == {p.name: p.read_bytes() for p in fresh.iterdir()}
+
+
+def test_a_run_whose_inputs_change_meanwhile_records_nothing(tmp_path: Path, cache: Path, monkeypatch,
+                                                             capsys) -> None:
+    from translator.commands import translate as command
+    (tmp_path / "t").mkdir()
+    source = tmp_path / "t" / "a.cu"
+    source.write_bytes(SOURCE)
+    real = command.Batch
+
+    class Editing(real):
+        def results(self):
+            for pair in super().results():
+                source.write_bytes(b"void a() { cudaMalloc(0, 4); }\n")    # edited while the run reads
+                yield pair
+    monkeypatch.setattr(command, "Batch", Editing)
+    assert translate(tmp_path / "t", tmp_path / "o") == 0
+    assert not [p for p in entries(cache) if p.name.startswith("run-")]
+    monkeypatch.setattr(command, "Batch", real)
+    assert translate(tmp_path / "t", tmp_path / "o") == 0
+    assert b"hipMalloc" in (tmp_path / "o" / "a.cu").read_bytes()
+
+
+def test_a_launch_facts_entry_of_the_wrong_shape_is_a_miss(tmp_path: Path):
+    """The project index's cached launch facts are data checked on load: an entry of
+    another shape (tampered, or another version's) is recomputed, never trusted."""
+    from translator.cache import Cache
+    from translator.universe import _valid_facts
+    store = Cache(tmp_path)
+    store.put_data("k" * 64, [["scale", "a.cu:3:5", [256], None]])
+    assert store.get_data("k" * 64, _valid_facts) == [["scale", "a.cu:3:5", [256], None]]
+    for bad in ([["scale", "a.cu:3:5", ["256"], None]], [["scale"]], {"scale": 1}, [[1, 2, [3], 4]]):
+        store.put_data("k" * 64, bad)
+        assert store.get_data("k" * 64, _valid_facts) is None

@@ -1,0 +1,241 @@
+"""Review output that fits where it goes: the Markdown comment under GitHub's limit,
+SARIF for code scanning (aggregated renames, fingerprints, automation details), GitHub
+workflow annotations, --min-severity, and file names that are not UTF-8 in every format."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.parse
+
+import jsonschema
+import pytest
+
+from tests.test_output import RULES, Diagnostic, Edit, Fix, rename, result, sarif_schema
+from translator.output.diff import annotated_diff, fold_renames
+from translator.output.github import to_github
+from translator.output.jsonfmt import to_json
+from translator.output.markdown import to_markdown
+from translator.output.positions import path_text, quoted_path
+from translator.output.sarif import to_sarif
+
+BAD = os.fsdecode(b"src/bad\xff.cu")       # a name that is not UTF-8
+
+
+def renamed_file(path: str, n: int) -> object:
+    """A file of n lines `cudaFree(pK);`, each renamed, and one include inserted."""
+    src = b"".join(b"cudaFree(p%d);\n" % k for k in range(n))
+    fixes = [rename(src, "cudaFree", "hipFree", k) for k in range(n)]
+    include = Fix((Edit(0, 0, b"#include <hip/hip_runtime.h>\n"),), "H002", "HIP code needs hip/hip_runtime.h")
+    out = b"#include <hip/hip_runtime.h>\n" + src.replace(b"cudaFree", b"hipFree")
+    return result(path, src, out, [include] + fixes)
+
+
+def run_cli(*args, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "translator", *args], capture_output=True, cwd=cwd,
+                          env={**os.environ, "PYTHONPATH": os.getcwd()}, timeout=600)
+
+
+# --- Markdown -----------------------------------------------------------------
+
+def test_markdown_folds_renames_when_full_diffs_do_not_fit():
+    files = [renamed_file(f"src/f{k}.cu", 40) for k in range(3)]
+    text = to_markdown(files, RULES, limit=9000)
+    assert len(text) < 9000
+    # Each diff keeps the insertion and none of the renames.
+    block = text[text.index("<details><summary><code>src/f0.cu</code>"):]
+    block = block[:block.index("</details>")]
+    assert "<code>src/f0.cu</code>: 41 edits (40 renames folded), 0 diagnostics" in block
+    assert "+#include <hip/hip_runtime.h>" in block and "# H002 HIP code needs hip/hip_runtime.h" in block
+    assert "cudaFree" not in block and "hipFree" in block      # renamed context lines
+    assert "### Folded\n\nPlain renames are counted, not shown: H001 rename-api (120 edits).\n" in text
+    assert "### Left out" not in text
+
+
+def test_markdown_leaves_out_what_does_not_fit_and_says_so():
+    files = [renamed_file(f"src/f{k}.cu", 400) for k in range(4)] + \
+        [result("src/w.cu", b"texture<float> t;\n", b"texture<float> t;\n", [],
+                [Diagnostic("src/w.cu", 1, 1, 1, 8, "warning", "texture references", "W100")])]
+    text = to_markdown(files, RULES, limit=7000)
+    assert len(text) < 7000
+    assert "- `src/w.cu:1:1: warning: texture references [W100]`" in text     # the small block fits
+    tail = text[text.index("### Left out"):]
+    assert "To stay under GitHub's 65,536-character limit, this comment leaves out:" in tail
+    assert "the diffs and diagnostics (0 diagnostics) of 4 files: `src/f0.cu`, `src/f1.cu`, `src/f2.cu`, " \
+           "`src/f3.cu`" in tail
+    assert tail.endswith("`cu2hip diff PATH` shows all of it.\n")
+
+
+def test_markdown_lists_every_optimizing_rewrite_and_refusal():
+    @__import__("dataclasses").dataclass(frozen=True)
+    class TopicRule:
+        id: str
+        name: str
+        topic: str | None
+    rules = [TopicRule("L001", "launch-bounds", "launch-bounds"), TopicRule("L002", "unbounded", "launch-bounds"),
+             TopicRule("H001", "rename-api", None)]
+    src = b"__global__ void k() {}\n"
+    bound = Fix((Edit(0, 0, b"__launch_bounds__(256) "),), "L001", "every launch of k has 256 threads")
+    out = b"__launch_bounds__(256) " + src
+    refused = Diagnostic("src/k.cu", 1, 17, 1, 18, "warning", "j is not bounded: its block is unknown", "L002")
+    same = Diagnostic("src/k.cu", 1, 1, 1, 2, "note", "every launch of k", "L001")     # says what the rewrite says
+    text = to_markdown([result("src/k.cu", src, out, [bound], [refused, same])], rules)
+    section = text[text.index("### Optimizing passes"):text.index("### Files")]
+    assert section == ("### Optimizing passes: every rewrite and refusal\n\n#### launch-bounds\n\n"
+                       "- `src/k.cu:1` rewritten [L001]: every launch of k has 256 threads\n"
+                       "- `src/k.cu:1:17` warning [L002]: j is not bounded: its block is unknown\n\n")
+
+
+def test_markdown_min_severity_drops_notes():
+    src = b"int a;\n"
+    note = Diagnostic("a.cu", 1, 1, 1, 2, "note", "a note", "W100")
+    assert to_markdown([result("a.cu", src, src, [], [note])], RULES, min_severity="warning") == (
+        "## cu2hip translation review\n\nNo changes.\n")
+
+
+def test_fold_renames_shifts_the_other_fixes():
+    r = renamed_file("a.cu", 3)
+    folded = fold_renames(r)
+    assert folded.input == b"hipFree(p0);\nhipFree(p1);\nhipFree(p2);\n"
+    assert folded.renames == {"H001": 3}
+    assert annotated_diff(folded) == (
+        "--- a/a.cu\n+++ b/a.cu\n@@ -1,3 +1,4 @@\n# H002 HIP code needs hip/hip_runtime.h\n"
+        "+#include <hip/hip_runtime.h>\n hipFree(p0);\n hipFree(p1);\n hipFree(p2);\n")
+
+
+# --- SARIF --------------------------------------------------------------------
+
+def test_sarif_aggregates_renames_per_file_and_rule_with_every_region():
+    log = json.loads(to_sarif([renamed_file("src/a.cu", 3)], RULES, tool_version="0", automation_id="cu2hip/hip/"))
+    jsonschema.Draft7Validator(sarif_schema()).validate(log)
+    run = log["runs"][0]
+    assert run["automationDetails"] == {"id": "cu2hip/hip/"}
+    results = run["results"]
+    assert [r["ruleId"] for r in results] == ["H002", "H001"]
+    renames = results[1]
+    assert renames["message"] == {"text": "3 renames: cudaFree -> hipFree (runtime API) (x3)"}
+    assert [loc["physicalLocation"]["region"] for loc in renames["locations"]] == [
+        {"startLine": k, "startColumn": 1, "endLine": k, "endColumn": 9} for k in (1, 2, 3)]
+    assert len(renames["fixes"]) == 1
+    assert [r["insertedContent"]["text"] for r in renames["fixes"][0]["artifactChanges"][0]["replacements"]] == [
+        "hipFree"] * 3
+    prints = [r["partialFingerprints"]["cu2hip/v1"] for r in results]
+    assert len(set(prints)) == 2 and all(len(p) == 32 for p in prints)
+
+
+def test_sarif_fingerprints_survive_lines_moving_and_tell_repeats_apart():
+    def log_of(prefix: bytes):
+        src = prefix + b"int a;\nint a;\n"
+        d = [Diagnostic("k.cu", src.count(b"\n", 0, i) + 1, 1, src.count(b"\n", 0, i) + 1, 4, "warning", "a", "W100")
+             for i in (len(prefix), len(prefix) + 7)]
+        return json.loads(to_sarif([result("k.cu", src, src, [], d)], RULES, tool_version="0"))
+    before = [r["partialFingerprints"] for r in log_of(b"")["runs"][0]["results"]]
+    after = [r["partialFingerprints"] for r in log_of(b"// moved\n\n")["runs"][0]["results"]]
+    assert before == after and before[0] != before[1]
+
+
+def test_sarif_min_severity_leaves_out_notes_and_fixes():
+    r = renamed_file("a.cu", 2)
+    r.diagnostics.append(Diagnostic("a.cu", 1, 1, 1, 2, "warning", "w", "W100"))
+    log = json.loads(to_sarif([r], RULES, tool_version="0", min_severity="warning"))
+    assert [x["ruleId"] for x in log["runs"][0]["results"]] == ["W100"]
+
+
+# --- GitHub annotations -------------------------------------------------------
+
+def test_github_annotations_escaped_as_the_toolkit_does():
+    src = "// ä\nint π;\n".encode()
+    d = Diagnostic("dir,x/a:b.cu", 2, 5, 2, 7, "warning", "100% wrong\nsecond line", "W100")
+    e = Diagnostic("dir,x/a:b.cu", 1, 1, 1, 2, "error", "bad", "P001")
+    r = result("dir,x/a:b.cu", src, src, [], [d, e])
+    assert to_github([r]) == (
+        "::warning file=dir%2Cx/a%3Ab.cu,line=2,col=5,endLine=2,endColumn=6,title=W100::100%25 wrong%0Asecond line\n"
+        "::error file=dir%2Cx/a%3Ab.cu,line=1,col=1,endLine=1,endColumn=2,title=P001::bad\n")
+
+
+def test_github_notices_for_fixes_renames_once_per_file_and_rule():
+    text = to_github([renamed_file("a.cu", 3)])
+    assert text == (
+        "::notice file=a.cu,line=1,col=1,endLine=1,endColumn=1,title=H002::HIP code needs hip/hip_runtime.h\n"
+        "::notice file=a.cu,line=1,col=1,endLine=1,endColumn=9,title=H001::3 renames: cudaFree -> hipFree "
+        "(runtime API) (x3)\n")
+    assert to_github([renamed_file("a.cu", 3)], min_severity="warning") == ""
+
+
+# --- names that are not UTF-8 -------------------------------------------------
+
+def test_path_escapes_are_lossless():
+    assert path_text("src/a.cu") == "src/a.cu"
+    assert path_text(BAD) == "src/bad\\xff.cu"
+    assert path_text("a\\xff.cu") == "a\\\\xff.cu"          # a literal backslash is doubled: no collision
+    assert quoted_path("a/" + BAD) == '"a/src/bad\\377.cu"'    # git's quoting, which git apply reads
+    assert quoted_path('a/x"y.cu') == '"a/x\\"y.cu"' and quoted_path("a/ä.cu") == "a/ä.cu"
+
+
+def test_writers_give_valid_utf8_for_a_name_that_is_not_utf8():
+    src = b"cudaFree(p);\n"
+    d = Diagnostic(BAD, 1, 1, 1, 9, "warning", f"in {BAD}", "W100")
+    r = result(BAD, src, b"hipFree(p);\n", [rename(src, "cudaFree", "hipFree")], [d])
+    for text in (to_json([r], tool_version="0"), to_sarif([r], RULES, tool_version="0"), to_markdown([r], RULES),
+                 to_github([r]), annotated_diff(r)):
+        text.encode("utf-8")        # no lone surrogate left: valid UTF-8
+    doc = json.loads(to_json([r], tool_version="0"))
+    assert os.fsencode(doc["files"][0]["path"]) == b"src/bad\xff.cu"        # surrogateescape round trip
+    log = json.loads(to_sarif([r], RULES, tool_version="0"))
+    uri = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert uri == "src/bad%FF.cu" and urllib.parse.unquote_to_bytes(uri) == b"src/bad\xff.cu"
+    assert log["runs"][0]["results"][0]["message"]["text"] == "in src/bad\\xff.cu"
+    assert "<code>src/bad\\xff.cu</code>" in to_markdown([r], RULES)
+    assert to_github([r]).startswith("::warning file=src/bad\\xff.cu,line=1,")
+    assert annotated_diff(r).startswith('--- "a/src/bad\\377.cu"\n+++ "b/src/bad\\377.cu"\n')
+
+
+@pytest.mark.parametrize("fmt", ["text", "patch", "json", "sarif", "markdown", "github"])
+def test_diff_of_a_file_named_in_bytes_that_are_not_utf8(tmp_path, fmt):
+    name = os.fsdecode(b"bad\xff.cu")
+    (tmp_path / name).write_bytes(b"#include <cuda_runtime.h>\nvoid f(float *p) { cudaFree(p); }\n")
+    done = run_cli("diff", str(tmp_path), "--format", fmt, "--no-cache")
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
+    assert b"Traceback" not in done.stderr
+    text = done.stdout.decode("utf-8")      # valid UTF-8
+    if fmt == "sarif":
+        jsonschema.Draft7Validator(sarif_schema()).validate(json.loads(text))
+        assert "bad%FF.cu" in text
+    elif fmt == "json":
+        assert os.fsencode(json.loads(text)["files"][0]["path"]).endswith(b"/bad\xff.cu")
+    elif fmt in ("text", "patch"):
+        assert '/bad\\377.cu"' in text
+    else:
+        assert "bad\\xff.cu" in text
+
+
+# --- the corpus ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def corpus_outputs():
+    return {fmt: run_cli("diff", "corpus", "--format", fmt).stdout.decode("utf-8") for fmt in ("markdown", "sarif")}
+
+
+def test_corpus_markdown_fits_a_github_comment_and_names_what_it_folded(corpus_outputs):
+    text = corpus_outputs["markdown"]
+    assert len(text) < 65_536
+    assert "### Folded\n\nPlain renames are counted, not shown: H001 rename-api (" in text
+    assert "### Optimizing passes: every rewrite and refusal" in text and "#### fusion" in text
+
+
+def test_corpus_sarif_has_one_result_per_file_per_rename_rule_and_validates(corpus_outputs):
+    log = json.loads(corpus_outputs["sarif"])
+    jsonschema.Draft7Validator(sarif_schema()).validate(log)
+    seen = {}
+    for r in log["runs"][0]["results"]:
+        if r["level"] == "note" and r["message"]["text"].split(" ")[1:2] == ["renames:"]:
+            key = (r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["ruleId"])
+            assert key not in seen
+            seen[key] = r
+    assert ("corpus/memory/memcpy_basic.cu", "H001") in seen
+    rename_results = [r for r in log["runs"][0]["results"]
+                      if r["ruleId"] == "H001" and "fixes" in r and r["level"] == "note"]
+    keys = [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]) for r in rename_results]
+    assert len(keys) == len(set(keys))

@@ -1,0 +1,24 @@
+"""The fact "host-values": an evaluator of host expressions (translator.ir.host_values.HostValues):
+a launch's block size, a grid's components, a local's value before a point.
+
+What it proves: the value of an expression built from literals, constants, macros,
+enumerators, template arguments at the call sites, `dim3` and arithmetic, and of a local
+whose every write it accounts for. What makes it answer unknown (`Value.reason`): a
+name written at run time, a parameter, a call it cannot evaluate, a write it cannot see;
+a pass that needs a value acts only on a known one and reports the reason otherwise.
+"""
+
+from __future__ import annotations
+
+from translator.facts import Fact, register
+
+
+@register
+class HostValues(Fact):
+    name = "host-values"
+    requires = ("tree",)
+
+    @classmethod
+    def compute(cls, facts):
+        from translator.ir.host_values import HostValues as Evaluator
+        return Evaluator(facts.get("tree"))

@@ -1,0 +1,143 @@
+"""nvcc's Makefiles as hipcc's: the Make half of the build-file pass (the rules are
+declared in translator.passes.buildfiles; this module finds their sites).
+
+Which words are nvcc's is proven, not guessed from names: a recipe command whose first
+word is `nvcc` (or a path to it) or a variable that holds it (`NVCC = nvcc`, `$(NVCC)`);
+its other words; and the values of the variables those words expand (`$(NVCCFLAGS)`),
+through the variables they expand in turn. `-l` of a CUDA library is translated
+wherever it is (a host compiler's link line too)."""
+
+from __future__ import annotations
+
+import re
+
+from translator.buildfiles import MakeFile, Word, words
+from translator.passes.buildfiles.flags import FlagReader, Package, library
+
+_NVCC = re.compile(rb"(?:\S*/)?nvcc")
+_REF = re.compile(rb"\$[({]([A-Za-z0-9_.\-]+)[)}]")
+_COMMAND_PREFIX = re.compile(rb"[@+\-]+")
+_SEPARATORS = frozenset({b";", b"&&", b"||", b"|"})
+_CUDA_TOOLS = {
+    b"cuobjdump": "NVIDIA's object dump (ROCm: roc-obj-ls / llvm-objdump)",
+    b"nvdisasm": "NVIDIA's disassembler (ROCm: llvm-objdump)",
+    b"nvprof": "NVIDIA's profiler (ROCm: rocprof)", b"nsys": "NVIDIA's profiler (ROCm: rocprof)",
+    b"ncu": "NVIDIA's kernel profiler (ROCm: rocprof)", b"nvidia-smi": "NVIDIA's device tool (ROCm: rocm-smi)",
+    b"ptxas": "NVIDIA's assembler", b"fatbinary": "NVIDIA's fat-binary tool", b"nvlink": "NVIDIA's device linker",
+    b"cu++filt": "NVIDIA's demangler (c++filt reads HIP's names)",
+    b"compute-sanitizer": "NVIDIA's memory checker (ROCm: address sanitizer builds)",
+    b"cuda-memcheck": "NVIDIA's memory checker (ROCm: address sanitizer builds)",
+}
+_UNMAPPED = {
+    b"nvidia-ml": "NVML's API has no HIP counterpart (ROCm SMI's differs)",
+    b"nvToolsExt": "NVTX: ROCm's roctx (-lroctx64) has other names (roctxRangePush...)",
+    b"cupti": "CUPTI: ROCm's profiling APIs (rocprofiler) differ",
+    b"cudadevrt": None,     # removed: see below
+}
+_LIBRARY_WORD = re.compile(rb"-l([A-Za-z0-9_\-]+)")
+
+
+def _commands(ws: list[Word]) -> list[list[Word]]:
+    """A recipe line's words split into its shell commands."""
+    out, current = [], []
+    for w in ws:
+        if w.text.endswith(b";") and w.text != b";" and not w.text.endswith(b"\\;"):
+            current.append(Word(w.start, w.end - 1, w.text[:-1]))
+            out.append(current)
+            current = []
+        elif w.text in _SEPARATORS:
+            out.append(current)
+            current = []
+        else:
+            current.append(w)
+    out.append(current)
+    return [c for c in out if c]
+
+
+class MakeTranslation:
+    def __init__(self, emit, f: MakeFile, options, tables):
+        self.e, self.f, self.data = emit, f, emit.data
+        self.options, self.tables = options, tables
+        self.r = emit.rules
+        self.flags = FlagReader(options.offload_arch)
+
+    def run(self) -> None:
+        data, r = self.data, self.r
+        values: dict[bytes, list[list[Word]]] = {}
+        compilers: set[bytes] = set()
+        for line in self.f.lines:
+            if line.kind == "assign" and line.op != b"!=":
+                ws = words(data, *line.value)
+                values.setdefault(line.name, []).append(ws)
+                if ws and _NVCC.fullmatch(ws[0].text):
+                    compilers.add(line.name)
+                    self._compiler(ws[0])
+        # The nvcc contexts: commands of the recipes, and the variables they expand.
+        contexts: list[list[Word]] = []
+        for line in self.f.lines:
+            if line.kind not in ("recipe", "rule", "define") or line.value == (0, 0):
+                continue
+            # A define's body is a canned recipe or a value: its nvcc commands count alike.
+            for command in _commands(words(data, *line.value)):
+                head = command[0]
+                text = _COMMAND_PREFIX.sub(b"", head.text, count=1) if head.text[:1] in b"@+-" else head.text
+                ref = _REF.fullmatch(text)
+                if _NVCC.fullmatch(text):
+                    self._compiler(Word(head.end - len(text), head.end, text))
+                    contexts.append(command[1:])
+                elif ref and ref.group(1) in compilers:
+                    contexts.append(command[1:])
+                elif text in _CUDA_TOOLS:
+                    self.e.report(r["tool"], head.start, head.end, f"{text.decode()}: {_CUDA_TOOLS[text]}, with no "
+                                  "counterpart of that name for AMD GPUs; kept")
+        seen: set[bytes] = set()
+        todo = [w for c in contexts for w in c]
+        flag_values: list[list[Word]] = []
+        while todo:
+            w = todo.pop(0)
+            for m in _REF.finditer(w.text):
+                name = m.group(1)
+                if name in seen or name in compilers or name not in values:
+                    continue
+                seen.add(name)
+                for ws in values[name]:
+                    flag_values.append(ws)
+                    todo += ws
+        for ws in contexts + flag_values:
+            self.e.flag_actions(self.flags.read(ws))
+        self._libraries()
+
+    def _compiler(self, w: Word) -> None:
+        self.e.edit(self.r["compiler"], w.start, w.end, b"hipcc",
+                    f"{w.text.decode('utf-8', 'replace')} -> hipcc: HIP's compiler driver")
+
+    def _libraries(self) -> None:
+        """-l of CUDA's libraries, in every assignment and recipe."""
+        data, r = self.data, self.r
+        for line in self.f.lines:
+            if line.kind not in ("assign", "recipe", "rule", "define") or line.value == (0, 0):
+                continue
+            for w in words(data, *line.value):
+                m = _LIBRARY_WORD.fullmatch(w.text)
+                if not m:
+                    continue
+                name = m.group(1)
+                if name == b"cudadevrt":
+                    self.e.remove(r["removed"], w.start, w.end, "-lcudadevrt removed: relocatable device code "
+                                  "(-fgpu-rdc) needs no device runtime library")
+                    continue
+                if name in _UNMAPPED:
+                    self.e.report(r["unmapped-library"], w.start, w.end, f"-l{name.decode()}: {_UNMAPPED[name]}")
+                    continue
+                text = name.decode("utf-8", "replace")
+                if text.removesuffix("_static") not in ("cudart", "cuda", "cublas", "cublasLt", "curand", "cufft",
+                                                        "cusparse", "cusolver", "nvrtc", "cudnn"):
+                    continue
+                package = library(text, self.options, self.tables)
+                if isinstance(package, str):
+                    self.e.report(r["unmapped-library"], w.start, w.end, f"-l{text}: {package}")
+                    continue
+                assert isinstance(package, Package)
+                self.e.edit(r["library"], w.start, w.end, f"-l{package.lib}".encode(),
+                            f"-l{text} -> -l{package.lib}" + (" (the HIP runtime)" if package.find is None
+                                                            else f" (ROCm's {package.find})"))

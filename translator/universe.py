@@ -1,0 +1,213 @@
+"""The launch universe: every place of a project that can launch a kernel.
+
+A kernel can be launched from its own file, from every file that includes that file
+(a kernel of a header), and, when it has external linkage, from any translation unit
+that declares it (`__global__ void k(float*);` in another `.cu`, or in a header the other
+file includes) without seeing a definition of its own. The launch-bounds and
+rebalancing passes act on a kernel only when they have seen every launch of it, so the
+index is built over the whole project whatever subset of it a command translates: the
+configuration's folder, or the inputs' common folder when a folder is given. Files
+given one by one with no configuration are a project only when they hold the program
+(one of them defines `main`); otherwise a kernel of external linkage among them gets,
+instead of its launches, the reason they are not all known, and is not bounded.
+
+Each file's facts (the kernels it defines and declares, and its launches with their
+block sizes) depend on its bytes alone, and on the macros of the tree: they are kept in
+the content-keyed cache, so that indexing a project costs a read of its files.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from translator.inputs import REGULAR, kind, read_regular, real_path
+from translator.source import HEADER_SUFFIXES
+
+_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
+_GLOBAL = re.compile(rb"\b__global__\b")
+_CALLED_NAME = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")
+_NOT_NAMES = frozenset({b"__launch_bounds__", b"__maxnreg__", b"__cluster_dims__", b"__attribute__", b"alignas",
+                        b"decltype", b"__declspec"})
+_MAIN = re.compile(rb"\bint\s+main\s*\(")
+_STATIC = re.compile(rb"\bstatic\b")
+SUFFIXES = frozenset({".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl",
+                      ".inc", ".ipp", ".tpp"})
+
+# One index entry: (kernel, "path:line:col", block sizes, why unknown, the defining file).
+Entry = tuple[str, str, tuple[int, ...], str, str]
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """What a text says of kernels (a prefilter: the parse decides what is launched)."""
+    defined: dict[str, tuple[int, bool]]    # name -> (offset of its name, external linkage)
+    declared: frozenset[str]                # declared without a body
+    main: bool                              # it defines main()
+
+
+def kernels_of(data: bytes) -> Kernels:
+    defined: dict[str, tuple[int, bool]] = {}
+    declared = set()
+    for match in _GLOBAL.finditer(data):
+        head = data[match.end():match.end() + 400]
+        stop = min((i for i in (head.find(b"{"), head.find(b";")) if i >= 0), default=len(head))
+        found = next((m for m in _CALLED_NAME.finditer(head, 0, stop) if m.group(1) not in _NOT_NAMES), None)
+        if found is None:
+            continue
+        name = found.group(1).decode()
+        if stop < len(head) and head[stop:stop + 1] == b"{":
+            line_start = data.rfind(b"\n", 0, match.start()) + 1
+            before = data[line_start:match.start()] + head[:found.start()]
+            external = not _STATIC.search(before)
+            if name not in defined or not external:
+                defined[name] = (match.end() + found.start(1), external)
+        else:
+            declared.add(name)
+    return Kernels(defined, frozenset(declared - set(defined)), bool(_MAIN.search(data)))
+
+
+@dataclass
+class _File:
+    display: str
+    data: bytes
+    includes: set[str]
+    kernels: Kernels
+
+
+def project_files(root: Path, skip: tuple[Path, ...] = ()) -> list[tuple[Path, str]]:
+    """The C, C++ and CUDA files under `root` (hidden folders and `skip`, the output
+    folders, left out), with the paths diagnostics show for them."""
+    out = []
+    skip_real = {real_path(p) for p in skip}
+    for dirpath, dirnames, filenames in os.walk(root):
+        here = Path(dirpath)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("__pycache__",)
+                             and real_path(here / d) not in skip_real)
+        for name in sorted(filenames):
+            path = here / name
+            if path.suffix.lower() in SUFFIXES and not path.is_symlink() and kind(path) == REGULAR:
+                out.append((path, _display(path)))
+    return out
+
+
+def _display(path: Path) -> str:
+    absolute = os.path.abspath(path)
+    relative = os.path.relpath(absolute)
+    return absolute if relative.startswith(os.pardir) else relative
+
+
+def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]] | None,
+                 qualifier_macros: frozenset[bytes] = frozenset(), cache=None) -> tuple[Entry, ...]:
+    """The index of the launches of every kernel that can be launched from another file
+    than its own: `jobs` (real path, display, bytes) are the files translated; `project`
+    the project's other files (None: the jobs are all there is). See the module's docstring."""
+    files: dict[str, _File] = {}
+    for real, display, data in jobs:
+        files[real] = _File(display, data, set(), kernels_of(data))
+    for path, display in project or ():
+        real = real_path(path)
+        if real in files:
+            continue
+        try:
+            data = read_regular(path)
+        except OSError:
+            continue
+        files[real] = _File(display, data, set(), kernels_of(data))
+    for real, f in files.items():
+        if b"include" in f.data:
+            folder = Path(real).parent
+            f.includes = {real_path(folder / m.group(1).decode("utf-8", "replace"))
+                          for m in _LOCAL_INCLUDE.finditer(f.data)}
+    included = set().union(*(f.includes for f in files.values())) if files else set()
+    # Who may launch each kernel definition (file, name): the files that reach it.
+    reach = {real: _reached(real, files) for real in files}
+    audience: dict[tuple[str, str], set[str]] = {}
+    for real in files:
+        seen_defined = {n for h in reach[real] for n in files[h].kernels.defined}
+        seen_declared = {n for h in reach[real] for n in files[h].kernels.declared} - seen_defined
+        for h in reach[real]:
+            for name in files[h].kernels.defined:
+                audience.setdefault((h, name), set()).add(real)
+        for name in seen_declared:
+            for other, f in files.items():
+                if f.kernels.defined.get(name, (0, False))[1]:
+                    audience.setdefault((other, name), set()).add(real)
+    # A definition's launches span files when a header defines it, or another file reaches it.
+    wanted = {key: who for key, who in audience.items()
+              if who != {key[0]} or Path(key[0]).suffix.lower() in HEADER_SUFFIXES or key[0] in included}
+    complete = project is not None or any(f.kernels.main for f in files.values())
+    entries: list[Entry] = []
+    if not complete:
+        for (home, name), _ in sorted(audience.items()):
+            offset, external = files[home].kernels.defined[name]
+            if external and (home, name) not in wanted and Path(home).suffix.lower() not in HEADER_SUFFIXES:
+                wanted[(home, name)] = {home}
+    names_of: dict[str, set[str]] = {}
+    for (home, name), who in wanted.items():
+        for real in who:
+            names_of.setdefault(real, set()).add(name)
+    facts: dict[str, list] = {real: _facts(files[real], frozenset(names), qualifier_macros, cache)
+                              for real, names in sorted(names_of.items())}
+    for (home, name), who in sorted(wanted.items()):
+        shown = files[home].display
+        offset, external = files[home].kernels.defined[name]
+        if not complete and external and home not in included and Path(home).suffix.lower() not in HEADER_SUFFIXES:
+            line = files[home].data.count(b"\n", 0, offset) + 1
+            entries.append((name, f"{shown}:{line}", (), (
+                f"{name} has external linkage: another translation unit of the program may launch it, and the "
+                "files given do not hold the program (none defines main). Translate the project's folder, or "
+                "set [tool.cu2hip] in its pyproject.toml or a cu2hip.toml, so that every launch is counted"), shown))
+        for real in sorted(who, key=lambda r: files[r].display):
+            entries += [(kernel, where, values, reason, shown) for kernel, where, values, reason in facts[real]
+                        if kernel == name]
+    return tuple(entries)
+
+
+def _facts(f: _File, names: frozenset[str], qualifier_macros: frozenset[bytes], cache) -> list:
+    """(kernel, "path:line:col", sizes, reason) of every launch or other use of `names` in
+    the file, from the cache when its bytes were indexed before."""
+    from translator.cache import digest
+    key = digest(b"launch-facts", f.display.encode("utf-8", "surrogateescape"), f.data,
+                 b"\0".join(sorted(n.encode() for n in names)), b"\0".join(sorted(qualifier_macros))) \
+        if cache is not None else None
+    if key is not None:
+        found = cache.get_data(key, _valid_facts)
+        if found is not None:
+            return [(k, where, tuple(sizes), reason) for k, where, sizes, reason in found]
+    from translator.frontend import parse_file, words_of
+    from translator.ir import build_ir
+    from translator.ir.host_values import launch_facts
+    from translator.source import SourceFile
+    out = []
+    if not {n.encode() for n in names}.isdisjoint(words_of(f.data)):
+        parsed = parse_file(f.data, None, qualifier_macros)
+        source = SourceFile(f.display, f.data)
+        for fact in launch_facts(parsed, build_ir(f.display, parsed), names):
+            if fact.kernel in names:
+                line, col = source.position(fact.offset)
+                out.append((fact.kernel, f"{f.display}:{line}:{col}", tuple(fact.values), fact.reason))
+    if key is not None:
+        cache.put_data(key, out)
+    return out
+
+
+def _valid_facts(payload) -> bool:
+    """A cached list of launch facts: [kernel, where, [sizes], reason or null] each."""
+    return isinstance(payload, list) and all(
+        isinstance(e, list) and len(e) == 4 and isinstance(e[0], str) and isinstance(e[1], str)
+        and isinstance(e[2], list) and all(isinstance(v, int) and not isinstance(v, bool) for v in e[2])
+        and (e[3] is None or isinstance(e[3], str)) for e in payload)
+
+
+def _reached(path: str, files: dict[str, _File]) -> list[str]:
+    """The file and every file of the project it includes, directly or through others."""
+    seen, todo = [], [path]
+    while todo:
+        current = todo.pop()
+        if current not in seen and current in files:
+            seen.append(current)
+            todo += sorted(files[current].includes)
+    return seen
