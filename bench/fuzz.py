@@ -35,6 +35,10 @@ The checks, per input (the failure kinds):
                          on an input that parses: `parse_file(input).main.root.has_error`
                          is False.
   p005                   a P005 diagnostic (the passes did not settle).
+  unsound-bound          an input with a write of a launch's block variable inserted before
+                         the launch (the write_between mutation) whose kernel still gets
+                         __launch_bounds__ (L001): the bound came from a value that is not
+                         the one launched.
 
 Not failures, counted apart: P003 on inputs that do not parse (`p003-on-broken`), each
 with a check of its message's claim (the output has an error site at the line:col the
@@ -77,7 +81,7 @@ DEFAULT_OUT = REPO / "bench" / "results" / "fuzz.json"
 FAILURES_DIR = REPO / "bench" / "results" / "fuzz-failures"
 
 FAILURE_KINDS = ("exception", "crash", "hang", "changed-outside-edits", "non-idempotent", "p003-on-parsing",
-                 "p005")
+                 "p005", "unsound-bound")
 ROCM_VERSIONS = ((5, 2), (6, 0), (6, 2), (7, 0))
 GENTLE_SHARE = 0.4  # inputs made with gentle mutations only (see m_wrap_if...)
 GRACE_S = 3.0       # beyond --timeout, before the parent kills a silent worker
@@ -453,8 +457,114 @@ def m_comment_line(rng, data):
     return b"".join(lines), f"comment_line({text.decode(errors='replace')!r}@line {i})"
 
 
+# Writes of a launch's block variable between its definition and the launch: every form
+# the host values must account for (translator/ir/writes.py). `{X}` is the variable.
+INT_WRITES = (b"{X} = {X} * 2 + 64;", b"{X} += 64;", b"++{X};", b"{X}--;", b"{X} <<= 1;", b"std::cin >> {X};",
+              b"{ int& r_ = {X}; r_ = 1024; }", b"{ auto* p_ = &{X}; *p_ = 1024; }", b"memcpy(&{X}, &{X}, sizeof {X});",
+              b"fuzz_parse({X});", b"FUZZ_SET({X});", b"std::swap({X}, {X});", b"sscanf(\"1024\", \"%d\", &{X});")
+DIM3_WRITES = (b"{X}.x = 1024;", b"{X}.x *= 2;", b"++{X}.x;", b"{X} = dim3(1024);", b"{ unsigned& r_ = {X}.x; r_ = 1024; }",
+               b"memset(&{X}, 0, sizeof {X});", b"fuzz_dims({X});")
+WRITE_MARK = b"/* cu2hip-fuzz: writes "       # + b"<variable> before a launch of <kernel> */"
+_BLOCK_LAUNCH = re.compile(rb"^([ \t]+)([A-Za-z_]\w*)\s*(?:<[^<>;]*>)?\s*<<<[^;]*?,\s*([A-Za-z_]\w*)\s*(?:,[^;]*)?>>>",
+                           re.M)
+
+
+def m_write_between(rng, data):
+    """A write of a launch's block variable (a local of the launching function) inserted
+    just before the launch: the kernel must then get no bound from the variable's
+    initializer (the `unsound-bound` check)."""
+    found = []
+    for match in _BLOCK_LAUNCH.finditer(data):
+        name = match.group(3)
+        before = data[max(0, match.start() - 4000):match.start()]
+        declared = list(_declaration(name).finditer(before))
+        if declared and b"#define " + name not in data:
+            found.append((match, declared[-1].group(1) == b"dim3"))
+    if not found:
+        return data, "write_between(none)"
+    match, dim3 = rng.choice(found)
+    name, kernel = match.group(3), match.group(2)
+    write = rng.choice(DIM3_WRITES if dim3 else INT_WRITES).replace(b"{X}", name)
+    nl = _newline(data)
+    line = match.group(1) + write + b" " + WRITE_MARK + name + b" before a launch of " + kernel + b" */" + nl
+    start = data.rfind(b"\n", 0, match.start() + 1) + 1 if data[match.start():match.start() + 1] != b"\n" else \
+        match.start() + 1
+    return _insert(data, start, line), f"write_between({write.decode()!r} before {kernel.decode()})"
+
+
+def _declaration(name: bytes) -> re.Pattern[bytes]:
+    """A local's declaration that is not const: `int t = ...;`, `dim3 b(64);` (indented:
+    inside a function), the type directly before the name."""
+    return re.compile(rb"^[ \t]+(?:static[ \t]+)?(?:unsigned[ \t]+)?(int|unsigned|size_t|long|dim3|auto)[ \t]+"
+                      + re.escape(name) + rb"[ \t]*[=({;,]", re.M)
+
+
+_MARKED_WRITE = re.compile(rb"^([ \t]*)([^\n]*?) /\* cu2hip-fuzz: writes (\w+) before a launch of (\w+) \*/", re.M)
+
+
+def marked_writes(data: bytes) -> set[str]:
+    """The kernels whose launch's block variable a `write_between` mutation writes: the
+    marked line still holds one of the write forms of that variable, the variable is
+    declared (not const) before it, and the next line launches the kernel with it (a
+    minimized input that lost any of these is no such program)."""
+    kernels = set()
+    for m in _MARKED_WRITE.finditer(data):
+        name, kernel = m.group(3), m.group(4)
+        forms = {w.replace(b"{X}", name) for w in INT_WRITES + DIM3_WRITES}
+        launch = re.compile(rb"[ \t]*" + re.escape(kernel) + rb"\s*(?:<[^<>;]*>)?\s*<<<[^;]*?,\s*" + re.escape(name)
+                            + rb"\s*(?:,[^;]*)?>>>")
+        if m.group(2) in forms and _declaration(name).search(data, 0, m.start()) \
+                and launch.match(data, m.end() + 1):
+            kernels.add(kernel.decode())
+    return kernels
+
+
+def unsound_bounds(data: bytes, applied) -> str | None:
+    """Why the translation bounds a kernel whose launch's block variable the input writes
+    before the launch (a `write_between` mutation), or None."""
+    kernels = marked_writes(data)
+    for fix in applied:
+        if fix.rule == "L001" and any(fix.reason.startswith(k + " ") for k in kernels):
+            return f"{fix.reason} [{[e.text for e in fix.edits]}]"
+    return None
+
+
+_LAUNCH_ARGS = re.compile(rb"\b[A-Za-z_]\w*\s*<<<[^;{}]*?>>>\s*\(([^;{}]*?)\)\s*;")
+_KERNEL_BODY = re.compile(rb"__global__[^;{}]*\)\s*\{")
+_WORD = re.compile(rb"\b[A-Za-z_]\w*\b")
+# Host statements that make a launch argument possibly aliased, written or read out of sight.
+ALIASES = (b"float*& fz_ref = {n}; fz_ref = {n} + 1;", b"fz_rebind({n});", b"{n} = fz_opaque({n});",
+           b"auto fz_address = &{n};", b"FZ_MACRO({n});", b"std::swap({n}, {n});", b"const auto& fz_view = {n};")
+# Device statements: calls the call graph cannot follow, and block queries.
+CALLS = (b"(void)fz_extern(threadIdx.x);", b"(void)fz_table[threadIdx.x & 1](0);", b"(void)fz_functor(0);",
+         b"(void)cooperative_groups::this_thread_block().size();", b"(void)(*fz_pointer)(0);")
+
+
+def m_alias_call(rng, data):
+    """Between a value's definition and its use: an alias, a write or an opaque call of a
+    launch's argument just before the launch, or a call the call graph cannot follow (a
+    function pointer, a table of them, an extern function, a block query) at the start of
+    a kernel's body."""
+    launches = list(_LAUNCH_ARGS.finditer(data))
+    kernels = list(_KERNEL_BODY.finditer(data))
+    nl = _newline(data)
+    if launches and (not kernels or rng.random() < 0.6):
+        launch = rng.choice(launches)
+        names = [w for w in _WORD.findall(launch.group(1)) if not w[:1].isdigit()]
+        if names:
+            name = rng.choice(names)
+            text = rng.choice(ALIASES).replace(b"{n}", name)
+            at = max(data.rfind(b"\n", 0, launch.start()), data.rfind(b"\r", 0, launch.start())) + 1
+            return _insert(data, at, text + nl), f"alias_call({text.decode(errors='replace')!r}@{at})"
+    if kernels:
+        body = rng.choice(kernels)
+        text = rng.choice(CALLS)
+        return _insert(data, body.end(), nl + text), f"alias_call({text.decode()!r}@{body.end()})"
+    return data, "alias_call(nothing to alias)"
+
+
 GENTLE = ((m_wrap_if, 3), (m_nest_balanced, 1.5), (m_move_region, 3), (m_api_statement, 5), (m_comment_line, 1),
-          (m_line_endings, 1))
+          (m_line_endings, 1), (m_alias_call, 3), (m_write_between, 8))
 _GENTLE_FUNCS = [m for m, _ in GENTLE]
 _GENTLE_WEIGHTS = [w for _, w in GENTLE]
 
@@ -624,6 +734,10 @@ def check(path: str, data: bytes, options: dict) -> dict:
     wrong = splice_check(data, result.output, result.applied)
     if wrong:
         out["failures"].append(("changed-outside-edits", "splice", wrong))
+    out["write_between"] = b"cu2hip-fuzz: writes" in data
+    unsound = unsound_bounds(data, result.applied) if out["write_between"] else None
+    if unsound:
+        out["failures"].append(("unsound-bound", "L001 after a write", unsound))
     # Diagnostics.
     p003 = [d for d in result.diagnostics if d.code == "P003"]
     out["p003"] = len(p003)
@@ -897,7 +1011,7 @@ def run_campaign(seed: int, count: int | None, seconds: float | None, jobs: int 
     translate("warm.cu", b"int main() { cudaFree(0); }\n", Options())     # tables loaded before the fork
     pool = Pool(jobs, sources, timeout)
     counts = {"inputs": 0, **{k: 0 for k in FAILURE_KINDS}, "p003-on-broken": 0, "skipped-binary": 0,
-              "inputs-that-parse": 0, "inputs-changed": 0, "inputs-with-failures": 0}
+              "inputs-that-parse": 0, "inputs-changed": 0, "inputs-with-failures": 0, "write-between": 0}
     sub = {}                    # changed-outside-edits: per check
     distinct: dict = {}         # (kind, signature) -> record
     broken_p003: list = []
@@ -918,6 +1032,7 @@ def run_campaign(seed: int, count: int | None, seconds: float | None, jobs: int 
         counts["inputs"] += 1
         times.append((outcome.get("seconds", 0.0), index))
         counts["skipped-binary"] += bool(outcome.get("skipped"))
+        counts["write-between"] += bool(outcome.get("write_between"))
         counts["inputs-that-parse"] += outcome.get("parses") is True
         counts["inputs-changed"] += bool(outcome.get("edits"))
         kinds_here = set()
@@ -1092,6 +1207,8 @@ def report(results: dict) -> str:
              f"P003-on-parsing         {c['p003-on-parsing']:>9,}",
              f"P003-on-broken (note)   {c['p003-on-broken']:>9,}",
              f"P005                    {c['p005']:>9,}",
+             f"unsound-bound           {c['unsound-bound']:>9,}   (write_between inputs: "
+             f"{c.get('write-between', 0):,})",
              f"inputs with a failure   {c['inputs-with-failures']:>9,}",
              "",
              f"time per input (translate + checks + re-translation): p50 {s['per_input_p50']} s, "

@@ -139,13 +139,40 @@ def test_unbalanced_braces_warn_and_still_rename(tmp_path: Path):
 
 
 def test_several_error_sites_each_reported():
-    data = b"void f() {\n  int a = = 1;\n  cudaFree(0);\n}\nvoid g() {\n  int b = = 2;\n}\n"
+    data = b"void f() {\n  int a = = 1;\n  cudaFree(0);\n}\nvoid g() {\n  int b = = 2;\n  cudaFree(0);\n}\n"
     result = translate("e.cu", data, OPTIONS)
     assert [d.format() for d in result.diagnostics if d.code == "P001"] == [
         "e.cu:2:11: warning: cannot parse this code; only renames are made here [P001]",
         "e.cu:6:11: warning: cannot parse this code; only renames are made here [P001]",
     ]
     assert b"hipFree(0)" in result.output
+
+
+# An OpenGL header the grammar cannot read (APIENTRY, GLAPI are macros it cannot see).
+OPENGL = (b"#ifndef MY_GL_H\n#define MY_GL_H\n#include <GL/gl.h>\n"
+          b"typedef void (APIENTRY *PFNGLBINDPROC)(GLenum target, GLuint id);\n"
+          b"GLAPI void APIENTRY glBindThing(GLenum a);\n#endif\n")
+
+
+def test_no_parse_warning_where_there_is_no_cuda():
+    result = translate("gl_helpers.h", OPENGL, OPTIONS)
+    assert result.diagnostics == [] and result.output == OPENGL
+    # The same region beside CUDA is reported: the parse error is where the rules work.
+    cuda = OPENGL.replace(b"GLAPI void", b"GLAPI __device__ void")
+    assert [d.format() for d in translate("gl_helpers.h", cuda, OPTIONS).diagnostics if d.code == "P001"] != []
+    # Around a function of CUDA's, an error that holds no CUDA itself is reported too.
+    data = b"void f() {\n  int a = = 1;\n  cudaFree(0);\n}\nvoid g() {\n  int b = = 2;\n}\n"
+    assert [d.line for d in translate("e.cu", data, OPTIONS).diagnostics if d.code == "P001"] == [2]
+
+
+def test_a_last_include_without_a_final_newline_is_no_parse_error():
+    data = b"#pragma once\n#include <stdio.h>\n#include <cuda_runtime.h>"
+    result = translate("last.h", data, OPTIONS)
+    assert [d.code for d in result.diagnostics] == []
+    assert result.output == b"#pragma once\n#include <stdio.h>\n#include <hip/hip_runtime.h>"
+    # Code on the last line is still read as code: a broken one is reported.
+    broken = b"__global__ void k() { int a = = 1; }"
+    assert [d.code for d in translate("k.cu", broken, OPTIONS).diagnostics if d.code == "P001"] == ["P001"]
 
 
 def test_garbage_text_does_not_crash():

@@ -186,8 +186,9 @@ def test_a_launch_facts_entry_of_the_wrong_shape_is_a_miss(tmp_path: Path):
     from translator.cache import Cache
     from translator.universe import _valid_facts
     store = Cache(tmp_path)
-    store.put_data("k" * 64, [["scale", "a.cu:3:5", [256], None]])
-    assert store.get_data("k" * 64, _valid_facts) == [["scale", "a.cu:3:5", [256], None]]
-    for bad in ([["scale", "a.cu:3:5", ["256"], None]], [["scale"]], {"scale": 1}, [[1, 2, [3], 4]]):
+    store.put_data("k" * 64, [["scale", "a.cu:3:5", [256], None, "TPB"]])
+    assert store.get_data("k" * 64, _valid_facts) == [["scale", "a.cu:3:5", [256], None, "TPB"]]
+    for bad in ([["scale", "a.cu:3:5", ["256"], None, ""]], [["scale"]], {"scale": 1}, [[1, 2, [3], 4, ""]],
+                [["scale", "a.cu:3:5", [256], None]]):     # an earlier version's entry, without the symbol
         store.put_data("k" * 64, bad)
         assert store.get_data("k" * 64, _valid_facts) is None

@@ -131,6 +131,8 @@ COMPILED_GOLDENS = sorted([*(p for folder in ("H007_kernel_cast", "H020_hip_defi
                              for p in (ROOT / "tests" / "passes" / folder).glob("*.hip")),
                            # HIP 5.2's cooperative groups after the runtime header the file includes later.
                            ROOT / "tests" / "passes" / "H002_map_header" / "cooperative_groups_before_runtime.hip",
+                           # Tests of CUDA's include guards name HIP's: the blocks they guard compile.
+                           ROOT / "tests" / "passes" / "H041_cuda_include_guard" / "helper_header_guards.hip",
                            # HIP's names for CUDA's system-scope atomics, every type.
                            ROOT / "tests" / "passes" / "H001_hipify" / "scoped_atomics_system.hip",
                            # Masks proven full below HIP 6.2, as mask-less builtins.
@@ -142,6 +144,8 @@ COMPILED_GOLDENS = sorted([*(p for folder in ("H007_kernel_cast", "H020_hip_defi
                            *(p for folder in ("H029_drop_register", "H030_ffsll_cast")
                              for p in (ROOT / "tests" / "passes" / folder).glob("*.hip")),
                            ROOT / "tests" / "passes" / "H032_half2_braces" / "half2_braces.hip",
+                           # Allocations hoisted out of loops, the error-check macros moved with them.
+                           ROOT / "tests" / "passes" / "R001_allocation_hoisted" / "hoist_check_macro.hip",
                            # T** cast to void**; CUDA 13's device locations as device ids.
                            *(ROOT / "tests" / "passes" / "H024_signature_differs" / f"{case}.hip"
                              for case in ("typed_pointer_void_cast", "memory_location_device_id")),

@@ -449,3 +449,37 @@ def test_a_kernel_with_pragma_unroll_on_an_unbraced_loop_gets_its_bound():
     result = translate("t.cu", source, Options(rocm_version=(5, 2)))
     assert b"__global__ void __launch_bounds__(256) k(" in result.output
     assert not [d for d in result.diagnostics if d.code == "P001"]
+
+
+# --- the build's configuration (-D) ---------------------------------------------------------
+
+TWO_SIGNATURES = (b"#ifndef USE_DOUBLE\n__global__ void k(float *p) {\n#else\n__global__ void k(double *p) {\n#endif\n"
+                  b"  p[threadIdx.x] = 1;\n}\n")
+
+
+def _owner_of(parsed, needle: bytes):
+    at = parsed.data.index(needle)
+    return next(k for k, f in enumerate(parsed.configurations) if any(lo <= at < hi for lo, hi in f.owns))
+
+
+def test_defines_put_the_builds_configuration_first():
+    from translator.frontend import parse_file
+    plain = parse_file(TWO_SIGNATURES)
+    assert _owner_of(plain, b"float *p") == 0 and _owner_of(plain, b"p[threadIdx.x]") == 0
+    built = parse_file(TWO_SIGNATURES, defines=("USE_DOUBLE",))
+    # The build keeps the double signature: its configuration answers for the body.
+    assert _owner_of(built, b"double *p") == 0 and _owner_of(built, b"p[threadIdx.x]") == 0
+    assert _owner_of(built, b"float *p") == 1
+    # Definitions that decide nothing here change nothing.
+    assert [f.owns for f in parse_file(TWO_SIGNATURES, defines=("OTHER=2",)).configurations] == \
+        [f.owns for f in plain.configurations]
+
+
+@pytest.mark.parametrize("condition, expected", [
+    (b"defined(USE_X)", True), (b"defined USE_X && N > 2", True), (b"!defined(USE_X)", False),
+    (b"N == 3", True), (b"N != 3 || defined(USE_X)", True), (b"N >= 4", False), (b"0x10 > N", True),
+    (b"N == 3 || FOO", None), (b"defined(FOO)", None), (b"S", None), (b"N + 1", None),
+])
+def test_condition_values_from_the_definitions(condition, expected):
+    from translator.frontend import _condition_value, _define_values
+    assert _condition_value(condition, _define_values(("USE_X", "N=3", "S=abc"))) is expected

@@ -117,6 +117,44 @@ def test_planted_bugs_are_caught(monkeypatch) -> None:
     assert [(k, s.split(" at ")[0]) for k, s, _ in found] == [("exception", "RecursionError")]
 
 
+WRITTEN = b"""__global__ void k(float* x) { x[threadIdx.x] = 0; }
+void f(float* x)
+{
+    int threads = 128;
+    k<<<1, threads>>>(x);
+}
+"""
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_write_between_the_definition_and_the_launch_leaves_the_kernel_unbounded(seed) -> None:
+    import random
+    data, what = fuzz.m_write_between(random.Random(seed), WRITTEN)
+    assert what.startswith("write_between(") and what.endswith(" before k)")
+    assert b"/* cu2hip-fuzz: writes threads before a launch of k */" in data
+    outcome = fuzz.check("a.cu", data, OPTS)
+    assert outcome["failures"] == [] and outcome["write_between"]
+    assert b"__launch_bounds__" not in translate("a.cu", data, Options(rocm_version=(6, 2))).output
+
+
+def test_a_bound_after_a_marked_write_is_caught(monkeypatch) -> None:
+    import random
+    import translator.pipeline as pipeline
+    real = pipeline.translate
+    data, _ = fuzz.m_write_between(random.Random(0), WRITTEN)
+
+    def bounded_anyway(path, text, options=Options()):
+        result = real(path, text, options)
+        at = result.output.index(b"k(float")
+        result.output = result.output[:at] + b"__launch_bounds__(128) " + result.output[at:]
+        result.applied = result.applied + [Fix((Edit(text.index(b"k(float"), text.index(b"k(float"),
+                                                     b"__launch_bounds__(128) "),), "L001",
+                                               "k is launched with at most 128 threads per block")]
+        return result
+    monkeypatch.setattr(pipeline, "translate", bounded_anyway)
+    assert "unsound-bound" in _kinds(fuzz.check("a.cu", data, OPTS))
+
+
 def test_hangs_and_crashes_are_caught(monkeypatch) -> None:
     import translator.pipeline as pipeline
     real = pipeline.translate

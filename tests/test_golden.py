@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 
 from translator.mapping import Version, parse_version
-from translator.passes import Options
+from translator.cli import add_pass_options
+from translator.passes import pass_options, Options
 from translator.pipeline import translate
 
 GOLDEN_ROOT = Path(__file__).resolve().parent / "passes"
@@ -56,9 +57,7 @@ def case_options(source: bytes) -> Options:
         parser.add_argument(flag, action="store_true")
     parser.add_argument("--only", help="run this pass alone")
     parser.add_argument("--target", choices=("hip", "cuda"), default="hip")
-    parser.add_argument("--no-fuse", action="store_false", dest="fuse")
-    parser.add_argument("--no-rebalance", action="store_false", dest="rebalance")
-    parser.add_argument("--block-size", type=int, default=256)
+    add_pass_options(parser, default_none=False)      # the passes' declared options (fuse, block size...)
     parser.add_argument("--offload-arch", type=lambda text: tuple(text.split(",")), default=("gfx90a",))
     for flag in ("--select", "--ignore"):
         parser.add_argument(flag, type=lambda text: tuple(text.split(",")), default=())
@@ -69,8 +68,8 @@ def case_options(source: bytes) -> Options:
                    experimental=args.experimental,
                    hip_kernel_execution_syntax=args.hip_kernel_execution_syntax,
                    use_hip_data_types=args.use_hip_data_types,
-                   only=args.only, select=args.select, ignore=args.ignore, target=args.target, fuse=args.fuse,
-                   rebalance=args.rebalance, block_size=args.block_size, offload_arch=args.offload_arch)
+                   only=args.only, select=args.select, ignore=args.ignore, target=args.target,
+                   offload_arch=args.offload_arch, **{o.field: getattr(args, o.field) for o in pass_options()})
 
 
 def golden_cases() -> list[Path]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -264,4 +265,206 @@ def test_compose_work_grows_linearly_with_the_groups(monkeypatch) -> None:
         assert out[0].reason == "one 0; then two 0"
         return calls[0]
     small, large = work(500), work(1_000)
+    assert large <= LINEAR * small, (small, large)
+
+
+# ---------------------------------------------------------------- shapes of issue 16 (item 5)
+# Each counts the Python lines the code that was quadratic executes (sys.settrace: every
+# line event, loop iterations and comprehensions included, in the files named), at N and
+# at 2N: a per-item scan of everything before it shows as the square.
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@contextmanager
+def lines_run(*files: str):
+    """[count] of the line events in the repository's `files` (paths or folders) while
+    the block runs."""
+    roots = tuple(str(REPO / f) for f in files)
+    count = [0]
+
+    def local(frame, event, arg):
+        if event == "line":
+            count[0] += 1
+        return local
+
+    def calls(frame, event, arg):
+        return local if frame.f_code.co_filename.startswith(roots) else None
+    old = sys.gettrace()
+    sys.settrace(calls)
+    try:
+        yield count
+    finally:
+        sys.settrace(old)
+
+
+def fusible_launches(n: int) -> bytes:
+    """n back-to-back launches of one elementwise kernel."""
+    return (b"__global__ void inc(float *x, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            b"    if (i < n) x[i] += 1.0f;\n}\nvoid f(float *x, int n) {\n"
+            + b"    inc<<<(n + 255) / 256, 256>>>(x, n);\n" * n + b"}\n")
+
+
+def test_fusing_back_to_back_launches_grows_linearly() -> None:
+    """The chain search compared each launch with the whole chain (every name of every
+    link, every pair of pointer arguments), and the rewrite looked each launch's
+    statement up in the chain's: 4,000 launches took 117 s."""
+    def work(n: int) -> int:
+        with lines_run("translator/passes/fusion", "translator/ir/statements.py") as count:
+            result = translate("fuse.cu", fusible_launches(n), OPTIONS)
+        assert result.output.count(b"<<<") == 1 and b"fused_inc<<<(n + 255) / 256, 256>>>(x, n);\n}" in result.output
+        assert result.output.count(b"            x_v += 1.0f;\n") == n
+        return count[0]
+    small, large = work(150), work(300)
+    assert large <= LINEAR * small, (small, large)
+
+
+def test_a_chain_with_a_new_buffer_per_launch_is_checked_linearly() -> None:
+    """Each launch adds a fresh allocation: the aliasing check looks at the pairs the
+    launch adds, through the smallest arguments of each provenance class, not at every
+    pair of the chain."""
+    def source(n: int) -> bytes:
+        body = "".join(f"    float *p{i};\n    cudaMalloc(&p{i}, n * 4);\n" for i in range(n))
+        body += "".join(f"    set<<<(n + 255) / 256, 256>>>(p{i}, src, n);\n" for i in range(n))
+        return ("__global__ void set(float *y, const float *x, int n) {\n"
+                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) y[i] = x[i];\n}\n"
+                f"void f(const float *src, int n) {{\n{body}}}\n").encode()
+
+    def work(n: int) -> int:
+        with lines_run("translator/passes/fusion/chains.py") as count:
+            result = translate("fresh.cu", source(n), Options(rocm_version=(6, 0), target="cuda"))
+        fused = [d for d in result.diagnostics if d.code == "F001"]
+        assert len(fused) == 1 and f"one launch instead of {n}" in fused[0].message
+        return count[0]
+    small, large = work(100), work(200)
+    assert large <= LINEAR * small, (small, large)
+
+
+def test_a_chain_stops_at_the_first_pointer_pair_that_may_overlap() -> None:
+    """The same first pair as a check of every pair in sorted order names: the written
+    argument, then the other."""
+    source = (b"__global__ void set(float *y, const float *x, int n) {\n"
+              b"    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) y[i] = x[i];\n}\n"
+              b"void f(float *q, const float *src, int n) {\n    float *a, *b;\n"
+              b"    cudaMalloc(&a, n * 4);\n    cudaMalloc(&b, n * 4);\n"
+              b"    set<<<(n + 255) / 256, 256>>>(a, src, n);\n"
+              b"    set<<<(n + 255) / 256, 256>>>(b, src, n);\n"
+              b"    set<<<(n + 255) / 256, 256>>>(q + 1, src, n);\n}\n")
+    result = translate("overlap.cu", source, Options(rocm_version=(6, 0), target="cuda"))
+    notes = [d.message for d in result.diagnostics if d.code == "F002"]
+    assert notes == ["launch of set not fused with the launch of set before it: 'a' is written and 'q+1' may "
+                     "point into the same memory ('q+1' is not a plain name (pointer arithmetic, a member, a call, "
+                     "a macro's expansion): where it points is not known)"]
+
+
+def template_launchers(n: int) -> bytes:
+    """n kernels, each launched by a function template with its template argument as the
+    block size, each template called once (and more than 48 kernel names: the pattern of
+    the kernels' names is any identifier)."""
+    return "".join(f"__global__ void k{i}(float *x) {{ x[threadIdx.x] = 0; }}\n"
+                   f"template <int B> void launch{i}(float *x) {{ k{i}<<<1, B>>>(x); }}\n"
+                   f"void run{i}(float *x) {{ launch{i}<{64 * (1 + i % 4)}>(x); }}\n" for i in range(n)).encode()
+
+
+def test_template_block_sizes_are_found_with_work_linear_in_the_file() -> None:
+    """Each template argument asked for walked every node of the file for the template's
+    calls (17.6 of 51 s of a 1 MB file)."""
+    def work(n: int) -> int:
+        with lines_run("translator/ir/host_values.py") as count:
+            result = translate("templates.cu", template_launchers(n), OPTIONS)
+        for i in range(n):
+            assert f"__global__ void __launch_bounds__({64 * (1 + i % 4)}) k{i}(float *x)".encode() in result.output
+        return count[0]
+    small, large = work(60), work(120)
+    assert large <= LINEAR * small, (small, large)
+
+
+def test_launch_facts_are_of_kernel_names_only() -> None:
+    from translator.ir.host_values import launch_facts
+    data = template_launchers(60) + b"void g(float *y) { void (*p)(float *) = k7; run3(y); }\n"
+    parsed = parse_file(data)
+    facts = launch_facts(parsed, build_ir("x.cu", parsed))
+    assert {f.kernel for f in facts} == {f"k{i}" for i in range(60)}
+    assert [f.reason for f in facts if f.kernel == "k7"] == [
+        "", "k7 is used as a value here (passed to a call or stored): the launches through it cannot be counted"]
+
+
+def test_launches_nested_as_arguments_take_memory_linear_in_the_depth() -> None:
+    """Each launch's arguments hold the launches inside them: their texts, kept, were the
+    square of the depth (8,000 deep: 459 MB)."""
+    import tracemalloc
+
+    def peak(n: int) -> int:
+        data = argument_launches(n)
+        with shallow_stack():
+            parsed = parse_file(data)
+            tracemalloc.start()
+            try:
+                module = build_ir("deep.cu", parsed)
+                peak = tracemalloc.get_traced_memory()[1]
+            finally:
+                tracemalloc.stop()
+        assert len(module.launches) == n and module.launches[-2].args[0].text == "k<<<1, 1>>>(0)"
+        assert module.launches[0].args[0].text == (b"k<<<1, 1>>>(" * (n - 1) + b"0" + b")" * (n - 1)).decode()
+        return peak
+    small, large = peak(1_000), peak(2_000)
+    assert large <= LINEAR * small, (small, large)
+
+
+def test_nested_launches_in_hip_syntax_grow_linearly() -> None:
+    """--hip-kernel-execution-syntax: the `<<<` of each nested launch was looked for in
+    every launch's configuration."""
+    options = Options(rocm_version=(6, 0), hip_kernel_execution_syntax=True)
+
+    def work(n: int) -> int:
+        with shallow_stack(), lines_run("translator/passes/hipify/launch_syntax.py") as count:
+            result = translate("deep.cu", argument_launches(n), options)
+        assert result.output.count(b"hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0, k<<<1, 1>>>(") == 1
+        assert sum(1 for d in result.diagnostics if d.code == "H003" and "used as a value" in d.message) == n - 1
+        return count[0]
+    small, large = work(500), work(1_000)
+    assert large <= LINEAR * small, (small, large)
+
+
+def test_user_renames_used_once_each_grow_linearly(tmp_path) -> None:
+    """Each rename went over every fix of the file to drop the built-in ones at its token."""
+    def work(n: int) -> int:
+        rules = tmp_path / f"{n}.rules"
+        rules.write_text("".join(f"[{'UVX'[i // 999]}{i % 999 + 1:03d}] rename old_{i} -> new_{i}\n"
+                                 for i in range(n)))
+        data = b"void f() {\n" + b"".join(b"    old_%d(); cudaFree(0);\n" % i for i in range(n)) + b"}\n"
+        with lines_run("translator/passes/user_rules") as count:
+            result = translate("rules.cu", data, Options(rocm_version=(6, 0), rules=(str(rules),)))
+        assert result.output == b"#include <hip/hip_runtime.h>\n" + data.replace(b"old_", b"new_").replace(
+            b"cudaFree", b"hipFree")
+        return count[0]
+    small, large = work(1_000), work(2_000)
+    assert large <= LINEAR * small, (small, large)
+
+
+def test_a_user_rename_still_wins_over_the_built_in_rename_of_its_token(tmp_path) -> None:
+    rules = tmp_path / "r.rules"
+    rules.write_text("rename cudaFree -> myFree\nrename cudaMalloc -> myMalloc\n")
+    data = b"void f(void *p) { cudaMalloc(&p, 4); cudaMemset(p, 0, 4); cudaFree(p); }\n"
+    result = translate("r.cu", data, Options(rocm_version=(6, 0), rules=(str(rules),)))
+    assert result.output == b"#include <hip/hip_runtime.h>\n" \
+        b"void f(void *p) { myMalloc(&p, 4); hipMemset(p, 0, 4); myFree(p); }\n"
+    assert sorted(f.rule for f in result.applied) == ["H001", "H002", "U001", "U002"]
+
+
+def test_a_mask_parameter_is_checked_at_its_calls_once_per_function() -> None:
+    """Each shuffle whose mask is a parameter looked at every call of its function: a
+    helper with n shuffles called from n kernels cost n * n."""
+    def source(n: int) -> bytes:
+        body = "".join(f"    v += __shfl_down_sync(mask, v, {1 + i % 16});\n" for i in range(n))
+        kernels = "".join(f"__global__ void k{i}(float *x) {{ x[threadIdx.x] = red(x[threadIdx.x], 0xffffffff); }}\n"
+                          for i in range(n))
+        return f"__device__ float red(float v, unsigned mask) {{\n{body}    return v;\n}}\n{kernels}".encode()
+
+    def work(n: int) -> int:
+        with lines_run("translator/passes/hipify/warp_sync.py") as count:
+            result = translate("mask.cu", source(n), Options(rocm_version=(6, 2)))
+        assert result.output.count(b"__shfl_down_sync(0xffffffffffffffffull, v, ") == n
+        return count[0]
+    small, large = work(100), work(200)
     assert large <= LINEAR * small, (small, large)

@@ -6,6 +6,8 @@ bounds, and the fields in JSON, Markdown and HTML."""
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -279,3 +281,44 @@ def test_compile_context_reads_every_spelling_of_a_compile_command(tmp_path) -> 
     assert context.for_file("/p/x.cu").defines == ("B", "A")
     assert context.for_file("/p/other.cuh").include_dirs == ("/top", "/p/inc")     # not listed: every folder
     assert context.for_file("/p/other.cuh").defines == ("B",)
+
+
+def test_compile_context_reads_response_files_and_skips_nothing_else(tmp_path) -> None:
+    from translator.compile_context import cuda_toolkit, parse_arguments
+    (tmp_path / "CMakeFiles").mkdir()
+    (tmp_path / "CMakeFiles" / "includes_CUDA.rsp").write_text('-I"/p/include" -isystem="/opt/cuda/include"\n')
+    (tmp_path / "more.rsp").write_text("-DFROM_AT=1\n")
+    ctx = parse_arguments(["nvcc", "--options-file", "CMakeFiles/includes_CUDA.rsp", "@more.rsp",
+                           "--options-file", "missing.rsp", "-c", "k.cu"], str(tmp_path))
+    assert ctx.include_dirs == ("/p/include", "/opt/cuda/include") and ctx.defines == ("FROM_AT=1",)
+    (tmp_path / "cuda" / "include").mkdir(parents=True)
+    (tmp_path / "cuda" / "include" / "cuda_runtime.h").write_text("")
+    assert cuda_toolkit(str(tmp_path / "cuda" / "include")) and not cuda_toolkit(str(tmp_path))
+
+
+def test_mangled_name_of_a_static_kernel_in_a_namespace() -> None:
+    assert function_name("_ZN5statsL10sum_kernelEPKfPfi") == "sum_kernel"
+
+
+CMAKE_PROJECT = ROOT / "corpus" / "projects" / "cmake_stats"
+
+
+@pytest.mark.skipif(toolchain.hipcc() is None or toolchain.nvcc() is None or shutil.which("cmake") is None,
+                    reason="needs hipcc, nvcc and cmake")
+def test_compile_report_reads_the_cmake_projects_compile_commands(capsys, tmp_path) -> None:
+    """`report -p build/` on the corpus's CMake project: every kernel gets hipcc's figures
+    (and nvcc's), its headers found through the include folders CMake wrote to a
+    response file; without the database none compiles."""
+    build = tmp_path / "build"
+    done = subprocess.run(["cmake", "-S", str(CMAKE_PROJECT), "-B", str(build), "-DCMAKE_CUDA_ARCHITECTURES=90",
+                           "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", f"-DCMAKE_CUDA_COMPILER={toolchain.nvcc()}"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    base = ["report", str(CMAKE_PROJECT), "--format", "json", "--rocm-version", "5.2", "-j", "2", "--no-cache"]
+    assert main(base + ["-p", str(build)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert sorted(k["kernel"] for k in doc["kernels"]) == ["scale_add_kernel", "sum_kernel", "transform"]
+    assert all(isinstance(k["vgprs"], int) and isinstance(k["nvcc_registers"], int) for k in doc["kernels"])
+    assert doc["missing"] == []
+    assert main(base) == 0
+    assert all(k["vgprs"] is None for k in json.loads(capsys.readouterr().out)["kernels"])

@@ -221,7 +221,8 @@ def corpus_outputs():
 def test_corpus_markdown_fits_a_github_comment_and_names_what_it_folded(corpus_outputs):
     text = corpus_outputs["markdown"]
     assert len(text) < 65_536
-    assert "### Folded\n\nPlain renames are counted, not shown: H001 rename-api (" in text
+    folded = text[text.index("### Folded\n\nPlain renames are counted, not shown: "):].split("\n")[2]
+    assert "H001 rename-api (" in folded and "H002 map-header (" in folded
     assert "### Optimizing passes: every rewrite and refusal" in text and "#### fusion" in text
 
 

@@ -188,6 +188,17 @@ def test_soundness_case(path: Path, tmp_path: Path) -> None:
     assert not problems, f"{case.id} ({case.kind}: {case.why})\n" + "\n".join(problems)
 
 
+def test_the_suite_holds_its_floor_of_cases() -> None:
+    """At least 80 programs a rewrite would break and 30 where it must happen, and every
+    optimizing family among them."""
+    kinds = [parse_case(p).kind for p in CASES]
+    assert kinds.count("must-refuse") >= 80 and kinds.count("must-apply") >= 30, \
+        f"{kinds.count('must-refuse')} must-refuse and {kinds.count('must-apply')} must-apply cases"
+    groups = {p.parent.name for p in CASES}
+    assert {"host_values", "launch_universe", "preprocessor", "call_graph", "cooperative_groups",
+            "aliases", "fusion", "launch_bounds", "rebalance", "runtime"} <= groups, sorted(groups)
+
+
 def test_a_case_that_does_not_hold_is_reported(tmp_path: Path) -> None:
     """The harness itself can fail: a must-refuse case on a program the pass rightly
     bounds reports the fix it forbids."""

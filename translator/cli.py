@@ -64,18 +64,7 @@ def _common(p: argparse.ArgumentParser) -> None:
                         help="rewrite k<<<...>>>(...) as hipLaunchKernelGGL(...)")
     syntax.add_argument("--cuda-kernel-execution-syntax", action="store_false", dest="hip_kernel_execution_syntax",
                         help="keep k<<<...>>>(...) (the default)")
-    fuse = p.add_mutually_exclusive_group()
-    fuse.add_argument("--fuse", action="store_true", default=None,
-                      help="fuse chains of elementwise launches into one kernel (the default)")
-    fuse.add_argument("--no-fuse", action="store_false", dest="fuse", help="do not fuse launches")
-    rebalance = p.add_mutually_exclusive_group()
-    rebalance.add_argument("--rebalance", action="store_true", default=None,
-                           help="move launches of block-size agnostic kernels to --block-size (the default)")
-    rebalance.add_argument("--no-rebalance", action="store_false", dest="rebalance",
-                           help="keep every launch's block size")
-    p.add_argument("--block-size", type=int, default=None, metavar="N",
-                   help="the threads per block that rebalanced launches get: a multiple of 64 from 64 to 1024 "
-                        "(default 256)")
+    add_pass_options(p)
     p.add_argument("--offload-arch", default=None, metavar="ARCH[,ARCH]",
                    help="the AMD targets: what translated build files compile for, and what `report`'s register "
                         "figures are for (default: the configuration's `offload-arch`, else gfx90a)")
@@ -171,3 +160,21 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     r.add_argument("--rules", action="append", metavar="FILE", help="also list the user rules of FILE")
     return parser
+
+
+def add_pass_options(p: argparse.ArgumentParser, default_none: bool = True) -> None:
+    """The passes' declared options (translator.passes.PassOption) as flags: `--NAME` and
+    `--no-NAME` for a switch, `--NAME N` for a number. Unset flags are None (the
+    configuration's value or the declared default applies), unless `default_none` is
+    False (the declared default then)."""
+    from translator.passes import pass_options
+    for option in pass_options():
+        default = None if default_none else option.default
+        if option.switch:
+            group = p.add_mutually_exclusive_group()
+            group.add_argument(f"--{option.name}", action="store_true", default=default, dest=option.field,
+                               help=option.help)
+            group.add_argument(f"--no-{option.name}", action="store_false", dest=option.field, help=option.off_help)
+        else:
+            p.add_argument(f"--{option.name}", type=int, default=default, metavar=option.metavar, dest=option.field,
+                           help=option.help)

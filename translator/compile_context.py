@@ -24,6 +24,12 @@ class ContextError(Exception):
     pass
 
 
+def cuda_toolkit(folder: str) -> bool:
+    """Is `folder` the CUDA toolkit's include folder (it holds cuda_runtime.h)? hipcc must
+    not search it: CUDA's own headers would take the place of HIP's."""
+    return os.path.isfile(os.path.join(folder, "cuda_runtime.h"))
+
+
 @dataclass(frozen=True)
 class FileContext:
     include_dirs: tuple[str, ...] = ()
@@ -94,13 +100,41 @@ def load(include_dirs=(), defines=(), std: str | None = None, database: str | No
     return context
 
 
-_WITH_VALUE = {"-I": "I", "-isystem": "I", "-iquote": "I", "--include-path": "I", "-D": "D",
+_WITH_VALUE = {"-I": "I", "-isystem": "I", "-iquote": "I", "--include-path": "I", "--system-include": "I", "-D": "D",
                "--define-macro": "D", "-std": "S", "--std": "S"}
+
+
+def _expanded(args: list[str], folder: str, depth: int = 0) -> list[str]:
+    """The arguments with their response files read in place (`@FILE`, nvcc's
+    `--options-file FILE` / `-optf FILE`, which CMake writes the include folders to),
+    relative to `folder`; a file that cannot be read stays out."""
+    out, i = [], 0
+    while i < len(args):
+        arg, name = args[i], None
+        if arg in ("--options-file", "-optf") and i + 1 < len(args):
+            name, i = args[i + 1], i + 1
+        elif arg.startswith("--options-file="):
+            name = arg.split("=", 1)[1]
+        elif arg.startswith("@") and len(arg) > 1:
+            name = arg[1:]
+        else:
+            out.append(arg)
+        i += 1
+        if name is None or depth > 4:
+            continue
+        try:
+            text = read_regular(Path(folder, name))[:MAX_FILE_BYTES].decode("utf-8", "replace")
+            out += _expanded(shlex.split(text), folder, depth + 1)
+        except (OSError, ValueError):
+            continue
+    return out
 
 
 def parse_arguments(args: list[str], folder: str) -> FileContext:
     """The include folders, definitions and standard of one compile command (clang's,
-    gcc's or nvcc's spellings), folders made absolute from the entry's `directory`."""
+    gcc's or nvcc's spellings, response files read), folders made absolute from the
+    entry's `directory`."""
+    args = _expanded(args, folder)
     dirs, defines, std = [], [], None
     i = 0
     while i < len(args):
@@ -109,13 +143,14 @@ def parse_arguments(args: list[str], folder: str) -> FileContext:
         if arg in _WITH_VALUE and i + 1 < len(args):
             kind, value = _WITH_VALUE[arg], args[i + 1]
             i += 1
-        elif "=" in arg and arg.split("=", 1)[0] in ("-std", "--std", "--include-path", "--define-macro"):
+        elif "=" in arg and arg.split("=", 1)[0] in ("-std", "--std", "--include-path", "--define-macro", "-isystem",
+                                                     "-I"):
             name, value = arg.split("=", 1)
             kind = _WITH_VALUE[name]
         elif arg.startswith("-I") or arg.startswith("-D"):
             kind, value = arg[1], arg[2:]
         elif arg.startswith("-isystem"):
-            kind, value = "I", arg[len("-isystem"):]
+            kind, value = "I", arg[len("-isystem"):].lstrip("=")
         i += 1
         if kind == "I" and value:
             dirs.append(os.path.normpath(os.path.join(folder, value)))

@@ -23,7 +23,7 @@ import difflib
 import os
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -55,9 +55,8 @@ class Config:
     hip_kernel_execution_syntax: bool | None = None
     only_translated: bool | None = None
     strict: bool | None = None
-    fuse: bool | None = None
-    rebalance: bool | None = None
-    block_size: int | None = None
+    # The passes' declared options (translator.passes.PassOption) the file sets, by Options field.
+    passes: dict = field(default_factory=dict)
     offload_arch: tuple[str, ...] = ()
 
     def describe_rocm_version(self) -> str:
@@ -132,12 +131,14 @@ KEYS = {
     "hip-kernel-execution-syntax": ("hip_kernel_execution_syntax", _bool),
     "only-translated": ("only_translated", _bool),
     "strict": ("strict", _bool),
-    "fuse": ("fuse", _bool),
-    "rebalance": ("rebalance", _bool),
     "offload-arch": ("offload_arch", _many("AMD targets such as 'gfx90a'", _fits("gfx[0-9a-f]+(:[a-z0-9+-]+)*"))),
-    "block-size": ("block_size", _one("a multiple of 64 from 64 to 1024",
-                                      lambda v: type(v) is int and 64 <= v <= 1024 and v % 64 == 0)),
 }
+
+
+def _pass_keys() -> dict:
+    """The passes' declared options as keys: key -> the option."""
+    from translator.passes import pass_options
+    return {o.name: o for o in pass_options()}
 
 
 def _parse(path: Path, data: bytes) -> dict:
@@ -172,10 +173,18 @@ def load_config(path: Path) -> Config:
             line, col = locate(text, where[:i + 1])
             raise ConfigError(path, line, col, name, f"[{'.'.join(where[:i + 1])}] must be a table, not {_show(table)}")
     values: dict = {}
+    declared = _pass_keys()
     for key, value in table.items():
         line, col = locate(text, where + (key,))
+        if key in declared:
+            option = declared[key]
+            if not option.accepts(value):
+                raise ConfigError(path, line, col, key, f"'{key}' must be "
+                                  f"{'true or false' if option.switch else option.expected}, not {_show(value)}")
+            values.setdefault("passes", {})[option.field] = value
+            continue
         if key not in KEYS:
-            near = difflib.get_close_matches(key.replace("_", "-"), KEYS, n=1)
+            near = difflib.get_close_matches(key.replace("_", "-"), [*KEYS, *declared], n=1)
             scope, hint = "[tool.cu2hip]" if where else path.name, f"; did you mean '{near[0]}'?" if near else ""
             raise ConfigError(path, line, col, key, f"unknown key {key!r} in {scope}{hint}")
         try:

@@ -26,7 +26,7 @@ device-properties templates template-launch static-shared dynamic-shared atomics
 cooperative-groups texture surface curand-host curand-device cublas cusparse cufft cub thrust fp16 bf16
 math-intrinsics graphs driver-api module-load nvrtc macros preprocessor-if local-header reduction
 elementwise launch-bounds warp-size-assumption fusion-chain fusion-refused multi-tu rebalance inline-ptx
-cmake make static-library header-only-kernel relocatable-device-code nvcc-flags
+cmake make static-library header-only-kernel relocatable-device-code nvcc-flags loop-allocation
 """.split())
 
 

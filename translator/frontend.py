@@ -530,18 +530,27 @@ def _touches(merged: list[tuple[int, int]], ranges: list[tuple[int, int]]) -> bo
     return False
 
 
-def _configurations(cleaned: bytes, main: Fragment, groups: list[Conditional]) -> list[Fragment]:
+def _configurations(cleaned: bytes, main: Fragment, groups: list[Conditional],
+                    defines: tuple[str, ...] = ()) -> list[Fragment]:
     failed = [s for s in error_sites(main.root)
               if any(g.start < s.end and s.start < g.end for g in groups)]
     if not failed:
         return []
     count = min(MAX_CONFIGURATIONS, max(g.choices for g in groups
                                         if any(g.start < s.end and s.start < g.end for s in failed)))
+    # The build's configuration (-D) comes first, so that it answers for the bytes it
+    # keeps: each conditional its definitions decide takes the branch they select, the
+    # others their first.
+    choices: list[list[int]] = [[min(k, g.choices - 1) for g in groups] for k in range(count)]
+    if defines:
+        values = _define_values(defines)
+        build = [_decided(cleaned, g, values) for g in groups]
+        if any(b is not None for b in build):
+            choices.insert(0, [b if b is not None else 0 for b in build])
     parses = []
-    for k in range(count):
+    for chosen in choices:
         blanked = []
-        for g in groups:
-            keep = min(k, g.choices - 1)
+        for g, keep in zip(groups, chosen):
             # Blank the directive lines too: a configuration is plain code, so a brace
             # opened in a branch can close after #endif.
             edges = [g.start, *(p for branch in g.branches for p in branch), g.end]
@@ -580,6 +589,92 @@ def _configurations(cleaned: bytes, main: Fragment, groups: list[Conditional]) -
             fragment.owns = sorted(share)
             out.append(fragment)
     return out
+
+
+def _define_values(defines: tuple[str, ...]) -> dict[str, int | None]:
+    """`-D NAME[=VALUE]` as the preprocessor sees them: NAME is 1, an integer value is
+    itself, any other value None (defined, of unknown value)."""
+    out: dict[str, int | None] = {}
+    for d in defines:
+        name, _, value = d.partition("=")
+        value = value.strip() if "=" in d else "1"
+        try:
+            out[name.strip()] = int(value, 0)
+        except ValueError:
+            out[name.strip()] = None
+    return out
+
+
+_PP_TOKEN = re.compile(rb"\s*(defined\b|[A-Za-z_]\w*|0[xX][0-9a-fA-F]+|\d+|&&|\|\||==|!=|<=|>=|[!<>()])")
+
+
+def _condition_value(text: bytes, values: dict[str, int | None]) -> bool | None:
+    """The truth of an `#if` condition when every name in it is one the definitions
+    give (or a `defined` test of one); None when it depends on anything else."""
+    text = text.split(b"//", 1)[0].split(b"/*", 1)[0].strip()
+    tokens, pos = [], 0
+    while pos < len(text):
+        m = _PP_TOKEN.match(text, pos)
+        if m is None:
+            return None
+        tokens.append(m.group(1).decode())
+        pos = m.end()
+        if not text[pos:].strip():
+            break
+    out, i = [], 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t == "defined":
+            parenthesized = tokens[i + 1:i + 2] == ["("]
+            name = tokens[i + 2] if parenthesized and tokens[i + 3:i + 4] == [")"] else \
+                tokens[i + 1] if not parenthesized and i + 1 < len(tokens) else None
+            width = 4 if parenthesized else 2
+            if name is None or name not in values:
+                return None
+            out.append("1")
+            i += width
+            continue
+        if t[0].isalpha() or t[0] == "_":
+            if values.get(t) is None:
+                return None
+            out.append(str(values[t]))
+        elif t[0].isdigit():
+            out.append(str(int(t, 0)))
+        else:
+            out.append({"&&": " and ", "||": " or ", "!": " not "}.get(t, t))
+        i += 1
+    expression = "".join(out)
+    try:
+        return bool(eval(expression, {"__builtins__": {}}, {}))     # integers and operators only
+    except (SyntaxError, TypeError, ZeroDivisionError, NameError, ValueError):
+        return None
+
+
+_DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*(ifdef|ifndef|if|elif|else)\b([^\n]*)")
+
+
+def _decided(text: bytes, group: Conditional, values: dict[str, int | None]) -> int | None:
+    """The branch of a conditional that the definitions select, or None."""
+    starts = [group.start] + [hi for _, hi in group.branches[:-1]]
+    for k, at in enumerate(starts):
+        m = _DIRECTIVE.match(text, at)
+        if m is None:
+            return None
+        kind, rest = m.group(1), m.group(2).strip()
+        if kind == b"else":
+            return k
+        name = rest.split()[0].decode() if rest.split() else ""
+        if kind in (b"ifdef", b"ifndef"):
+            if name not in values:
+                return None
+            truth = kind == b"ifdef"
+        else:
+            truth = _condition_value(rest, values)
+            if truth is None:
+                return None
+        if truth:
+            return k
+    return len(group.branches) if not group.has_else else None
 
 
 @dataclass
@@ -622,7 +717,7 @@ class ParsedFile:
 
 
 def parse_file(data: bytes, wanted_macro=None, qualifier_names: frozenset[bytes] = frozenset(),
-               keep=None) -> ParsedFile:
+               keep=None, defines: tuple[str, ...] = ()) -> ParsedFile:
     """Parse a file (through `preclean`) and its #define bodies. `ParsedFile.data` is the
     original bytes. `wanted_macro(body_bytes)`, when given, picks the bodies worth
     parsing (those that mention something a pass looks for). `keep(name)` names the
@@ -633,13 +728,13 @@ def parse_file(data: bytes, wanted_macro=None, qualifier_names: frozenset[bytes]
     cleaned = preclean(data, qualifier_names, words, keep if keep is not None else wanted_macro)
     tree = parse(cleaned)
     main = Fragment(tree, 0, False)
-    main.error_sites = sorted(error_sites(tree.root_node) + wrong_tree_sites(tree.root_node, cleaned),
-                              key=lambda s: (s.start, s.end))
+    main.error_sites = _unterminated_directive(cleaned, sorted(
+        error_sites(tree.root_node) + wrong_tree_sites(tree.root_node, cleaned), key=lambda s: (s.start, s.end)))
     configurations = []
     if tree.root_node.has_error and b"#" in cleaned:
         groups = conditionals(cleaned)
         if groups:
-            configurations = _configurations(cleaned, main, groups)
+            configurations = _configurations(cleaned, main, groups, defines)
     macros = []
     for hash_at, end in directives(cleaned, b"define"):
         node = node_at(tree.root_node, hash_at, end)
@@ -652,6 +747,18 @@ def parse_file(data: bytes, wanted_macro=None, qualifier_names: frozenset[bytes]
         if wanted_macro is None or wanted_macro(cleaned[body.start_byte:body.end_byte]):
             macros.append(_macro_fragment(cleaned, body.start_byte, body.end_byte))
     return ParsedFile(data, main, macros, cleaned, configurations, words)
+
+
+def _unterminated_directive(text: bytes, sites: list[ErrorSite]) -> list[ErrorSite]:
+    """The sites less the one a last directive line with no final newline makes
+    (`#include <x.h>` at the end of a file): the grammar wants the newline, the
+    preprocessor does not, and nothing else is wrong there."""
+    if not sites or text.endswith(b"\n"):
+        return sites
+    last = text.rfind(b"\n") + 1
+    if not text[last:].lstrip(b" \t").startswith(b"#"):
+        return sites
+    return [s for s in sites if s.start < last]
 
 
 def unparsed_define_bodies(parsed: ParsedFile, wanted) -> list[Fragment]:

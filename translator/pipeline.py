@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from translator import diagnostics as dg
 from translator.buildfiles import CMAKE, BuildSyntaxError, build_kind, parse_cmake, parse_make
 from translator.catalog import ERROR, RULES, WARNING, rule
+from translator.cudanames import CUDA_SHAPED
 from translator.edits import SAFE, Fix, OffsetMap, apply_fixes, compose
 from translator.finalize import header_fixes
 from translator.frontend import error_sites, parse_file
@@ -125,7 +126,7 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
                 diagnostics.append(d)
         # Requested headers first: an include and a rewrite inserting at the same offset (a
         # launch at the very start of a file) must come out in that order.
-        fixes = header_fixes(ctx) + ctx.fixes
+        fixes = header_fixes(ctx) + ctx.order()       # the declared precedence decides overlaps
         if not fixes:
             break
         if round_ == MAX_ROUNDS:
@@ -133,6 +134,7 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
                                      f"to make after {MAX_ROUNDS} rounds; please report this", NO_FIXED_POINT.id))
             break
         new, done, refused = apply_fixes(text, fixes)
+        _, refused = ctx.overridden(refused, done)       # lost to a fix of higher precedence: not P004
         for fix in refused:
             diagnostics.append(dg.at(here, fix.start, OVERLAP.severity, f"edit not applied, it overlaps another: "
                                      f"{fix.reason}", OVERLAP.id))
@@ -192,23 +194,26 @@ def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passe
              rewritten: bool = False, applied: frozenset[str] = frozenset()) -> Context:
     """Front end, IR and passes over one text: the context holds the fixes and diagnostics.
     The first round (the input) also reads the suppression comments and reports parse errors."""
-    parsed = parse_file(source.data, mentions_api(tables), options.qualifier_macros)
+    parsed = parse_file(source.data, mentions_api(tables), options.qualifier_macros, defines=options.defines)
     first_round = round_ == 0
     if first_round:
         policy.comments = suppressions(source, parsed.main.root)
     facts = fl.Facts(parsed, source, options, tables)
     ctx = Context(source, facts, options, tables, policy, round=round_, rewritten=rewritten, applied=applied)
-    if first_round:
-        for site in parsed.error_sites:
-            ctx.report(PARSE_ERROR, site.start, f"{site.message}; only renames are made here", end=site.end)
     with fl.active(facts):       # each pass reads the facts it declares, each built once, on first use
+        if first_round:
+            for site in parsed.error_sites:
+                if _cuda_near(parsed, facts.get("uses"), site.start, site.end, options.qualifier_macros):
+                    ctx.report(PARSE_ERROR, site.start, f"{site.message}; only renames are made here", end=site.end)
         for info in passes:
             if info.restructures:
+                ctx.running = info.precedence
                 with facts.reading(f"the pass {info.id!r}", info.requires):
                     info.run(ctx)
         if not ctx.fixes:     # else the code changed: the other passes see the result next round
             for info in passes:
                 if not info.restructures:
+                    ctx.running = info.precedence
                     with facts.reading(f"the pass {info.id!r}", info.requires):
                         info.run(ctx)
     return ctx
@@ -217,6 +222,30 @@ def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passe
 _NAME = re.compile(rb"[A-Za-z_]\w*\Z")
 _HEADER_NAME = re.compile(rb"[\w./+-]+\Z")
 _INCLUDE_LINE = re.compile(rb"(\r\n|\n|\r)?#include <[\w./+-]+>(\r\n|\n|\r)\Z")   # LF, CRLF or CR-only
+
+
+# CUDA's language: what nvcc reads that a C or C++ compiler does not (inline asm in a
+# CUDA file is PTX).
+_CUDA_WORDS = re.compile(rb"__global__|__device__|__host__|__shared__|__constant__|__managed__|__launch_bounds__|"
+                         rb"<<<|__syncthreads|\b(?:threadIdx|blockIdx|blockDim|gridDim|warpSize|asm|__asm__)\b")
+
+
+def _cuda_near(parsed, uses, start: int, end: int, qualifier_macros=frozenset()) -> bool:
+    """Is there CUDA in a parse error's region, widened to the top-level declarations it
+    touches: an API use the tables know, a CUDA-shaped name, CUDA's language or a
+    qualifier macro of the tree? Where there is none (an OpenGL or C header the parser
+    cannot read), no rule had anything to do there, and the warning would be noise."""
+    lo, hi = start, end
+    for item in parsed.main.root.children:
+        if item.start_byte <= end and item.end_byte >= start:
+            lo, hi = min(lo, item.start_byte), max(hi, item.end_byte)
+    # A name the tables keep as it is (OpenGL's GLenum, which CUDA's GL interop lists) says
+    # nothing of CUDA.
+    if any(lo <= u.api.span[0] < hi and not (u.entry is not None and u.entry.hip == u.api.name) for u in uses):
+        return True
+    region = parsed.cleaned[lo:hi]
+    return bool(_CUDA_WORDS.search(region) or CUDA_SHAPED.search(region)
+                or any(name in region for name in qualifier_macros))
 
 
 def _token_swap(data: bytes, edit) -> bool:
@@ -327,7 +356,8 @@ def _check_output(source: SourceFile, first: Context, last: Context | None, outp
     if last is None:
         return      # only token swaps in a file that parses
     keep = mentions_api(first.tables)
-    parsed = last.parsed if last.source.data == output else parse_file(output, None, options.qualifier_macros, keep)
+    parsed = last.parsed if last.source.data == output else parse_file(output, None, options.qualifier_macros, keep,
+                                                                               defines=options.defines)
     after = parsed.error_sites
     if not after:
         return
@@ -337,7 +367,8 @@ def _check_output(source: SourceFile, first: Context, last: Context | None, outp
         if len(swaps) == len(applied):
             return  # the output is that text
         reference = first.parsed if not swaps else \
-            parse_file(apply_fixes(source.data, swaps)[0], None, options.qualifier_macros, keep)
+            parse_file(apply_fixes(source.data, swaps)[0], None, options.qualifier_macros, keep,
+                       defines=options.defines)
         ref_map = OffsetMap(swaps)
         items = _Items(reference.main.root)
         # The whole-file parse's own sites too: those that the #if configurations parse

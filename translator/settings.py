@@ -85,9 +85,7 @@ def resolve(args) -> Settings:
         hip_kernel_execution_syntax=bool(_flag_or(args, "hip_kernel_execution_syntax",
                                                   config.hip_kernel_execution_syntax)),
         select=select, ignore=ignore, only=only, rules=rules,
-        fuse=bool(_flag_or(args, "fuse", config.fuse, True)),
-        rebalance=bool(_flag_or(args, "rebalance", config.rebalance, True)),
-        block_size=_block_size(_flag_or(args, "block_size", config.block_size, 256)),
+        **_pass_options(args, config),
         offload_arch=_offload_arch(getattr(args, "offload_arch", None)) or config.offload_arch or ("gfx90a",))
     jobs = _flag_or(args, "jobs", config.jobs, os.cpu_count() or 1)
     if jobs < 1:
@@ -118,11 +116,18 @@ def _offload_arch(raw: str | None) -> tuple[str, ...]:
     return targets
 
 
-def _block_size(threads: int) -> int:
-    if not 64 <= threads <= 1024 or threads % 64:
-        raise UsageError(f"--block-size must be a multiple of 64 from 64 to 1024 (a 64-lane wavefront's multiple), "
-                         f"not {threads}")
-    return threads
+def _pass_options(args, config: Config) -> dict:
+    """The passes' declared options (translator.passes.PassOption): the flag, else the
+    configuration, else the declared default; each checked as declared."""
+    from translator.passes import pass_options
+    out = {}
+    for option in pass_options():
+        value = _flag_or(args, option.field, config.passes.get(option.field), option.default)
+        if not option.accepts(value):
+            why = f" ({option.why})" if option.why else ""
+            raise UsageError(f"--{option.name} must be {option.expected}{why}, not {value}")
+        out[option.field] = value
+    return out
 
 
 def _rocm_version(args, config: Config):

@@ -36,8 +36,9 @@ _STATIC = re.compile(rb"\bstatic\b")
 SUFFIXES = frozenset({".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl",
                       ".inc", ".ipp", ".tpp"})
 
-# One index entry: (kernel, "path:line:col", block sizes, why unknown, the defining file).
-Entry = tuple[str, str, tuple[int, ...], str, str]
+# One index entry: (kernel, "path:line:col", block sizes, why unknown, the defining file,
+# the overridable macro the block is exactly, translator.ir.host_values.Value.symbol).
+Entry = tuple[str, str, tuple[int, ...], str, str, str]
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,8 @@ def _display(path: Path) -> str:
 
 
 def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]] | None,
-                 qualifier_macros: frozenset[bytes] = frozenset(), cache=None) -> tuple[Entry, ...]:
+                 qualifier_macros: frozenset[bytes] = frozenset(), cache=None,
+                 headers: tuple[tuple[str, bytes], ...] = ()) -> tuple[Entry, ...]:
     """The index of the launches of every kernel that can be launched from another file
     than its own: `jobs` (real path, display, bytes) are the files translated; `project`
     the project's other files (None: the jobs are all there is). See the module's docstring."""
@@ -149,7 +151,7 @@ def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, s
     for (home, name), who in wanted.items():
         for real in who:
             names_of.setdefault(real, set()).add(name)
-    facts: dict[str, list] = {real: _facts(files[real], frozenset(names), qualifier_macros, cache)
+    facts: dict[str, list] = {real: _facts(files[real], frozenset(names), qualifier_macros, cache, headers)
                               for real, names in sorted(names_of.items())}
     for (home, name), who in sorted(wanted.items()):
         shown = files[home].display
@@ -159,47 +161,49 @@ def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, s
             entries.append((name, f"{shown}:{line}", (), (
                 f"{name} has external linkage: another translation unit of the program may launch it, and the "
                 "files given do not hold the program (none defines main). Translate the project's folder, or "
-                "set [tool.cu2hip] in its pyproject.toml or a cu2hip.toml, so that every launch is counted"), shown))
+                "set [tool.cu2hip] in its pyproject.toml or a cu2hip.toml, so that every launch is counted"), shown, ""))
         for real in sorted(who, key=lambda r: files[r].display):
-            entries += [(kernel, where, values, reason, shown) for kernel, where, values, reason in facts[real]
-                        if kernel == name]
+            entries += [(kernel, where, values, reason, shown, symbol)
+                        for kernel, where, values, reason, symbol in facts[real] if kernel == name]
     return tuple(entries)
 
 
-def _facts(f: _File, names: frozenset[str], qualifier_macros: frozenset[bytes], cache) -> list:
-    """(kernel, "path:line:col", sizes, reason) of every launch or other use of `names` in
-    the file, from the cache when its bytes were indexed before."""
+def _facts(f: _File, names: frozenset[str], qualifier_macros: frozenset[bytes], cache, headers) -> list:
+    """(kernel, "path:line:col", sizes, reason, symbol) of every launch or other use of
+    `names` in the file, from the cache when its bytes (and the headers') were indexed before."""
     from translator.cache import digest
     key = digest(b"launch-facts", f.display.encode("utf-8", "surrogateescape"), f.data,
-                 b"\0".join(sorted(n.encode() for n in names)), b"\0".join(sorted(qualifier_macros))) \
+                 b"\0".join(sorted(n.encode() for n in names)), b"\0".join(sorted(qualifier_macros)),
+                 *(part for path, data in headers for part in (path.encode("utf-8", "surrogateescape"), data))) \
         if cache is not None else None
     if key is not None:
         found = cache.get_data(key, _valid_facts)
         if found is not None:
-            return [(k, where, tuple(sizes), reason) for k, where, sizes, reason in found]
+            return [(k, where, tuple(sizes), reason, symbol) for k, where, sizes, reason, symbol in found]
     from translator.frontend import parse_file, words_of
     from translator.ir import build_ir
-    from translator.ir.host_values import launch_facts
+    from translator.ir.host_values import HostValues, LocalHeaders, launch_facts
     from translator.source import SourceFile
     out = []
     if not {n.encode() for n in names}.isdisjoint(words_of(f.data)):
         parsed = parse_file(f.data, None, qualifier_macros)
         source = SourceFile(f.display, f.data)
-        for fact in launch_facts(parsed, build_ir(f.display, parsed), names):
+        values = HostValues(parsed, headers=LocalHeaders(f.display, dict(headers)) if headers else None)
+        for fact in launch_facts(parsed, build_ir(f.display, parsed), names, values):
             if fact.kernel in names:
                 line, col = source.position(fact.offset)
-                out.append((fact.kernel, f"{f.display}:{line}:{col}", tuple(fact.values), fact.reason))
+                out.append((fact.kernel, f"{f.display}:{line}:{col}", tuple(fact.values), fact.reason, fact.symbol))
     if key is not None:
         cache.put_data(key, out)
     return out
 
 
 def _valid_facts(payload) -> bool:
-    """A cached list of launch facts: [kernel, where, [sizes], reason or null] each."""
+    """A cached list of launch facts: [kernel, where, [sizes], reason or null, symbol] each."""
     return isinstance(payload, list) and all(
-        isinstance(e, list) and len(e) == 4 and isinstance(e[0], str) and isinstance(e[1], str)
+        isinstance(e, list) and len(e) == 5 and isinstance(e[0], str) and isinstance(e[1], str)
         and isinstance(e[2], list) and all(isinstance(v, int) and not isinstance(v, bool) for v in e[2])
-        and (e[3] is None or isinstance(e[3], str)) for e in payload)
+        and (e[3] is None or isinstance(e[3], str)) and isinstance(e[4], str) for e in payload)
 
 
 def _reached(path: str, files: dict[str, _File]) -> list[str]:

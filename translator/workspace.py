@@ -287,7 +287,53 @@ class _Walk:
                 [(s, d) for s, d in copies if first.get(d) is s])
 
 
-def launch_index(workspace: Workspace, cache=None) -> tuple[tuple[str, str, tuple[int, ...], str, str], ...]:
+def local_headers(workspace: Workspace) -> tuple[tuple[str, bytes], ...]:
+    """(real path, bytes) of every local header (`#include "x.h"`, found next to the file
+    that includes it) of the files translated and of the project: their macros and
+    constants are read by the files that include them (translator.ir.host_values)."""
+    todo = []
+    for job in workspace.jobs:
+        data = workspace.read(job)
+        if isinstance(data, bytes):
+            todo.append((real_path(job.source), data))
+    if workspace.project is not None:
+        from translator.universe import project_files
+        for path, _ in project_files(workspace.project, workspace.skip):
+            real = real_path(path)
+            data = workspace.contents.get(real)
+            if data is None:
+                try:
+                    data = read_regular(path)
+                except OSError:
+                    continue
+            todo.append((real, data))
+    found: dict[str, bytes] = {}
+    seen = {str(real) for real, _ in todo}
+    while todo:
+        real, data = todo.pop()
+        if b"include" not in data:
+            continue
+        for match in _LOCAL_INCLUDE.finditer(data):
+            target = real_path(real.parent / match.group(1).decode("utf-8", "replace"))
+            if str(target) in found:
+                continue
+            text = workspace.contents.get(target)
+            if text is None:
+                if kind(target) != REGULAR:
+                    continue
+                try:
+                    text = read_regular(target)
+                except OSError:
+                    continue
+            found[str(target)] = text
+            if str(target) not in seen:
+                seen.add(str(target))
+                todo.append((target, text))
+    return tuple(sorted(found.items()))
+
+
+def launch_index(workspace: Workspace, cache=None, headers: tuple[tuple[str, bytes], ...] = ()) \
+        -> tuple[tuple[str, str, tuple[int, ...], str, str, str], ...]:
     """The launches, with their block sizes or why they are unknown, and every other use,
     of the kernels that can be launched from another file than their own (kernel,
     "path:line:col", sizes, reason, the defining file), over the whole project whatever
@@ -302,4 +348,4 @@ def launch_index(workspace: Workspace, cache=None) -> tuple[tuple[str, str, tupl
         if isinstance(data, bytes):
             jobs.append((real_path(job.source), job.display, data))
     project = project_files(workspace.project, workspace.skip) if workspace.project is not None else None
-    return index(jobs, project, workspace.qualifier_macros, cache)
+    return index(jobs, project, workspace.qualifier_macros, cache, headers)

@@ -12,6 +12,7 @@ when their subject is the kernel).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 
@@ -38,6 +39,9 @@ def run(args, settings: Settings) -> int:
                                                         gitignore=settings.gitignore))
     for d in workspace.problems:
         print(d.format(), file=sys.stderr)
+    if context.defines:     # the build's configuration is parsed first (frontend)
+        settings = dataclasses.replace(settings, options=dataclasses.replace(settings.options,
+                                                                             defines=context.defines))
     rules = catalog()
     topics = sorted({r.topic for r in rules.values() if r.topic})
     findings = {t: [] for t in topics}

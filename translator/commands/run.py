@@ -20,7 +20,7 @@ from translator import diagnostics as dg
 from translator.cache import Cache, default_dir
 from translator.inputs import UNREADABLE
 from translator.pipeline import Result, translate
-from translator.workspace import Job, Workspace, launch_index
+from translator.workspace import Job, Workspace, launch_index, local_headers
 
 # Below this many files a pool costs more than it saves.
 _POOL_MIN_FILES = 3
@@ -33,9 +33,10 @@ class Batch:
     def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True):
         # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
         self.cache = Cache(default_dir()) if use_cache else None
+        headers = local_headers(workspace)
         options = dataclasses.replace(options, qualifier_macros=workspace.qualifier_macros,
-                                      tree_names=workspace.declared_names,
-                                      launch_index=launch_index(workspace, self.cache))
+                                      tree_names=workspace.declared_names, local_headers=headers,
+                                      launch_index=launch_index(workspace, self.cache, headers))
         self.workspace, self.options, self.workers = workspace, options, workers
         self.hits = 0
 

@@ -80,7 +80,7 @@ _MODULES = {
     "tree": "module", "uses": "module", "kernels": "module", "launches": "module", "api_uses": "module",
     "sync_points": "module", "call-graph": "call_graph", "warp": "warp", "host-values": "host_values",
     "kernel-launches": "kernel_launches", "block-agnostic": "block_agnostic", "elementwise": "elementwise",
-    "launch-blocks": "statements", "register-counter": "registers",
+    "launch-blocks": "statements", "aliases": "aliases", "register-counter": "registers",
 }
 _PROVIDERS: dict[str, type[Fact]] = {}
 

@@ -4,7 +4,8 @@ a launch's block size, a grid's components, a local's value before a point.
 What it proves: the value of an expression built from literals, constants, macros,
 enumerators, template arguments at the call sites, `dim3` and arithmetic, and of a local
 whose every write it accounts for. What makes it answer unknown (`Value.reason`): a
-name written at run time, a parameter, a call it cannot evaluate, a write it cannot see;
+name some use may write (translator.ir.writes), a parameter, a call it cannot evaluate, a
+macro the compile line may redefine (`#ifndef NAME` around its `#define`: `Value.symbol`);
 a pass that needs a value acts only on a known one and reports the reason otherwise.
 """
 
@@ -20,5 +21,5 @@ class HostValues(Fact):
 
     @classmethod
     def compute(cls, facts):
-        from translator.ir.host_values import HostValues as Evaluator
-        return Evaluator(facts.get("tree"))
+        from translator.ir.host_values import evaluator
+        return evaluator(facts.get("tree"), facts.source.path, facts.options)   # with the file's local headers

@@ -1,6 +1,7 @@
 """The fact "kernel-launches": where each kernel of the file is launched and with which
-block sizes (translator.ir.host_values.KernelLaunches): for a kernel of a header, the
-launches of every file of the run that includes it (`Options.launch_index`); else the
+block sizes (translator.ir.host_values.KernelLaunches): for a kernel other files can
+launch (of a header, or of external linkage declared by another translation unit), the
+launches of the whole project (`Options.launch_index`, translator.universe); else the
 file's own.
 
 What it proves: every launch and every other use of a kernel's name that the files of
@@ -18,11 +19,11 @@ from translator.facts import Fact, register
 @register
 class KernelLaunches(Fact):
     name = "kernel-launches"
-    requires = ("tree", "kernels", "launches")
+    requires = ("tree", "kernels", "launches", "host-values")
 
     @classmethod
     def compute(cls, facts):
         from translator.facts.module import ModuleView
         from translator.ir.host_values import KernelLaunches as Launches
         return Launches(facts.get("tree"), ModuleView(facts, facts.source.path), facts.source,
-                        facts.options.launch_index)
+                        facts.options.launch_index, facts.get("host-values"))

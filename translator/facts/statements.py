@@ -1,8 +1,7 @@
 """The fact "launch-blocks": the host blocks that launch two kernels or more, their
 statements classified (launch, transparent host arithmetic, error check, barrier with
-what it is; translator.ir.statements.launch_blocks), and per launching function what it
-does with its names (`pointers(function_span)`: allocations, `__restrict__` parameters,
-every use of each name).
+what it is; translator.ir.statements.launch_blocks). What the launching functions do
+with their pointers is the fact "aliases".
 
 What it proves: a "transparent" statement calls only pure functions and touches no
 memory; a "check" only queries an error and reports. What makes it answer unknown: any
@@ -12,20 +11,7 @@ barrier, with its description as the reason.
 
 from __future__ import annotations
 
-from translator.facts import Fact, PerItem, register
-
-
-class _Blocks(PerItem):
-    def __init__(self, facts, fact, module):
-        from translator.ir.statements import launch_blocks
-        super().__init__(facts, fact)
-        self.parsed = facts.get("tree")
-        self.blocks = launch_blocks(self.parsed, module)
-
-    def pointers(self, function_span):
-        """The Pointers of the function definition at that span."""
-        from translator.ir.statements import pointers
-        return self.answer(function_span, lambda: pointers(self.parsed, function_span))
+from translator.facts import Fact, register
 
 
 @register
@@ -36,4 +22,5 @@ class LaunchBlocks(Fact):
     @classmethod
     def compute(cls, facts):
         from translator.facts.module import ModuleView
-        return _Blocks(facts, cls, ModuleView(facts, ""))
+        from translator.ir.statements import launch_blocks
+        return launch_blocks(facts.get("tree"), ModuleView(facts, ""))

@@ -42,6 +42,9 @@ from translator.ir.model import Span
 from translator.ir.nodes import descendants
 
 _CONTAINERS = frozenset({"linkage_specification", "namespace_definition", "declaration_list"})
+# Conditional groups hold top-level code too (an include guard holds a whole header): every
+# branch's functions are the file's, so each configuration's code is analysed.
+_CONDITIONALS = frozenset({"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"})
 _DEVICE = re.compile(rb"\b(__device__|__global__)\b")
 
 
@@ -137,6 +140,8 @@ def _definitions(parsed: ParsedFile):
         if node.type in _CONTAINERS:
             body = node.child_by_field_name("body") if node.type != "declaration_list" else node
             stack.extend(reversed((body or node).named_children))
+        elif node.type in _CONDITIONALS:
+            stack.extend(reversed(node.named_children))
         elif node.type == "template_declaration":
             stack.extend(reversed([c for c in node.named_children if c.type == "function_definition"]))
         elif node.type == "function_definition":

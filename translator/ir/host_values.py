@@ -43,14 +43,70 @@ _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)      # in a macro's value (st
 class Value:
     values: tuple[int, ...]       # empty when unknown
     reason: str = ""              # why unknown
+    # Unknown because it is exactly a macro the compile line may redefine (its `#define`
+    # under `#ifndef NAME`): that name, which a bound may be written in terms of.
+    symbol: str = ""
 
     @property
     def known(self) -> bool:
         return bool(self.values)
 
 
-def unknown(reason: str) -> Value:
-    return Value((), reason)
+def unknown(reason: str, symbol: str = "") -> Value:
+    return Value((), reason, symbol)
+
+
+def _plain(value: Value) -> Value:
+    """The value without its symbol: an expression of an overridable macro is no longer it."""
+    return Value(value.values, value.reason) if value.symbol else value
+
+
+class LocalHeaders:
+    """The local headers a file includes (`#include "config.h"`), found by their path
+    relative to the including file among `headers` (real path -> bytes, what the command
+    read of the project), each parsed once: their macros and constants are the file's too."""
+
+    def __init__(self, path: str, headers: dict[str, bytes]):
+        self.path, self.headers = path, headers
+        self._chain: list[HostValues] | None = None
+
+    def chain(self, data: bytes) -> list[HostValues]:
+        """The evaluators of the headers `data` (the file's text) includes, directly or
+        through others, in the order the preprocessor reads them."""
+        if self._chain is None:
+            import os
+            self._chain, seen = [], set()
+
+            def visit(path: str, text: bytes) -> None:
+                folder = os.path.dirname(path)
+                for match in _LOCAL_INCLUDE.finditer(text):
+                    target = os.path.realpath(os.path.join(folder, match.group(1).decode("utf-8", "replace")))
+                    if target in seen or target not in self.headers:
+                        continue
+                    seen.add(target)
+                    visit(target, self.headers[target])
+                    self._chain.append(HostValues(_parsed_header(self.headers[target])))
+            visit(os.path.realpath(self.path), data)
+        return self._chain
+
+
+_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
+_HEADER_PARSES: dict[bytes, ParsedFile] = {}
+
+
+def _parsed_header(data: bytes) -> ParsedFile:
+    found = _HEADER_PARSES.get(data)
+    if found is None:
+        if len(_HEADER_PARSES) > 256:
+            _HEADER_PARSES.clear()
+        found = _HEADER_PARSES[data] = parse_file(data)
+    return found
+
+
+def evaluator(parsed: ParsedFile, path: str, options) -> HostValues:
+    """The evaluator of a file of a run: its local headers are the run's (`options.local_headers`)."""
+    headers = getattr(options, "local_headers", ())
+    return HostValues(parsed, headers=LocalHeaders(path, dict(headers)) if headers else None)
 
 
 def _text(parsed: ParsedFile, node: ts.Node) -> str:
@@ -60,10 +116,13 @@ def _text(parsed: ParsedFile, node: ts.Node) -> str:
 class HostValues:
     """The evaluator of one file (its file-scope facts are gathered once)."""
 
-    def __init__(self, parsed: ParsedFile, file: HostValues | None = None):
+    def __init__(self, parsed: ParsedFile, file: HostValues | None = None, headers: LocalHeaders | None = None):
         """`file`: for a macro's body (`parsed` holds its text alone), the evaluator of the
-        file whose names it may use."""
+        file whose names it may use; `headers`: the local headers the file includes."""
         self.parsed = parsed
+        self.headers = file.headers if file else headers
+        self._overridable: set[str] = file._overridable if file else set()
+        self._defined_at: dict[str, int] = file._defined_at if file else {}
         self.root = parsed.main.root
         self._globals: dict[str, list[ts.Node]] | None = file.globals if file else None
         self._macros: dict[str, str | None] | None = file.macros if file else None
@@ -77,6 +136,7 @@ class HostValues:
     # ---- file-scope facts
     def _collect(self) -> None:
         self._globals, self._macros, self._macro_bodies, self._variables = {}, {}, {}, set()
+        self._overridable, self._defined_at = set(), {}
         stack = list(self.root.named_children)
         while stack:
             node = stack.pop()
@@ -96,6 +156,9 @@ class HostValues:
                     key = _text(self.parsed, name)
                     text = _COMMENT.sub(" ", _text(self.parsed, value)).strip() if value is not None else ""
                     self._macros[key] = text if self._macros.get(key, text) == text else None
+                    self._defined_at.setdefault(key, node.start_byte)
+                    if _guarded_by(self.parsed, node, key):
+                        self._overridable.add(key)
             elif kind == "preproc_function_def":
                 name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
                 if name is not None:
@@ -228,11 +291,11 @@ class HostValues:
         bad = next((v for v in values if not v.known), None)
         if name in ("dim3", "uint3"):
             if bad is not None or not 1 <= len(values) <= 3:
-                return bad or unknown("dim3() of no argument")
+                return _dim3_unknown(values, bad) if bad is not None else unknown("dim3() of no argument")
             return _product(values)
         if name in ("min", "max", "std::min", "std::max") and len(values) == 2:
             if bad is not None:
-                return bad
+                return _plain(bad)
             pick = min if name.endswith("min") else max
             return Value(tuple(sorted({pick(a, b) for a in values[0].values for b in values[1].values})))
         if name.startswith(("static_cast<", "int", "unsigned")) and len(values) == 1:
@@ -263,8 +326,23 @@ class HostValues:
         if macro is None:
             return unknown(f"'{name}' is a macro with several or no definitions")
         if macro is not ...:
+            if name in self._overridable:
+                return unknown(f"'{name}' may be redefined on the compile line (-D{name}=...): its #define is "
+                               f"under #ifndef {name}", symbol=name)
             return self._macro(name, macro, depth)
+        for header in (self.headers.chain(self.parsed.data) if self.headers is not None else ()):
+            found = header._name(name, node, None, before, depth + 1)
+            if found.known or not found.reason.endswith("is not declared in this file"):
+                return found
         return unknown(f"'{name}' is not declared in this file")
+
+    def macro_visible(self, name: str, offset: int) -> bool:
+        """Whether the object-like macro `name` is defined at `offset` of the file: in the
+        file before it, or in a local header the file includes."""
+        if self.macros.get(name) is not None and self._defined_at.get(name, offset) < offset:
+            return True
+        return any(h.macros.get(name) is not None
+                   for h in (self.headers.chain(self.parsed.data) if self.headers is not None else ()))
 
     def _macro(self, name: str, text: str, depth: int) -> Value:
         snippet = parse_file(b"int __cu2hip_value = " + text.encode() + b";\n")
@@ -308,10 +386,12 @@ class HostValues:
         if value.type in ("argument_list", "initializer_list", "parameter_list"):   # dim3 b(16, 16); b{16, 16}; b(T)
             args = [self.value(a, function, before, depth + 1) for a in value.named_children if a.type != "comment"]
             bad = next((v for v in args if not v.known), None)
-            return bad or (_product(args) if args else unknown(f"'{name}' has no initializer"))
+            if bad is not None:
+                return _dim3_unknown(args, bad)
+            return _product(args) if args else unknown(f"'{name}' has no initializer")
         found = self.value(value, function, before, depth + 1)
         if not found.known and not found.reason.startswith(f"'{name}'"):
-            return unknown(f"'{name}' depends on a value known at run time ({found.reason})")
+            return unknown(f"'{name}' depends on a value known at run time ({found.reason})", found.symbol)
         return found
 
     def initializer(self, node: ts.Node) -> ts.Node | None:
@@ -446,6 +526,26 @@ def _literal(text: str) -> Value:
     return Value((int(digits, 8) if len(digits) > 1 and digits.startswith("0") else int(digits),))
 
 
+def _dim3_unknown(values: list[Value], bad: Value) -> Value:
+    """dim3 of an unknown component: still exactly an overridable macro when it is the
+    one unknown and the others are 1 (`dim3(TPB)`, `dim3(TPB, 1, 1)`)."""
+    others = [v for v in values if v is not bad]
+    if bad.symbol and all(v.values == (1,) for v in others):
+        return bad
+    return _plain(bad)
+
+
+def _guarded_by(parsed: ParsedFile, node: ts.Node, name: str) -> bool:
+    """Whether the `#define` node sits directly in `#ifndef name` (or `#if !defined(name)`)."""
+    parent = node.parent
+    if parent is None or parent.type not in ("preproc_ifdef", "preproc_if"):
+        return False
+    head = parsed.data[parent.start_byte:min(parent.end_byte, node.start_byte)].decode("utf-8", "replace")
+    first = head.split("\n", 1)[0].split("//")[0]
+    return bool(re.match(r"\s*#\s*(?:ifndef\s+" + re.escape(name) + r"\b|if\s+!\s*defined\s*\(?\s*"
+                         + re.escape(name) + r"\b)", first))
+
+
 def _product(values: list[Value]) -> Value:
     out = {1}
     for v in values:
@@ -465,13 +565,13 @@ _UNARY = {"-": lambda a: -a, "+": lambda a: a, "~": lambda a: ~a, "!": lambda a:
 
 def _combine(op: str, left: Value, right: Value | None) -> Value:
     if not left.known:
-        return left
+        return _plain(left)
     if right is None:
         if op not in _UNARY:
             return unknown(f"the operator {op}")
         return Value(tuple(sorted({_UNARY[op](a) for a in left.values})))
     if not right.known:
-        return right
+        return _plain(right)
     if op not in _OPS:
         return unknown(f"the operator {op}")
     out = {_OPS[op](a, b) for a in left.values for b in right.values}
@@ -489,13 +589,15 @@ class LaunchFact:
     offset: int                  # where, in the file
     values: tuple[int, ...]      # empty when unknown
     reason: str = ""
+    symbol: str = ""             # the overridable macro the block is exactly (Value.symbol)
 
 
-def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset()) -> list[LaunchFact]:
+def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset(),
+                 evaluator: HostValues | None = None) -> list[LaunchFact]:
     """Every launch of the file with its block sizes, and every other use of a kernel
     defined or launched here, or named in `kernels` (the tree's), which hides launches no
-    one can count."""
-    evaluator = HostValues(parsed)
+    one can count. `evaluator`: the file's, when it has local headers."""
+    evaluator = evaluator or HostValues(parsed)
     out, spans = [], []
     for site in module.launches:
         name = site.kernel.rsplit("::", 1)[-1]
@@ -504,7 +606,7 @@ def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset
             out.append(LaunchFact(name, site.span[0], (), "it is launched in a macro's body"))
             continue
         value = evaluator.block_size(site)
-        out.append(LaunchFact(name, site.span[0], value.values, value.reason))
+        out.append(LaunchFact(name, site.span[0], value.values, value.reason, value.symbol))
     names = {k.name for k in module.kernels} | {f.kernel for f in out} | set(kernels)
     wanted = {n.encode() for n in names}
     pattern = parsed.word_pattern(wanted)
@@ -530,7 +632,7 @@ def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset
             continue
         launched = _launch_call(evaluator, tree, node)
         if launched is not None:
-            out.append(LaunchFact(name, match.start(), launched.values, launched.reason))
+            out.append(LaunchFact(name, match.start(), launched.values, launched.reason, launched.symbol))
             continue
         out.append(LaunchFact(name, match.start(), (), f"{name} is used as a value here (passed to a call or "
                                                        "stored): the launches through it cannot be counted"))
@@ -572,29 +674,44 @@ def _callee(evaluator: HostValues, call: ts.Node | None) -> str:
 
 
 class KernelLaunches:
-    """Where each kernel of a file is launched, and with which block sizes: for a kernel of
-    a header, the launches across the files of a run that include it (`index`: kernel,
-    "path:line:col", sizes, reason, header; gathered by the command); else the file's own
-    (a kernel of a source file no other file includes can be launched from that file only)."""
+    """Where each kernel of a file is launched, and with which block sizes: for a kernel
+    that other files can launch (of a header, or declared by another translation unit),
+    the launches across the project (`index`: kernel, "path:line:col", sizes, reason, the
+    defining file, the overridable macro; gathered by the command, translator.universe);
+    else the file's own."""
 
-    def __init__(self, parsed: ParsedFile, module, source, index=None):
+    def __init__(self, parsed: ParsedFile, module, source, index=None, values: HostValues | None = None):
         self.parsed, self.module, self.source = parsed, module, source
         self.index = index
+        self.values = values
         self._local: dict[str, list[tuple[str, tuple[int, ...], str]]] | None = None
         self._tree: dict[str, list[tuple[str, tuple[int, ...], str]]] = {}
+        self._symbols: dict[str, list[str]] = {}        # kernel -> each launch's Value.symbol
 
     def of(self, kernel: str) -> list[tuple[str, tuple[int, ...], str]]:
         """(where, sizes, reason) of each launch or other use of `kernel`."""
         if self._local is None:
             self._local = {}
-            for name, where, values, reason, header in self.index or ():
+            local_symbols: dict[str, list[str]] = {}
+            for name, where, values, reason, header, *symbol in self.index or ():
                 if header == self.source.path:
                     self._tree.setdefault(name, []).append((where, tuple(values), reason))
-            for fact in launch_facts(self.parsed, self.module):
+                    self._symbols.setdefault(name, []).append(symbol[0] if symbol else "")
+            for fact in launch_facts(self.parsed, self.module, evaluator=self.values):
                 line, col = self.source.position(fact.offset)
                 self._local.setdefault(fact.kernel, []).append((f"{self.source.path}:{line}:{col}", fact.values,
                                                                 fact.reason))
+                local_symbols.setdefault(fact.kernel, []).append(fact.symbol)
+            for name, symbols in local_symbols.items():
+                self._symbols.setdefault(name, symbols)
         return self._tree[kernel] if kernel in self._tree else self._local.get(kernel, [])
+
+    def symbol(self, kernel: str) -> str:
+        """The overridable macro every launch of `kernel` is exactly (`k<<<g, TPB>>>` with
+        `#ifndef TPB` around its `#define`), or "" when they are not all that one name."""
+        found = self.of(kernel)
+        symbols = set(self._symbols.get(kernel, ()))
+        return symbols.pop() if found and len(symbols) == 1 and "" not in symbols else ""
 
     def across_files(self, kernel: str) -> bool:
         """Whether the kernel's launches are the project's (the index's), not the file's own."""

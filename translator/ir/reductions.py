@@ -87,6 +87,16 @@ def consumer(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFuncti
                 if name in params or name == index:
                     return refuse(f"it declares '{name}', the name of a parameter or of the index")
                 local.add(name)
+            if node.type in ("subscript_expression", "pointer_expression", "field_expression"):
+                base = node.child_by_field_name("argument")
+                deref = node.type != "pointer_expression" or frag.text(parsed.data, node).lstrip().startswith("*")
+                if deref and base is not None and base.type == "identifier" and (node.type != "field_expression"
+                                                                                  or any(c.type == "->" for c in
+                                                                                         node.children)):
+                    held = frag.text(parsed.data, base)
+                    if held not in params and held not in local:
+                        return refuse(f"it reads or writes memory it was not given as a parameter "
+                                      f"({squeeze(frag.text(parsed.data, node))}), which may be the chain's")
             if node.type != "identifier":
                 continue
             name = frag.text(parsed.data, node)

@@ -16,7 +16,7 @@ CUDA's names and HIP's are both known: the pass also sees its own output.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
@@ -73,12 +73,44 @@ class PointerUse:
 @dataclass(frozen=True)
 class Pointers:
     """What a function does with its names: which are distinct allocations, which
-    parameters are `__restrict__`, and every use of each name."""
-    allocated: frozenset[str]     # locals set only by one cudaMalloc/cudaMallocManaged (&p)
-    restricted: frozenset[str]    # pointer parameters declared __restrict__
-    parameters: frozenset[str]
+    parameters are `__restrict__`, every use of each name, and why a name's value may not
+    be what it was (the aliases the analysis cannot rule out)."""
+    allocated: frozenset[str]     # locals set only by one cudaMalloc/cudaMallocManaged (&p), never changed
+    restricted: frozenset[str]    # pointer parameters declared __restrict__, never changed
+    parameters: frozenset[str]    # ... the parameters never changed
     locals: frozenset[str]        # names declared in the function's body
     uses: dict[str, tuple[PointerUse, ...]]
+    # Why a name may hold another value than the one it was given, or share it: assigned,
+    # its address taken, bound to a non-const reference, passed to a function or macro
+    # that may take it by reference.
+    changed: dict[str, str] = field(default_factory=dict)
+    # Why a name may be read where its uses do not show it: a macro of the file names it,
+    # or the function calls a macro the file does not define (its body is not known).
+    hidden: dict[str, str] = field(default_factory=dict)
+
+    def distinct(self, a: str, b: str):
+        """Known(True) when `a` and `b` provably point to different memory: a local that
+        one allocation of this function sets cannot be reached through a parameter (whose
+        value predates it) or another such local; two __restrict__ parameters are distinct
+        by the caller's promise; none of them changed since. Else Unknown(why)."""
+        from translator.facts import Known, Unknown
+        if not (a.isidentifier() and b.isidentifier()):
+            odd = a if not a.isidentifier() else b
+            return Unknown(f"'{odd}' is not a plain name (pointer arithmetic, a member, a call, a macro's "
+                           "expansion): where it points is not known")
+        for name in (a, b):
+            if name in self.changed:
+                return Unknown(self.changed[name])
+        fresh = self.allocated
+        if a in fresh and (b in fresh or b in self.parameters) or b in fresh and a in self.parameters:
+            return Known(True)
+        if a in self.restricted and b in self.restricted:
+            return Known(True)
+        return Unknown("not provably distinct allocations")
+
+    def read_elsewhere(self, name: str) -> str | None:
+        """Why `name` may be read by code its uses do not show, or None."""
+        return self.hidden.get(name) or self.hidden.get("")
 
 
 def launch_blocks(parsed: ParsedFile, module: Module) -> list[Block]:
@@ -202,8 +234,10 @@ def _error_check(parsed: ParsedFile, node: ts.Node, macros: frozenset[str]) -> b
     return all(n in ERROR_QUERIES or n in macros for n in names)
 
 
-def pointers(parsed: ParsedFile, function_span: Span) -> Pointers:
-    """The facts of one function definition (see Pointers)."""
+def pointers(parsed: ParsedFile, function_span: Span, shapes: dict | None = None) -> Pointers:
+    """The facts of one function definition (see Pointers). `shapes`: the file's
+    parameter_shapes, when the caller has them."""
+    shapes = parameter_shapes(parsed) if shapes is None else shapes
     function = node_at(parsed.main.root, *function_span)
     if function is None:
         return Pointers(frozenset(), frozenset(), frozenset(), frozenset(), {})
@@ -222,7 +256,10 @@ def pointers(parsed: ParsedFile, function_span: Span) -> Pointers:
     body = function.child_by_field_name("body")
     uses: dict[str, list[PointerUse]] = {}
     declared, allocations, written = set(), {}, {}
+    changed: dict[str, str] = {}
     for n, parent in with_parents(body) if body is not None else ():
+        if n.type == "init_declarator":
+            _reference_binding(parsed, n, changed)
         if n.type != "identifier":
             continue
         name = _text(parsed, n)
@@ -244,11 +281,134 @@ def pointers(parsed: ParsedFile, function_span: Span) -> Pointers:
                 role = "free"
             elif assigned(parsed.data, n, parent):
                 written[name] = written.get(name, 0) + 1
+            elif argument is not None and argument.type == "identifier" and callee_name not in BY_VALUE \
+                    and not any(c.type == "kernel_call_syntax" for c in call.children) \
+                    and _may_take_reference(shapes, callee_name, argument):
+                changed.setdefault(name, f"'{name}' is passed to {callee_name or 'a call'}, which may take it by "
+                                         "reference and change it")
         uses.setdefault(name, []).append(PointerUse((n.start_byte, n.end_byte), role))
+    for name, count in written.items():
+        changed.setdefault(name, f"'{name}' is assigned or its address taken in {_function_name(parsed, function)}")
     allocated = {name for name, count in allocations.items()
-                 if count == 1 and name in declared and not written.get(name)}
+                 if count == 1 and name in declared and name not in changed}
+    for name, count in allocations.items():
+        if count > 1:
+            changed.setdefault(name, f"'{name}' is allocated {count} times")
+    parameters -= set(changed)
+    restricted -= set(changed)
     return Pointers(frozenset(allocated), frozenset(restricted), frozenset(parameters), frozenset(declared),
-                    {k: tuple(v) for k, v in uses.items()})
+                    {k: tuple(v) for k, v in uses.items()}, changed, _hidden(parsed, body, declared | parameters))
+
+
+# Calls that take their pointer arguments by value (and a launch's arguments are values).
+BY_VALUE = frozenset({
+    "cudaMemcpy", "cudaMemcpyAsync", "cudaMemset", "cudaMemsetAsync", "cudaMemcpy2D", "cudaMemPrefetchAsync",
+    "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "cudaMemAdvise", "cudaFree", "cudaFreeHost",
+    "hipMemcpy", "hipMemcpyAsync", "hipMemset", "hipMemsetAsync", "hipMemcpy2D", "hipMemPrefetchAsync",
+    "hipMemcpyToSymbol", "hipMemcpyFromSymbol", "hipMemAdvise", "hipFree", "hipHostFree",
+    "printf", "fprintf", "free", "memcpy", "memset", "std::memcpy", "std::memset",
+}) | PURE_CALLS | ERROR_QUERIES
+
+
+def _may_take_reference(shapes_of: dict, callee: str, argument: ts.Node) -> bool:
+    """May the call pass `argument` by reference? Yes, unless the callee is a function
+    of the file whose every declaration takes that position by value."""
+    shapes = shapes_of.get(callee)
+    if not shapes:
+        return True
+    arguments = argument.parent
+    position = [a for a in arguments.named_children if a.type != "comment"].index(argument)
+    return any(position >= len(shape) or shape[position] for shape in shapes)
+
+
+def parameter_shapes(parsed: ParsedFile) -> dict[str, list[tuple[bool, ...]]]:
+    """For each function the file declares or defines at its top level: per declaration,
+    whether each parameter may be a reference (a reference, variadic, or not read)."""
+    out: dict[str, list[tuple[bool, ...]]] = {}
+    stack = list(parsed.main.root.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type in ("namespace_definition", "linkage_specification", "declaration_list",
+                         "template_declaration", "preproc_if", "preproc_ifdef", "preproc_else"):
+            body = node.child_by_field_name("body") if node.type in ("namespace_definition",
+                                                                     "linkage_specification") else None
+            stack.extend((body or node).named_children)
+            continue
+        if node.type not in ("function_definition", "declaration"):
+            continue
+        declarator = node.child_by_field_name("declarator")
+        while declarator is not None and declarator.type in ("pointer_declarator", "reference_declarator"):
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator is None or declarator.type != "function_declarator":
+            continue
+        name = declarator.child_by_field_name("declarator")
+        params = declarator.child_by_field_name("parameters")
+        if name is None or params is None:
+            continue
+        shape = tuple(p.type == "variadic_parameter" or "&" in _text(parsed, p) or p.type != "parameter_declaration"
+                      and p.type != "optional_parameter_declaration" for p in params.named_children
+                      if p.type != "comment")
+        out.setdefault(_text(parsed, name), []).append(shape)
+    return out
+
+
+def _function_name(parsed: ParsedFile, function: ts.Node) -> str:
+    declarator = function.child_by_field_name("declarator")
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = declarator.child_by_field_name("declarator")
+    name = declarator.child_by_field_name("declarator") if declarator is not None else None
+    return _text(parsed, name) if name is not None else "the function"
+
+
+def _reference_binding(parsed: ParsedFile, node: ts.Node, changed: dict[str, str]) -> None:
+    """`T& r = x;` or `T*& r = x;` (not a const reference): x may change through r."""
+    declarator = node.child_by_field_name("declarator")
+    value = node.child_by_field_name("value")
+    if declarator is None or value is None:
+        return
+    written = _text(parsed, declarator)
+    if "&" not in written or "&&" in written:
+        return
+    before = written.split("&", 1)[0]
+    declaration = node.parent
+    head = _text(parsed, declaration)[:max(0, declarator.start_byte - declaration.start_byte)] \
+        if declaration is not None else ""
+    if "*" in before:
+        if re.search(r"\bconst\s*$", before.rsplit("*", 1)[1]):
+            return          # T* const& r = x: x cannot change through r
+    elif re.search(r"\bconst\b", head + before):
+        return              # const T& r = x
+    bound = re.sub(r"\s+", "", _text(parsed, value))
+    name = re.sub(r"[\s&*]+|\bconst\b", "", written)
+    if bound.isidentifier():
+        changed.setdefault(bound, f"'{bound}' is bound to the reference '{name}', through which it may change")
+
+
+_MACRO_ANY = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:\([^)]*\))?)((?:[^\n]*\\\r?\n)*[^\n]*)", re.M)
+_UPPER_CALL = re.compile(r"\b([A-Z][A-Z0-9_]{2,})\s*\(")
+
+
+def _hidden(parsed: ParsedFile, body: ts.Node | None, names: set[str]) -> dict[str, str]:
+    """Names a macro of the file mentions (its expansion may read them), and under "" a
+    call of the function that looks like a macro the file does not define (its body is not
+    known: it may read any local)."""
+    out: dict[str, str] = {}
+    defined = set()
+    for match in _MACRO_ANY.finditer(parsed.data):
+        macro = match.group(1).decode("utf-8", "replace")
+        defined.add(macro)
+        params = {p.strip() for p in match.group(2).decode("utf-8", "replace").strip("()").split(",")}
+        words = set(re.findall(r"[A-Za-z_]\w*", match.group(3).decode("utf-8", "replace"))) - params
+        for name in words & names:
+            out.setdefault(name, f"the macro {macro} names '{name}': its uses through the macro are not seen")
+    if body is not None:
+        text = _text(parsed, body)
+        for call in _UPPER_CALL.finditer(text):
+            if call.group(1) not in defined and not call.group(1).startswith(("CUDA_", "HIP_")):
+                out.setdefault("", f"{call.group(1)}(...) may be a macro this file does not define, whose "
+                                   "expansion may read any local")
+                break
+    return out
 
 
 def _argument_of(node: ts.Node, parent: ts.Node | None) -> tuple[ts.Node | None, ts.Node | None]:

@@ -185,11 +185,15 @@ def build_warp_facts(parsed: ParsedFile) -> WarpFacts:
     for w in walks:
         by_name.setdefault(w.function.name, []).append(w)
     changed = True
+    marked: set[tuple[str, int]] = set()    # every function of that name has that parameter marked
     while changed:       # a parameter is a thread value when a caller passes one
         changed = False
         for w in walks:
             w.propagate()
             for callee, position in w.thread_arguments():
+                if (callee, position) in marked:
+                    continue        # (a thread value stays one: marking again changes nothing)
+                marked.add((callee, position))
                 for target in by_name.get(callee, ()):
                     changed |= target.mark_parameter(position)
     facts = WarpFacts(graph, *(tuple(x for w in walks for x in getattr(w, kind)()) for kind in

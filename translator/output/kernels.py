@@ -19,11 +19,11 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from translator import toolchain
+from translator import compile_context, toolchain
 from translator.frontend import parse_file
 from translator.facts import Facts, active
 from translator.ir import build_ir
-from translator.ir.host_values import KernelLaunches
+from translator.ir.host_values import KernelLaunches, evaluator
 from translator.ir.registers import estimate, kernel_bounds, kernel_demand
 from translator.source import SourceFile
 
@@ -32,13 +32,17 @@ FIGURES = ("vgprs", "agprs", "sgprs", "scratch_bytes", "occupancy", "vgpr_spills
 
 def function_name(mangled: str) -> str:
     """The unqualified name of an Itanium-mangled function (`_Z5heavyPKfPfi` -> `heavy`,
-    `_ZN2ns1kEPf` -> `k`, `_ZL1kPf` -> `k`); the text itself when it is not mangled."""
+    `_ZN2ns1kEPf` -> `k`, `_ZL1kPf` -> `k`, `_ZN2nsL1kEPf` -> `k`: a static kernel in a
+    namespace); the text itself when it is not mangled."""
     if not mangled.startswith("_Z"):
         return mangled
     i, name = 2 + (mangled[2:3] == "L"), mangled          # _ZL: internal linkage (a static kernel)
     nested = mangled[i:i + 1] == "N"
     i += nested
-    while i < len(mangled) and mangled[i].isdigit():
+    while i < len(mangled) and (mangled[i].isdigit() or (nested and mangled[i] == "L")):
+        if mangled[i] == "L":       # internal linkage of the name that follows
+            i += 1
+            continue
         j = i
         while j < len(mangled) and mangled[j].isdigit():
             j += 1
@@ -55,7 +59,7 @@ def rows(pairs, options) -> list[dict]:
     for job, result in pairs:
         if result.skipped or b"__global__" not in result.input:
             continue
-        parsed = parse_file(result.input, None, options.qualifier_macros)
+        parsed = parse_file(result.input, None, options.qualifier_macros, defines=options.defines)
         with active(Facts(parsed)):      # the file's facts (its register counter) built once
             out += _rows(result, parsed, options)
     return out
@@ -64,8 +68,9 @@ def rows(pairs, options) -> list[dict]:
 def _rows(result, parsed, options) -> list[dict]:
     out = []
     module = build_ir(result.path, parsed)
-    launches = KernelLaunches(parsed, module, SourceFile(result.path, result.input), options.launch_index)
-    output = parse_file(result.output, None, options.qualifier_macros)
+    launches = KernelLaunches(parsed, module, SourceFile(result.path, result.input), options.launch_index,
+                              evaluator(parsed, result.path, options))
+    output = parse_file(result.output, None, options.qualifier_macros, defines=options.defines)
     translated = build_ir(result.path, output)
     bounded = {k.name: k for k in translated.kernels if k.body_span is not None and k.launch_bounds}
     source = SourceFile(result.path, result.input)
@@ -138,6 +143,8 @@ def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: 
             own = context.for_file(source) if context is not None else None
             folders = [str(target.parent)]
             for d in own.include_dirs if own is not None else ():
+                if compile_context.cuda_toolkit(d):
+                    continue        # CUDA's headers would stand in for HIP's
                 if Path(d).resolve().is_relative_to(root):
                     folders.append(str(Path(tmp, variant, Path(d).resolve().relative_to(root))))
                 folders.append(d)
@@ -187,8 +194,8 @@ def nvcc_figures(table: list[dict], pairs, jobs: int, context=None) -> list[str]
     if toolchain.nvcc() is None:
         return ["nvcc is not installed: no figures for the CUDA originals (pip install nvidia-cuda-nvcc)"]
     extra = tuple(filter(None, [os.environ.get("CU2HIP_CUDA_INCLUDE")]))
-    units = [(result.path, Path(job.source)) for job, result in pairs
-             if not result.skipped and b"__global__" in result.input]
+    units = [(result.path, Path(job.source)) for job, result in pairs      # a launch instantiates a header's kernel
+             if not result.skipped and (b"__global__" in result.input or b"<<<" in result.input)]
 
     def run(unit):
         display, path = unit
@@ -205,8 +212,9 @@ def nvcc_figures(table: list[dict], pairs, jobs: int, context=None) -> list[str]
                 problems.append(f"{display} did not compile with nvcc: {_first_error(done.output)}")
             for k in kernels:
                 found.setdefault(display, {}).setdefault(function_name(k.kernel), k)
+    inputs = {r.path: r.input for _, r in pairs}
     for row in table:
-        k = found.get(row["file"], {}).get(row["kernel"])
+        k = found.get(row["file"], {}).get(row["kernel"]) or _from_includer(found, inputs, row)
         row["nvcc_registers"] = k.registers if k is not None else None
         row["nvcc_spill_bytes"] = k.spill_bytes if k is not None else None
     return problems

@@ -95,7 +95,7 @@ def to_markdown(results, rules=(), *, limit: int = LIMIT, min_severity: str = "n
 def _totals(count: int, shown, edits: Counter, folded: Counter, severities: Counter) -> str:
     changed = sum(r.input != r.output for r in shown)
     return (f"{_count(count, 'file')}, {changed} changed: {_count(sum(edits.values()), 'edit')} "
-            f"({sum(folded.values())} of them plain renames), "
+            f"({sum(folded.values()):,} of them plain renames), "
             f"{_count(sum(severities.values()), 'diagnostic')} ({_count(severities['error'], 'error')}, "
             f"{_count(severities['warning'], 'warning')}, {_count(severities['note'], 'note')}).")
 
@@ -130,7 +130,8 @@ def _file_table(shown, renames, diagnostics) -> str:
             "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for r in shown:
         s = Counter(d.severity for d in diagnostics[id(r)])
-        rows.append(f"| {_code_span(path_text(r.path)).replace('|', '&#124;')} | {len(r.applied)} | "
+        name = _code_span(path_text(r.path)).replace("|", "\\|")     # a pipe escaped, even in code
+        rows.append(f"| {name} | {len(r.applied)} | "
                     f"{len(renames[id(r)])} | {s['error']} | {s['warning']} | {s['note']} |")
     return "\n".join(rows) + "\n"
 

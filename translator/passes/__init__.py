@@ -53,16 +53,23 @@ class Options:
     only: str | None = None                 # run this pass alone (for debugging and goldens)
     fuse: bool = True                       # fuse chains of elementwise launches (--no-fuse)
     rebalance: bool = True                  # move block-size agnostic launches (--no-rebalance)
+    runtime: bool = True                    # hoist allocations and handles out of loops (--no-runtime)
     block_size: int = 256                   # ... to this many threads per block (--block-size)
     # The launches across the translated files of the kernels headers define (kernel,
     # "path:line:col", block sizes, why unknown, the header), gathered by the command
     # before translating; None: the Python API's one file, which counts its own launches only.
-    launch_index: tuple[tuple[str, str, tuple[int, ...], str, str], ...] | None = None
+    launch_index: tuple[tuple[str, str, tuple[int, ...], str, str, str], ...] | None = None
+    # The local headers of the run's files and project (real path, bytes), gathered by the
+    # command: their macros and constants are read where a file includes them.
+    local_headers: tuple[tuple[str, bytes], ...] = ()
     # Paths of user rules files (translator.rules), applied in this order by the user
     # rules pass; each worker process parses each file once while its mtime stays.
     rules: tuple[str, ...] = ()
     # The AMD targets build files are translated for (`--offload-arch`, `offload-arch`).
     offload_arch: tuple[str, ...] = ("gfx90a",)
+    # The build's macro definitions (`report -D NAME[=VALUE]`): where a file parses only
+    # configuration by configuration, the one they select is parsed first (frontend).
+    defines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,10 @@ class Context:
     round: int = 0          # of the pipeline's fix loop: 0 analyses the input, later ones its rewrites
     rewritten: bool = False  # an earlier round applied edits of passes that do not restructure
     applied: frozenset[str] = frozenset()   # the rules whose fixes earlier rounds applied
+    # The declared precedence of each fix's pass (by id of the Fix), stamped by `fix`
+    # from the pass running (`running`, set by the pipeline): see `order` and `overridden`.
+    ranks: dict[int, int] = field(default_factory=dict)
+    running: int = 0
     # A build file's tokens (translator.buildfiles: CMakeFile, MakeFile, or the
     # BuildSyntaxError that stopped them); None for a CUDA or C++ file.
     build: object = None
@@ -116,7 +127,26 @@ class Context:
             return None
         made = Fix(edits, rule.id, reason, SAFE if rule.safe else SEMANTIC)
         self.fixes.append(made)
+        if self.running:
+            self.ranks[id(made)] = self.running
         return made
+
+    def order(self) -> list[Fix]:
+        """The round's fixes in the order they are applied: higher declared precedence
+        first, then the order the passes made them (so that, of two overlapping fixes, the
+        one of higher precedence is accepted)."""
+        return sorted(self.fixes, key=lambda f: -self.ranks.get(id(f), 0))
+
+    def overridden(self, rejected: list[Fix], applied: list[Fix]) -> tuple[list[Fix], list[Fix]]:
+        """(the rejected fixes that lost to an applied fix of higher precedence: overridden,
+        dropped without a word; the others: real overlaps, P004)."""
+        lost, clashed = [], []
+        winners = [(self.ranks.get(id(f), 0), f) for f in applied if self.ranks.get(id(f), 0)]
+        for fix in rejected:
+            rank = self.ranks.get(id(fix), 0)
+            beaten = any(r > rank and _overlap(fix, w) for r, w in winners)
+            (lost if beaten else clashed).append(fix)
+        return lost, clashed
 
     def report(self, rule: Rule, start: int, message: str, *, severity: str | None = None,
                end: int | None = None, fix: Fix | None = None, subject: str | None = None) -> None:
@@ -133,6 +163,17 @@ class Context:
             self.header_requests.append(HeaderRequest(header, rule.id, reason))
 
 
+def _overlap(a: Fix, b: Fix) -> bool:
+    """Do two fixes touch a byte in common (an insertion: strictly inside the other's range)?"""
+    def meets(x: Edit, y: Edit) -> bool:
+        if x.start == x.end:
+            return y.start < x.start < y.end
+        if y.start == y.end:
+            return x.start < y.start < x.end
+        return x.start < y.end and y.start < x.end
+    return any(meets(x, y) for x in a.edits for y in b.edits)
+
+
 @dataclass(frozen=True)
 class Pass:
     id: str
@@ -146,6 +187,36 @@ class Pass:
     restructures: bool = False
     # The kinds of file it reads: "cuda" (CUDA and C++ sources), or build files ("cmake", "make").
     languages: tuple[str, ...] = ("cuda",)
+    # Which pass's fix wins an overlap: the higher precedence's, and the other is then
+    # overridden (dropped without P004); equal precedence: the fix made first, the other
+    # gets P004. The user rules pass declares a precedence above the built-in passes'.
+    precedence: int = 0
+    options: tuple[PassOption, ...] = ()
+
+
+@dataclass(frozen=True)
+class PassOption:
+    """An option of a pass, declared once with it (`register_pass(..., options=(...))`):
+    the command line (`--NAME`, and `--no-NAME` for a switch), the configuration key
+    NAME, the settings and the goldens' `// cu2hip-options:` all derive from it."""
+    name: str                       # kebab-case: the flag and the configuration key
+    field: str                      # the Options field it sets
+    default: bool | int
+    help: str
+    off_help: str = ""              # a switch's --no-NAME
+    expected: str = ""              # an integer's valid values, as errors say them
+    valid: Callable[[int], bool] | None = None
+    why: str = ""                   # why those values, for the command line's error
+    metavar: str = "N"
+
+    @property
+    def switch(self) -> bool:
+        return isinstance(self.default, bool)
+
+    def accepts(self, value) -> bool:
+        if self.switch:
+            return isinstance(value, bool)
+        return type(value) is int and (self.valid is None or self.valid(value))
 
 
 PASSES: dict[str, Pass] = {}
@@ -153,7 +224,7 @@ PASSES: dict[str, Pass] = {}
 
 def register_pass(pass_id: str, *, rules: tuple[Rule, ...], requires: tuple = (),
                   after: tuple[str, ...] = (), targets: tuple[str, ...] = ("hip",), restructures: bool = False,
-                  languages: tuple[str, ...] = ("cuda",)):
+                  languages: tuple[str, ...] = ("cuda",), precedence: int = 0, options: tuple = ()):
     def decorate(run: Callable[[Context], None]) -> Callable[[Context], None]:
         if pass_id in PASSES:
             raise ValueError(f"pass {pass_id!r} registered twice")
@@ -161,10 +232,19 @@ def register_pass(pass_id: str, *, rules: tuple[Rule, ...], requires: tuple = ()
         unknown = set(names) - fl.known_names()
         if unknown:
             raise ValueError(f"pass {pass_id!r} requires unknown facts {sorted(unknown)}")
+        fields = {f.name for f in Options.__dataclass_fields__.values()}
+        for option in options:
+            if option.field not in fields:
+                raise ValueError(f"pass {pass_id!r}: option {option.name!r} sets no Options field {option.field!r}")
         PASSES[pass_id] = Pass(pass_id, run, tuple(r.id for r in rules), names, tuple(after),
-                               tuple(targets), restructures, tuple(languages))
+                               tuple(targets), restructures, tuple(languages), precedence, tuple(options))
         return run
     return decorate
+
+
+def pass_options() -> list[PassOption]:
+    """Every pass's declared options, in the order of the passes' ids."""
+    return [o for _, p in sorted(all_passes().items()) for o in p.options]
 
 
 def all_passes() -> dict[str, Pass]:

@@ -12,16 +12,19 @@ configurations make chains); not on its own fused code or after the renaming pas
 
 from __future__ import annotations
 
+from translator.facts.aliases import Aliases
 from translator.facts.elementwise import Elementwise
 from translator.facts.statements import LaunchBlocks
-from translator.passes import Context, register_pass
+from translator.passes import Context, PassOption, register_pass
 from translator.passes.fusion import chains, rewrite
 
 RULES = (rewrite.FUSED, chains.NOT_FUSED)
 
 
-@register_pass("fusion", rules=RULES, requires=("kernels", "launches", "tree", LaunchBlocks, Elementwise), targets=("hip", "cuda"),
-               after=("rebalancing",), restructures=True)
+@register_pass("fusion", rules=RULES, requires=("kernels", "launches", "tree", LaunchBlocks, Elementwise, Aliases), targets=("hip", "cuda"),
+               after=("rebalancing",), restructures=True,
+               options=(PassOption("fuse", "fuse", True, "fuse chains of elementwise launches into one kernel (the "
+                                   "default)", off_help="do not fuse launches"),))
 def run(ctx: Context) -> None:
     if not ctx.options.fuse or ctx.fixes or ctx.rewritten or rewrite.FUSED.id in ctx.applied \
             or b"<<<" not in ctx.source.data:

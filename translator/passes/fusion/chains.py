@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from translator.catalog import NOTE, rule
 from translator.ir import Kernel, LaunchSite, Module
+from translator.facts.aliases import Aliases
 from translator.facts.elementwise import Elementwise
 from translator.facts.statements import LaunchBlocks
 from translator.ir.elementwise import Refusal, Stage, squeeze, substitute
@@ -99,8 +100,8 @@ class Chain:
 def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
     """The fusable chains of the file, reporting F002 for each launch that cannot join
     the chain before it."""
-    found_blocks = ctx.facts.get(LaunchBlocks)
-    blocks = found_blocks.blocks
+    blocks = ctx.facts.get(LaunchBlocks)
+    aliases = ctx.facts.get(Aliases)
     if not blocks:
         return []
     kernels = ctx.facts.get(Elementwise)
@@ -127,10 +128,10 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
 
     chains = []
     for block in blocks:
-        facts = _Lazy(lambda span=block.function_span: found_blocks.pointers(span) if span else Pointers(
-            frozenset(), frozenset(), frozenset(), frozenset(), {}))
+        facts = _Lazy(lambda span=block.function_span: aliases.of(span))
         current = _Run(facts)
         previous: LaunchSite | None = None
+        blocked: str | None = None
         start = 0
         between: list[Statement] = []
 
@@ -150,9 +151,7 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
             if previous is None:
                 pass
             elif not current.links:
-                before = stages.get(previous.kernel)
-                reason = f"{previous.kernel} is not elementwise: {before.reason}" if isinstance(before, Refusal) \
-                    else f"{previous.kernel} cannot be fused"
+                reason = blocked
             elif link is not None:
                 reason = _cannot_join(current, link, between)
             elif isinstance(kernel, Refusal):
@@ -165,6 +164,8 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
                 if consumed is not None and why is None:
                     close(position + 1, consumed)
                     current, previous, between = _Run(facts), site, []
+                    blocked = f"{site.kernel} ends the chain before it (it reduces what that chain computes), and " \
+                              "no chain continues past a reduction"
                     continue
                 reason = f"{site.kernel} is not elementwise: {stage.reason}" if consumed is None else \
                     f"{site.kernel} is not elementwise ({stage.reason}) and does not only reduce what the chain " \
@@ -180,6 +181,9 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
                     current.add(link)
                 start = position
             previous = site
+            # Why no launch can join this one: said at the next launch, whatever it is.
+            blocked = None if isinstance(stage, Stage) else f"{site.kernel}: {kernel.reason}" \
+                if isinstance(kernel, Refusal) else f"{site.kernel} is not elementwise: {stage.reason}"
             between = []
         close(len(block.statements))
     return chains
@@ -293,8 +297,8 @@ def _cannot_consume(chain: _Run, consumed: Consumed, between: list[Statement], f
                 if other != key and not _distinct(key, other, facts) or other == key and key not in written \
                         and (param.name in found.other_uses or any(a.mode != "read" for a in found.accesses
                                                                      if a.param == param.name)):
-                    return f"'{key}' may point into the same memory as '{other}' (not provably distinct " \
-                           "allocations)"
+                    return f"'{key}' may point into the same memory as '{other}' " \
+                           f"({_why_not_distinct(key, other, facts)})"
     return None
 
 
@@ -400,8 +404,8 @@ class _Run:
         if not pairs:
             return None
         w, other = min(pairs)
-        return f"'{w}' is written and '{other}' may point into the same memory (not provably distinct " \
-               "allocations)"
+        return f"'{w}' is written and '{other}' may point into the same memory " \
+               f"({_why_not_distinct(w, other, self.facts)})"
 
     def add(self, link: Link) -> None:
         """The link joins the chain (after aliasing() passed it, or as the first)."""
@@ -426,6 +430,14 @@ class _Run:
 # parameter, declared __restrict__.
 _NOT_A_NAME = 8
 _FRESH, _PARAMETER, _RESTRICTED = 1, 2, 4
+
+
+def _why_not_distinct(a: str, b: str, facts: Pointers) -> str:
+    """The aliases fact's reason (translator.facts.aliases: Pointers.distinct)."""
+    if a == b:
+        return "the same buffer"
+    answer = facts.distinct(a, b)
+    return answer.reason if not answer.known else "not provably distinct allocations"
 
 
 def _distinct(a: str, b: str, facts: Pointers) -> bool:

@@ -264,7 +264,8 @@ def _dead(chain: Chain, argument: str) -> str | None:
     """Why the chain's stores to `argument` are dead, or None when they may be read."""
     name = squeeze(argument)
     facts = chain.pointers
-    if not name.isidentifier() or name not in facts.locals:
+    if not name.isidentifier() or name not in facts.locals or facts.read_elsewhere(name) \
+            or name in facts.changed:
         return None
     launches = [s.span for s in chain.statements if s.kind == "launch"]      # in order, disjoint
     starts = [lo for lo, _ in launches]

@@ -31,6 +31,7 @@ from translator.cudanames import CUDA_SHAPED
 from translator.frontend import Fragment, node_at, unparsed_define_bodies
 from translator.ir import WARP_SYNC_BUILTINS
 from translator.passes import Context
+from translator.passes.hipify.guards import NAMES as GUARD_NAMES
 from translator.rules import load_rules
 from translator.scan import NAMESPACES, _in_broken_literal
 
@@ -110,7 +111,8 @@ def _unparsed_bodies(ctx: Context) -> list[Fragment]:
 
 def _known(ctx: Context, name: bytes) -> bool:
     text = name.decode("ascii", "replace")
-    return ctx.tables.lookup(text) is not None or text in WARP_SYNC_BUILTINS or text in NAMESPACES
+    return ctx.tables.lookup(text) is not None or text in WARP_SYNC_BUILTINS or text in NAMESPACES \
+        or text in GUARD_NAMES      # CUDA headers' include guards: H041, H042
 
 
 def _declares(node) -> bool:

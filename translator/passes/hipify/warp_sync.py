@@ -40,6 +40,7 @@ Safety:
 from __future__ import annotations
 
 import re
+import weakref
 from pathlib import Path
 from functools import lru_cache
 
@@ -289,6 +290,15 @@ def _local(ctx: Context, frag: Fragment, name: ts.Node):
     function = function_around(name)
     if function is None:
         return None
+    memo, key = _memo(ctx), ("local", id(frag), function.id, word)     # (asked by each shuffle of the function)
+    if key not in memo:
+        memo[key] = _local_in(ctx, frag, function, word)
+    return memo[key]
+
+
+def _local_in(ctx: Context, frag: Fragment, function: ts.Node, word: bytes):
+    """_local's answer for the name `word` in `function`."""
+    data = ctx.source.data
     lo, hi = frag.span(function)
     inits, assigned, declared, parameter = [], False, False, False
     for match in re.compile(rb"(?<![\w$])" + re.escape(word) + rb"\b").finditer(ctx.parsed.cleaned, lo, hi):
@@ -334,19 +344,55 @@ def _every_call_passes_full(ctx: Context, frag: Fragment, mask: ts.Node, depth: 
         names.append(frag.text(ctx.source.data, target) if target is not None else None)
     position = names.index(frag.text(ctx.source.data, mask)) if frag.text(ctx.source.data, mask) in names else -1
     word = frag.text(ctx.source.data, name).encode()
-    calls = 0
-    for match in re.compile(rb"(?<![\w$])" + re.escape(word) + rb"(?![\w$])").finditer(ctx.parsed.cleaned):
-        node = node_at(frag.root, match.start() - frag.delta, match.end() - frag.delta)
-        if node is None or node == name:
-            continue
-        call = node.parent
-        if call is None or call.type != "call_expression" or call.child_by_field_name("function") != node:
-            return False        # a prototype, an address taken, an overload: not every caller is seen
-        arguments = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
-        if position < 0 or position >= len(arguments) or not _full_mask(ctx, frag, arguments[position], depth + 1):
-            return False
-        calls += 1
-    return calls > 0
+    memo = _memo(ctx)
+    found, others = _uses(ctx, frag, word, memo)
+    if any(node != name for node in others):      # (stops at the second, at the latest)
+        return False        # a prototype, an address taken, an overload: not every caller is seen
+    # Every other use is a call: the answer is the same for whichever function of this
+    # name asks (each shuffle asked, for each copy of a helper, and each asking scanned
+    # the file: the file's cost was its square). _full_mask has no side effect.
+    key = ("calls", id(frag), word, position, depth, name.id if others else None)
+    if key not in memo:
+        calls, every = 0, True
+        for node, call in found:
+            if call is None:
+                continue        # the function's own name
+            arguments = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+            if position < 0 or position >= len(arguments) or not _full_mask(ctx, frag, arguments[position],
+                                                                             depth + 1):
+                every = False
+                break
+            calls += 1
+        memo[key] = every and calls > 0
+    return memo[key]
+
+
+def _uses(ctx: Context, frag: Fragment, word: bytes, memo: dict):
+    """Each use of the name `word` in the fragment, in file order: (its node, the call
+    whose function it is, or None); and the nodes of the uses that are not calls."""
+    key = ("uses", id(frag), word)
+    if key not in memo:
+        found = []
+        for match in re.compile(rb"(?<![\w$])" + re.escape(word) + rb"(?![\w$])").finditer(ctx.parsed.cleaned):
+            node = node_at(frag.root, match.start() - frag.delta, match.end() - frag.delta)
+            if node is None:
+                continue
+            call = node.parent
+            if call is None or call.type != "call_expression" or call.child_by_field_name("function") != node:
+                call = None
+            found.append((node, call))
+        memo[key] = found, [node for node, call in found if call is None]
+    return memo[key]
+
+
+_MEMO: list = [None, {}]     # (a weak reference to the Context, its answers)
+
+
+def _memo(ctx: Context) -> dict:
+    """The answers of _local, _every_call_passes_full and _uses for one file (its Context)."""
+    if _MEMO[0] is None or _MEMO[0]() is not ctx:
+        _MEMO[0], _MEMO[1] = weakref.ref(ctx), {}
+    return _MEMO[1]
 
 
 # Where an identifier is the name a declaration introduces (a parameter, a local without

@@ -14,10 +14,15 @@ Legal when:
     more would fail (HIP and CUDA both refuse it), so a bound that is too small is never
     guessed.
 Not handled:
-    Launches through pointers, from files outside the translated tree, or in macros.
+    Launches through pointers, from files outside the project, or in macros; a kernel of
+    external linkage in files given alone that do not hold the program (no main): other
+    translation units may launch it (translator.universe), so it is not bounded.
 Example:
     __global__ void k(float *x) {...}  k<<<g, 256>>>(x);
     ->  __global__ void __launch_bounds__(256) k(float *x) {...}
+    A block size that is a macro the compile line may redefine (its `#define` under
+    `#ifndef TPB`) is no number: when every launch is exactly that macro, and the macro is
+    defined where the kernel is, the bound is `__launch_bounds__(TPB)`; else none (L002).
 Safety:
     semantic: the compiler may use the registers 256 threads leave; a launch wider than
     the bound would fail, and there is none.
@@ -45,11 +50,16 @@ the kernel is known, the bound is the largest block size among them.""",
                 "{ x[threadIdx.x] = 0; }\nvoid f(float *x) { k<<<4, 256>>>(x); }\n")
 UNKNOWN_SIZE = rule(
     "L002", "unknown-block-size", WARNING, "a kernel cannot be bounded: a launch's block size is unknown", """
-A launch's block size is read at run time (a parameter, a variable written in the
-function, a call), or the kernel's name is used as a value (passed to
-`cudaLaunchKernel`, stored in a pointer), so its launches cannot all be counted. No bound
-is guessed: the kernel keeps HIP's default of 1024 threads. If the largest block is known
-to you, write `__launch_bounds__(N)` on the kernel.""",
+A launch's block size is read at run time (a parameter, a call, a variable some use may
+write: an assignment, `++`, a member write `b.x = ...`, its address taken, a non-const
+reference to it, a call that may take it by reference, `>>`), is a macro the compile
+line may redefine in an expression (`2 * TPB` under `#ifndef TPB`), or the kernel's name
+is used as a value (passed to `cudaLaunchKernel`, stored in a pointer), so its launches
+cannot all be counted. A kernel of external linkage in files given alone that do not
+hold the program (none defines `main`) may be launched by other translation units:
+translate the project's folder, or configure it (`[tool.cu2hip]`), to count them. No
+bound is guessed: the kernel keeps HIP's default of 1024 threads. If the largest block
+is known to you, write `__launch_bounds__(N)` on the kernel.""",
     topic="launch-bounds",
     example="__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
             "void f(float *x, int threads) { k<<<4, threads>>>(x); }\n",
@@ -75,6 +85,14 @@ def bound(ctx: Context, kernel, sites: KernelLaunches) -> None:
             return      # one file on its own: its kernels may be launched elsewhere; or said of the input
         ctx.report(NOT_LAUNCHED, start, f"{kernel.name} is launched from no translated file: not bounded (HIP "
                    "compiles it for blocks of 1024 threads)", end=end, subject=kernel.name)
+        return
+    symbol = sites.symbol(kernel.name)
+    if symbol and sites.values is not None and sites.values.macro_visible(symbol, start):
+        places = ", ".join(where for where, _, _ in found[:3]) + (f" and {len(found) - 3} more" if len(found) > 3
+                                                                   else "")
+        ctx.fix(BOUNDED, Edit(start, start, f"__launch_bounds__({symbol}) ".encode()),
+                f"{kernel.name} is launched with {symbol} threads per block at every launch ({places}), a macro the "
+                f"compile line may redefine: the bound is written in terms of it")
         return
     unknown = next(((where, reason) for where, values, reason in found if not values), None)
     if unknown is not None:

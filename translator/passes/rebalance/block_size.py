@@ -16,7 +16,9 @@ Legal when:
     kernel, the old grid provably covers the guard's bound (a ceiling division of that
     bound by the block size, or constants whose product is at least it), so that the new
     grid covers the same elements; and the kernel's `__launch_bounds__`, if it has one,
-    allows the new block.
+    allows the new block, and so does the bound the other files' launches give a kernel
+    that they launch too (translator.universe). A launch wider than 1024 threads, which
+    fails, stays.
 Not handled:
     Kernels defined in another file (their launches are left), launches in macros,
     launches through `cudaLaunchKernel` or `hipLaunchKernelGGL`, block sizes read at run
@@ -41,7 +43,8 @@ from translator.facts.host_values import HostValues as HostValuesFact
 from translator.ir.block_agnostic import Agnostic, NotAgnostic
 from translator.ir.elementwise import squeeze
 from translator.ir.grids import ceil_division, components, one_dimensional, strip
-from translator.ir.host_values import HostValues, KernelLaunches
+from translator.facts.kernel_launches import KernelLaunches as KernelLaunchesFact
+from translator.ir.host_values import HostValues
 from translator.ir.model import LaunchSite
 from translator.ir.nodes import balanced, descendants
 from translator.passes import Context
@@ -91,6 +94,7 @@ multiple of 64 where the kernel allows.""",
                 "void f(int *out, int blocks) { lanes<<<blocks, 32>>>(out); }\n")
 
 WAVEFRONT = 64
+MAX_THREADS = 1024      # threads per block, on CUDA and HIP alike
 
 
 def rebalance(ctx: Context) -> None:
@@ -103,7 +107,7 @@ def rebalance(ctx: Context) -> None:
             defined.setdefault(kernel.name, []).append(kernel)
     verdicts: dict[str, Agnostic | NotAgnostic] = {}
     grids = ResidentGrids(ctx)
-    index = KernelLaunches(ctx.parsed, ctx.module, ctx.source, ctx.options.launch_index)
+    index = ctx.facts.get(KernelLaunchesFact)
     for site in ctx.module.launches:
         if site.in_macro or not site.clean:
             continue
@@ -113,6 +117,10 @@ def rebalance(ctx: Context) -> None:
         block = size.values[0]
         moves = block != target
         name = site.kernel.rsplit("::", 1)[-1]
+        if block > MAX_THREADS:
+            _refuse(ctx, site, name, block, f"a launch of {block} threads per block fails on CUDA and on HIP (at most "
+                    f"{MAX_THREADS}): moving it would make a launch that fails run")
+            continue
         if not moves and not (_strides(ctx, defined.get(name)) and _fixed_small_grid(values, site, block, grids)) \
                 or block == 1 and _single_block(values, site):
             continue            # already right; or <<<1, 1>>>: one thread, on purpose

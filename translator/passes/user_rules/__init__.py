@@ -45,7 +45,8 @@ from translator.rules import declare, load_rules
 
 
 # Its rules are the user's: declared when it loads the rules files, not at import.
-@register_pass("user-rules", rules=(), requires=("tree",), after=("hipify",), targets=("hip", "cuda"))
+# A user's rule says what a name becomes: its fix wins over a built-in pass's at the same place.
+@register_pass("user-rules", rules=(), requires=("tree",), after=("hipify",), targets=("hip", "cuda"), precedence=10)
 def run(ctx: Context) -> None:
     if not ctx.options.rules:
         return

@@ -89,8 +89,10 @@ def _rewrite(ctx: Context, rules: RuleSet, catalog_rule, rule: CallRewrite, frag
         why += "; with, inside its arguments: " + "; ".join(used)
     fix = ctx.fix(catalog_rule, tuple(sorted(made, key=lambda e: (e.start, e.end))), why)
     if fix is not None:
-        gone = {id(f) for f in folded + overridden}
-        ctx.fixes[:] = [f for f in ctx.fixes if id(f) not in gone]
+        # The built-in passes' folded and overridden fixes lose to it by precedence
+        # (translator.passes); this pass's own (an inner call rewritten) are replaced by it.
+        own = {id(f) for f in folded + overridden if ctx.ranks.get(id(f)) == ctx.running}
+        ctx.fixes[:] = [f for f in ctx.fixes if id(f) not in own]
         drop_diagnostics(ctx, fn_start, fn_end, rule.name, rules.ids)
 
 

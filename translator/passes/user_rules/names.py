@@ -10,18 +10,23 @@ from __future__ import annotations
 from translator.edits import Edit
 from translator.frontend import Fragment, include_directives
 from translator.passes import Context
-from translator.passes.user_rules.sites import drop_diagnostics, drop_fixes, reason, tokens
+from translator.passes.user_rules.sites import (drop_diagnostics, drop_diagnostics_at, drop_own_fixes,
+                                               drop_own_fixes_at, reason, tokens)
 from translator.rules import RuleSet
 
 
 def rename(ctx: Context, rules: RuleSet, declared: dict, frags: list[Fragment]) -> None:
-    for _, _, start, end in tokens(ctx, frags, rules.renames):
+    made_at, places = [], []
+    for _, _, start, end in tokens(ctx, frags, rules.renames):     # in file order, disjoint
         rule = rules.renames[ctx.parsed.cleaned[start:end]]
         made = ctx.fix(declared[rule.id], Edit(start, end, rule.new.encode()),
                        reason(rule, f"{rule.old} -> {rule.new}"))
-        if made is not None:
-            drop_fixes(ctx, made, start, end)
-            drop_diagnostics(ctx, start, end, rule.old, rules.ids)
+        if made is not None:        # the built-in fixes here lose to it by precedence (translator.passes)
+            made_at.append((made, start, end))
+            places.append((start, end, rule.old))
+    # (At once: no rename's fix overlaps another's token, and none adds a diagnostic.)
+    drop_own_fixes_at(ctx, made_at)
+    drop_diagnostics_at(ctx, places, rules.ids)
 
 
 def map_headers(ctx: Context, rules: RuleSet, declared: dict) -> None:
@@ -37,5 +42,5 @@ def map_headers(ctx: Context, rules: RuleSet, declared: dict) -> None:
         made = ctx.fix(declared[rule.id], Edit(start, end, rule.new.encode()),
                        reason(rule, f"{rule.old} -> {rule.new}"))
         if made is not None:
-            drop_fixes(ctx, made, start, end)
+            drop_own_fixes(ctx, made, start, end)
             drop_diagnostics(ctx, path.start_byte, path.end_byte, header, rules.ids)

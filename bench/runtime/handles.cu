@@ -1,0 +1,21 @@
+// Pattern 5: a stream and an event created and destroyed at every iteration (R003 hoists them).
+#ifndef ITERS
+#define ITERS 1000
+#endif
+#include "common.cuh"
+
+static void run_pattern(float* acc, const float* in, int n) {
+  for (int it = 0; it < ITERS; ++it) {
+    cudaStream_t s;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    cudaEvent_t done;
+    CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+    add_scaled<<<(n + 255) / 256, 256, 0, s>>>(acc, in, 1.0f, n);
+    CHECK(cudaEventRecord(done, s));
+    CHECK(cudaEventSynchronize(done));
+    CHECK(cudaEventDestroy(done));
+    CHECK(cudaStreamDestroy(s));
+  }
+}
+
+int main(int argc, char** argv) { return time_pattern(argc, argv, run_pattern, ITERS); }

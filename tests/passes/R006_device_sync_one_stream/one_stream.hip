@@ -1,0 +1,24 @@
+// cu2hip-options: --ignore L
+
+#include <hip/hip_runtime.h>
+#include <cstdio>
+#include <cstdlib>
+#define CHECK(x) do { hipError_t e_ = (x); if (e_ != hipSuccess) { printf("%s\n", hipGetErrorString(e_)); exit(1); } } while (0)
+__global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
+
+// One stream's work: reported with cudaStreamSynchronize(s). Two streams, or the default
+// stream's work: not reported.
+void one(float* x, float* h, int n, hipStream_t s) {
+    twice<<<(n + 255) / 256, 256, 0, s>>>(x, n);
+    CHECK(hipMemcpyAsync(h, x, n * sizeof(float), hipMemcpyDeviceToHost, s));
+    CHECK(hipDeviceSynchronize());
+}
+void two(float* x, float* y, int n, hipStream_t s, hipStream_t t) {
+    twice<<<(n + 255) / 256, 256, 0, s>>>(x, n);
+    twice<<<(n + 255) / 256, 256, 0, t>>>(y, n);
+    hipDeviceSynchronize();
+}
+void default_stream(float* x, int n) {
+    twice<<<(n + 255) / 256, 256>>>(x, n);
+    hipDeviceSynchronize();
+}

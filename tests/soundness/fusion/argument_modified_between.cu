@@ -1,0 +1,22 @@
+// soundness: must-refuse
+// why: n changes between the launches: the second launch covers one more element than the fused guard would
+// no-edit: F001
+// expect: F002 "'n', an argument of the launch of first, is modified"
+__global__ void first(const float* __restrict__ x, float* __restrict__ y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = 2.0f * x[i];
+}
+
+__global__ void second(const float* __restrict__ y, float* __restrict__ z, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) z[i] = y[i] + 1.0f;
+}
+
+void run(const float* __restrict__ x, float* __restrict__ y, float* __restrict__ z, int n)
+{
+    first<<<(n + 255) / 256, 256>>>(x, y, n);
+    n = n + 1;
+    second<<<(n + 255) / 256, 256>>>(y, z, n);
+}

@@ -1,0 +1,6 @@
+__global__ void scale(float* x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= 2.0f;
+}
+int main() { float* x = nullptr; scale<<<4, 1024>>>(x, 4096); return 0; }

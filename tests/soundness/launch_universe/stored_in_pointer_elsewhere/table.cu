@@ -1,0 +1,4 @@
+__global__ void scale(float* x, int n);
+
+typedef void (*Kernel)(float*, int);
+Kernel kernels[] = {scale};

@@ -1,0 +1,4 @@
+#pragma once
+#ifndef BLOCK
+#define BLOCK 256
+#endif

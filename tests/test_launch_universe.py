@@ -1,0 +1,143 @@
+"""The launch universe (translator/universe.py): a kernel is bounded and rebalanced by
+every launch the project can make of it, whatever files a command is given. Each test
+is a program on which the passes were wrong before (issue 15, item 2)."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from pathlib import Path
+
+import pytest
+
+from translator.cli import main
+from translator.corpus import load_manifest
+
+ROOT = Path(__file__).resolve().parent.parent
+ROCM = ("--rocm-version", "6.0")
+KERNEL = "__global__ void scale(float *x, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n" \
+         "    if (i < n) x[i] *= 2.0f;\n}\n"
+
+
+def _write(folder: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    return folder
+
+
+def _tree(tmp_path: Path, files: dict[str, str], *options: str) -> dict[str, str]:
+    src = _write(tmp_path / "src", files)
+    out = tmp_path / "out"
+    assert main(["translate", str(src), "-o", str(out), "-q", "--no-cache", *ROCM, *options]) in (0, 1)
+    return {name: (out / name).read_text() for name in files}
+
+
+def test_a_kernel_launched_through_a_declaration_in_another_cu_is_bounded_by_both(tmp_path) -> None:
+    out = _tree(tmp_path, {
+        "kernel.cu": KERNEL + "void small(float *x, int n) { scale<<<(n + 127) / 128, 128>>>(x, n); }\n",
+        "main.cu": "__global__ void scale(float *x, int n);\n"
+                   "int main() { float *x = 0; int n = 4096; scale<<<(n + 1023) / 1024, 1024>>>(x, n); }\n"},
+        "--no-rebalance")
+    assert "__global__ void __launch_bounds__(1024) scale(" in out["kernel.cu"]
+
+
+def test_a_kernel_launched_through_a_header_declaring_it_is_bounded_by_every_file(tmp_path) -> None:
+    out = _tree(tmp_path, {
+        "scale.h": "#pragma once\n__global__ void scale(float *x, int n);\n",
+        "kernel.cu": '#include "scale.h"\n' + KERNEL + "void a(float *x, int n) { scale<<<n / 64, 64>>>(x, n); }\n",
+        "other.cu": '#include "scale.h"\nvoid b(float *x, int n, int t) { scale<<<n / t, t>>>(x, n); }\n',
+        "main.cu": '#include "scale.h"\nint main() { float *x = 0; scale<<<4, 512>>>(x, 2048); }\n'},
+        "--no-rebalance")
+    assert "__launch_bounds__" not in out["kernel.cu"]      # other.cu's block is the caller's
+
+
+def test_another_programs_kernel_of_the_same_name_is_another_kernel(tmp_path) -> None:
+    out = _tree(tmp_path, {
+        "one/main.cu": KERNEL + "int main() { float *x = 0; scale<<<4, 128>>>(x, 512); }\n",
+        "two/main.cu": KERNEL + "int main() { float *x = 0; scale<<<4, 1024>>>(x, 4096); }\n"}, "--no-rebalance")
+    assert "__launch_bounds__(128) scale(" in out["one/main.cu"]
+    assert "__launch_bounds__(1024) scale(" in out["two/main.cu"]
+
+
+def test_a_static_kernel_is_launched_from_its_own_file_only(tmp_path) -> None:
+    out = _tree(tmp_path, {
+        "a.cu": "static " + KERNEL + "void a(float *x) { scale<<<4, 128>>>(x, 512); }\n",
+        "b.cu": "__global__ void scale(float *x, int n);\nvoid b(float *x) { scale<<<4, 1024>>>(x, 512); }\n"},
+        "--no-rebalance")
+    assert "static __global__ void __launch_bounds__(128) scale(" in out["a.cu"]
+
+
+def test_one_file_without_main_leaves_a_kernel_of_external_linkage_unbounded(tmp_path, capsys) -> None:
+    _write(tmp_path, {"k.cu": KERNEL + "void a(float *x) { scale<<<4, 128>>>(x, 512); }\n"})
+    assert main(["translate", str(tmp_path / "k.cu"), "--stdout", "--no-cache", *ROCM]) == 0
+    captured = capsys.readouterr()
+    assert "__launch_bounds__" not in captured.out
+    assert "scale has external linkage: another translation unit of the program may launch it" in captured.err
+    assert "set [tool.cu2hip] in its pyproject.toml" in captured.err
+
+
+def test_one_file_of_a_configured_project_counts_the_projects_launches(tmp_path, capsys) -> None:
+    _write(tmp_path, {"pyproject.toml": '[tool.cu2hip]\noutput = "hip"\n',
+                      "k.cu": KERNEL + "void a(float *x) { scale<<<4, 128>>>(x, 512); }\n",
+                      "m.cu": "__global__ void scale(float *x, int n);\nint main() { scale<<<1, 768>>>(0, 512); }\n"})
+    assert main(["translate", str(tmp_path / "k.cu"), "--stdout", "--no-cache", "--no-rebalance", *ROCM]) == 0
+    assert "__global__ void __launch_bounds__(768) scale(" in capsys.readouterr().out
+
+
+def test_a_rebalanced_launch_stays_within_the_bound_other_files_give(tmp_path) -> None:
+    out = _tree(tmp_path, {
+        "kernel.cu": KERNEL + "void a(float *x, int n) { scale<<<(n + 127) / 128, 128>>>(x, n); }\n",
+        "main.cu": "__global__ void scale(float *x, int n);\n"
+                   "int main() { float *x = 0; int n = 4096; scale<<<(n + 127) / 128, 128>>>(x, n); }\n"},
+        "--block-size", "512")
+    # The bound comes from the input's launches (128); a launch moved to 512 would fail.
+    assert "__launch_bounds__(128) scale(" in out["kernel.cu"]
+    assert "<<<(n + 127) / 128, 128>>>" in out["kernel.cu"]
+
+
+def test_a_block_macro_of_an_included_local_header_is_read(tmp_path) -> None:
+    out = _tree(tmp_path, {"config.h": "#pragma once\n#define BLOCK 192\n",
+                           "k.cu": '#include "config.h"\n' + KERNEL +
+                                   "int main() { scale<<<4, BLOCK>>>(0, 768); }\n"}, "--no-rebalance")
+    assert "__launch_bounds__(192) scale(" in out["k.cu"]
+
+
+def test_a_block_macro_under_ifndef_bounds_in_its_own_name(tmp_path) -> None:
+    out = _tree(tmp_path, {"config.h": "#pragma once\n#ifndef TPB\n#define TPB 128\n#endif\n",
+                           "k.cu": '#include "config.h"\n' + KERNEL + "__global__ void twice(float *x) {}\n"
+                                   "int main() { dim3 b(TPB); scale<<<4, b>>>(0, 512); twice<<<4, 2 * TPB>>>(0); }\n"},
+                "--no-rebalance")
+    assert "__global__ void __launch_bounds__(TPB) scale(" in out["k.cu"]
+    assert "__global__ void twice(" in out["k.cu"]
+
+
+def _projects() -> list[tuple[str, tuple[str, ...]]]:
+    """The corpus's programs of several translation units: (folder, its files)."""
+    out = []
+    for program in load_manifest(ROOT):
+        if len(program.sources) > 1:
+            folder = ROOT / Path(program.sources[0]).parent
+            files = tuple(sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()))
+            out.append((str(folder.relative_to(ROOT)), files))
+    return out
+
+
+@pytest.mark.parametrize("folder, files", _projects(), ids=[f for f, _ in _projects()])
+def test_translating_any_subset_of_a_project_writes_the_same_bytes_as_a_full_run(tmp_path, folder, files,
+                                                                                monkeypatch) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(ROOT / folder, project)
+    (project / "pyproject.toml").write_text('[tool.cu2hip]\noutput = "hip"\nrocm-version = "6.0"\n')
+    monkeypatch.chdir(project)
+    assert main(["translate", ".", "-q", "--no-cache"]) in (0, 1)
+    full = {name: (project / "hip" / name).read_bytes() for name in files}
+    assert any(b"__launch_bounds__" in text for text in full.values())
+    subsets = [s for r in range(1, len(files) + 1) for s in itertools.combinations(files, r)]
+    for subset in subsets:
+        for name in subset:
+            (project / "hip" / name).write_bytes(b"stale\n")
+        # As the hook runs it: the staged files only, each rewritten.
+        assert main(["translate", "--pre-commit", "--no-cache", *subset]) == 1
+        for name in subset:
+            assert (project / "hip" / name).read_bytes() == full[name], (subset, name)

@@ -1,0 +1,98 @@
+"""The runtime pass (R0xx): the loop facts it proves, shown on programs that read better
+as Python than as goldens, its switch, and the benchmark's committed rewrites."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from translator.cli import main
+from translator.passes import Options
+from translator.pipeline import translate
+
+ROOT = Path(__file__).resolve().parent.parent
+CUDA = Options(target="cuda", ignore=("L", "F"))
+KERNEL = b"__global__ void k(float* x, int n) { int i = threadIdx.x; if (i < n) x[i] = 1; }\n"
+
+
+def _run(body: bytes, options: Options = CUDA):
+    result = translate("case.cu", KERNEL + body, options)
+    return result, {d.code: d.message for d in result.diagnostics}
+
+
+def _loop(header: bytes) -> bytes:
+    return (b"void f(int n) {\n    " + header + b" {\n        float* d;\n        cudaMalloc(&d, n * 4);\n"
+            b"        k<<<1, 64>>>(d, n);\n        cudaFree(d);\n    }\n}\n")
+
+
+def test_a_loop_that_runs_zero_times_is_refused():
+    result, found = _run(_loop(b"for (int i = 5; i < 5; ++i)"))
+    assert not result.changed
+    assert "may run zero times" in found["R002"]
+
+
+def test_a_loop_with_known_bounds_is_hoisted_with_its_declaration():
+    result, found = _run(_loop(b"for (int i = 0; i <= 3; ++i)"))
+    assert result.output.endswith(b"void f(int n) {\n    float* d;\n    cudaMalloc(&d, n * 4);\n"
+                                  b"    for (int i = 0; i <= 3; ++i) {\n        k<<<1, 64>>>(d, n);\n    }\n"
+                                  b"    cudaFree(d);\n}\n")
+    assert "the loop runs at least once" in found["R001"]
+
+
+def test_a_loop_that_is_the_body_of_an_if_is_refused():
+    body = (b"void f(int n, bool on) {\n    if (on) for (int i = 0; i < 4; ++i) {\n        float* d;\n"
+            b"        cudaMalloc(&d, n * 4);\n        k<<<1, 64>>>(d, n);\n        cudaFree(d);\n    }\n}\n")
+    result, found = _run(body)
+    assert not result.changed
+    assert "not a statement of a block" in found["R002"]
+
+
+def test_the_inner_loop_of_two_is_hoisted_from_once():
+    body = (b"void f(int n) {\n    for (int j = 0; j < 2; ++j) {\n        for (int i = 0; i < 4; ++i) {\n"
+            b"            float* d;\n            cudaMalloc(&d, n * 4);\n            k<<<1, 64>>>(d, n);\n"
+            b"            cudaFree(d);\n        }\n    }\n}\n")
+    result, _ = _run(body)
+    assert b"    for (int j = 0; j < 2; ++j) {\n        float* d;\n        cudaMalloc(&d, n * 4);\n" \
+           b"        for (int i = 0; i < 4; ++i) {\n            k<<<1, 64>>>(d, n);\n        }\n" \
+           b"        cudaFree(d);\n    }\n" in result.output
+
+
+def test_a_name_after_the_loop_that_the_moved_declaration_would_capture_is_refused():
+    body = (b"float* d;\nvoid f(int n) {\n    for (int i = 0; i < 4; ++i) {\n        float* d;\n"
+            b"        cudaMalloc(&d, n * 4);\n        k<<<1, 64>>>(d, n);\n        cudaFree(d);\n    }\n"
+            b"    k<<<1, 64>>>(d, n);\n}\n")
+    result, found = _run(body)
+    assert not result.changed
+    assert "'d' is named after the loop" in found["R002"]
+
+
+def test_the_hoisted_output_has_nothing_left_to_hoist():
+    once, _ = _run(_loop(b"for (int i = 0; i < 4; ++i)"))
+    again = translate("case.cu", once.output, CUDA)
+    assert not again.changed
+    assert not [d for d in again.diagnostics if d.code.startswith("R")]
+
+
+def test_the_hip_translation_renames_what_was_moved():
+    result, _ = _run(_loop(b"for (int i = 0; i < 4; ++i)"), Options(ignore=("L", "F")))
+    assert b"    hipMalloc(&d, n * 4);\n    for (int i = 0; i < 4; ++i)" in result.output
+    assert result.output.endswith(b"    }\n    hipFree(d);\n}\n")
+
+
+def test_no_runtime_in_the_configuration_turns_the_pass_off(tmp_path, capsys):
+    (tmp_path / "cu2hip.toml").write_text("runtime = false\n")
+    src = tmp_path / "a.cu"
+    src.write_bytes(KERNEL + _loop(b"for (int i = 0; i < 4; ++i)"))
+    assert main(["translate", str(src), "--stdout", "--target", "cuda", "--ignore", "L,F"]) == 0
+    out = capsys.readouterr()
+    assert out.out.encode() == src.read_bytes()
+    assert "R00" not in out.err
+    assert main(["translate", str(src), "--stdout", "--target", "cuda", "--ignore", "L,F", "--runtime"]) == 0
+    assert "R001" in capsys.readouterr().err
+
+
+def test_the_benchmark_rewrites_are_the_current_translations():
+    for name in ("alloc", "handles"):
+        src = ROOT / "bench" / "runtime" / f"{name}.cu"
+        result = translate(str(src), src.read_bytes(), Options(target="cuda"))
+        assert any(f.rule in ("R001", "R003") for f in result.applied), name
+        assert result.output == (ROOT / "bench" / "runtime" / f"{name}.rewritten.cu").read_bytes(), name

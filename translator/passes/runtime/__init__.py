@@ -1,0 +1,47 @@
+"""The runtime pass: host-side patterns that cost a port its speed (R0xx).
+
+What it does: `hoist` moves an allocation and its free (pattern 1: `cudaMalloc`/`cudaFree`,
+`cudaMallocManaged`, `cudaMallocHost`/`cudaFreeHost`; R001) or a handle's creation and
+destruction (pattern 5: streams, events, cuBLAS handles, cuFFT plans; R003) out of a host
+loop whose every iteration makes and releases it, and reports the pairs it cannot move
+with the missing fact and the fix (R002: stream-ordered allocation from a pool whose
+release threshold is raised; R004). `sync` reports device-wide synchronisation in a
+loop's error check after every launch (R005: synchronise in debug builds only) and
+after one stream's work (R006: the exact `cudaStreamSynchronize(s)`).
+Legal when: the facts of translator.passes.runtime.loops are all proved (the loop runs at
+least once, the arguments are loop-invariant, the pointer or handle does not escape the
+iteration, nothing skips the release, which ends the body); each rewrite's reason names
+them, each refusal the first that is missing.
+Not handled: pageable copies in loops (pattern 3) and dispatch of launch sequences as
+graphs (pattern 4); removing or replacing a device synchronisation (reported only); a
+pair in a loop of a loop (the inner loop is hoisted from, once); allocations whose free is
+conditional or in another function.
+Example: `for (...) { float* d; cudaMalloc(&d, n * 4); k<<<g, b>>>(d); cudaFree(d); }`
+becomes `float* d; cudaMalloc(&d, n * 4); for (...) { k<<<g, b>>>(d); } cudaFree(d);`.
+Safety: the moved statements are the user's, as written (an error-check macro around a
+call stays around it); one allocation reused by every iteration holds what the last wrote
+where a fresh one held unspecified bytes, which a correct program does not read. The pass
+restructures code, so it runs with the restructuring passes, on the input only (round 0);
+the next round renames what it moved. `--no-runtime` (or `runtime = false`) turns it off.
+"""
+
+from __future__ import annotations
+
+from translator.facts.host_values import HostValues
+from translator.passes import Context, PassOption, register_pass
+from translator.passes.runtime import hoist, sync
+
+RULES = hoist.RULES + sync.RULES
+
+
+@register_pass("runtime-overheads", rules=RULES, requires=("kernels", "tree", HostValues), targets=("hip", "cuda"),
+               restructures=True,
+               options=(PassOption("runtime", "runtime", True, "hoist allocations, streams, events and library "
+                                   "handles out of loops, and report runtime overheads (the default)",
+                                   off_help="do not run the runtime pass: no hoist, no runtime report"),))
+def run(ctx: Context) -> None:
+    if not ctx.options.runtime or ctx.round != 0:
+        return      # off, or the input was analysed: later rounds see the pass's own output
+    values = ctx.facts.get(HostValues)
+    hoist.run(ctx, values)
+    sync.run(ctx)

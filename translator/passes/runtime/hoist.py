@@ -1,0 +1,333 @@
+"""Allocation and handle creation in loops (R001-R004): an acquire/release pair in a
+host loop's body is moved out of the loop (acquired once before it, released once after
+it) where translator.passes.runtime.loops proves it legal, else reported with the fix.
+
+Pattern 1 (R001, R002): `cudaMalloc`/`cudaFree`, `cudaMallocManaged`/`cudaFree`,
+`cudaMallocHost` and `cudaHostAlloc`/`cudaFreeHost`. Each call allocates from the driver
+(on AMD a `hipMalloc` maps pages and a `hipFree` synchronises the device): once per
+iteration, that is a device-wide stall per iteration. Refused, the fix named is
+stream-ordered allocation (`cudaMallocAsync`/`cudaFreeAsync`, HIP from ROCm 5.2) with
+the default pool's release threshold raised once, so that freed memory is reused.
+Pattern 5 (R003, R004): `cudaStreamCreate*`/`cudaStreamDestroy`,
+`cudaEventCreate*`/`cudaEventDestroy`, `cublasCreate`/`cublasDestroy`, `cufftPlan*`/
+`cufftDestroy` (a plan's creation compiles kernels: milliseconds each).
+A cuBLAS handle or cuFFT plan whose state the loop sets (`cublasSet*`, `cufftSet*`) is
+refused: hoisted, an iteration would start from the previous one's state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from translator.catalog import NOTE, WARNING, rule
+from translator.edits import Edit
+from translator.passes.runtime import loops
+from translator.passes.runtime.loops import text
+
+
+@dataclass(frozen=True)
+class Kind:
+    release: tuple[str, ...]
+    invariant: tuple[int, ...]      # the argument indexes that must not change per iteration
+    memory: bool                    # an allocation (pattern 1) or a handle (pattern 5)
+    device: bool = True             # device memory (stream-ordered allocation applies)
+
+
+KINDS = {
+    "cudaMalloc": Kind(("cudaFree",), (1,), True),
+    "cudaMallocManaged": Kind(("cudaFree",), (1, 2), True, False),
+    "cudaMallocHost": Kind(("cudaFreeHost",), (1, 2), True, False),
+    "cudaHostAlloc": Kind(("cudaFreeHost",), (1, 2), True, False),
+    "cudaStreamCreate": Kind(("cudaStreamDestroy",), (), False),
+    "cudaStreamCreateWithFlags": Kind(("cudaStreamDestroy",), (1,), False),
+    "cudaStreamCreateWithPriority": Kind(("cudaStreamDestroy",), (1, 2), False),
+    "cudaEventCreate": Kind(("cudaEventDestroy",), (1,), False),
+    "cudaEventCreateWithFlags": Kind(("cudaEventDestroy",), (1,), False),
+    "cublasCreate": Kind(("cublasDestroy",), (), False),
+    "cublasCreate_v2": Kind(("cublasDestroy", "cublasDestroy_v2"), (), False),
+    "cufftPlan1d": Kind(("cufftDestroy",), (1, 2, 3), False),
+    "cufftPlan2d": Kind(("cufftDestroy",), (1, 2, 3), False),
+    "cufftPlan3d": Kind(("cufftDestroy",), (1, 2, 3, 4), False),
+    "cufftPlanMany": Kind(("cufftDestroy",), tuple(range(1, 11)), False),
+}
+RELEASES = frozenset(r for k in KINDS.values() for r in k.release)
+
+_EXAMPLE = """__global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
+void run(const float* h, int n) {
+    for (int it = 0; it < 10; ++it) {
+        float* d;
+        cudaMalloc(&d, n * sizeof(float));
+        cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
+        twice<<<(n + 255) / 256, 256>>>(d, n);
+        cudaFree(d);
+    }
+}
+"""
+_HOISTED = """__global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
+void run(const float* h, int n) {
+    float* d;
+    cudaMalloc(&d, n * sizeof(float));
+    for (int it = 0; it < 10; ++it) {
+        cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
+        twice<<<(n + 255) / 256, 256>>>(d, n);
+    }
+    cudaFree(d);
+}
+"""
+_OPTIONS = ("--target", "cuda", "--ignore", "L,F")
+
+ALLOC_HOISTED = rule(
+    "R001", "allocation-hoisted", NOTE, "an allocation and its free in a loop move out of the loop", """
+A loop allocates memory of the same size at every iteration and frees it at the end of
+the iteration (`cudaMalloc`/`cudaFree`, `cudaMallocManaged`, `cudaMallocHost`/`cudaFreeHost`).
+Each allocation goes to the driver, and on AMD `hipFree` synchronises the whole device:
+the loop stalls once per iteration. Where it is proved that the loop runs at least once,
+the size is loop-invariant, the pointer does not escape the iteration (it is only passed
+to launches and runtime calls, never stored, returned or passed to the program's own
+functions), and no `break`, `continue`, `return` or `goto` skips the free (which is the
+last thing the body does), the allocation moves before the loop and the free after it,
+each statement as it was written (an error-check macro around it stays). The note's
+reason names the proof. Off with `--no-runtime` (`runtime = false`).""",
+    edits=True, safe=False, example=_EXAMPLE, translation=_HOISTED, options=_OPTIONS, topic="runtime")
+
+ALLOC_IN_LOOP = rule(
+    "R002", "allocation-in-loop", WARNING, "an allocation in a loop that cannot be hoisted, with the fix", """
+A loop allocates and frees memory at every iteration, but moving the pair out of the loop
+is not proved safe: the warning names the missing fact (the size changes per iteration,
+the pointer escapes, a `break` skips the free, the loop may run zero times...). The fix
+it names for device memory is stream-ordered allocation: `cudaMallocAsync(&p, size,
+stream)` and `cudaFreeAsync(p, stream)` on the stream of the launches that use it
+(`hipMallocAsync`/`hipFreeAsync` from ROCm 5.2), with the device's default pool's release
+threshold raised once before the loop (`cudaMemPoolSetAttribute(pool,
+cudaMemPoolAttrReleaseThreshold, &max)`), so that a free returns the memory to the pool
+and the next allocation reuses it without a device-wide synchronisation. For pinned or
+managed memory, allocate once before the loop at the largest size it needs.""",
+    example=_EXAMPLE.replace("n * sizeof(float));\n        cudaMemcpy", "(n + it) * sizeof(float));\n        cudaMemcpy"),
+    options=_OPTIONS, topic="runtime")
+
+HANDLE_HOISTED = rule(
+    "R003", "handle-hoisted", NOTE, "a stream, event, cuBLAS handle or cuFFT plan created in a loop moves out of it", """
+A loop creates a stream, an event, a cuBLAS handle or a cuFFT plan at every iteration and
+destroys it at the end of the iteration. Creating a handle costs a driver call (a plan's
+creation compiles its kernels); where the same facts as for an allocation are proved
+(the loop runs at least once, the creation's arguments are loop-invariant, the handle is
+only passed to the runtime's and the libraries' calls and to launches, nothing skips the
+destruction, and the loop sets no state of a cuBLAS handle or cuFFT plan that the next
+iteration would inherit), it is created once before the loop and destroyed once after.
+Work that ran on one stream per iteration then runs on one stream in order: more
+ordering than before, never less.""",
+    edits=True, safe=False,
+    example=_EXAMPLE.replace("float* d;\n        cudaMalloc(&d, n * sizeof(float));",
+                             "cudaStream_t s;\n        cudaStreamCreate(&s);")
+                    .replace("twice<<<(n + 255) / 256, 256>>>(d, n);\n        cudaFree(d);",
+                             "twice<<<(n + 255) / 256, 256, 0, s>>>(x, n);\n        cudaStreamDestroy(s);")
+                    .replace("cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);\n        ", "")
+                    .replace("const float* h", "float* x"),
+    translation=_HOISTED.replace("float* d;\n    cudaMalloc(&d, n * sizeof(float));",
+                                 "cudaStream_t s;\n    cudaStreamCreate(&s);")
+                        .replace("twice<<<(n + 255) / 256, 256>>>(d, n);\n    }\n    cudaFree(d);",
+                                 "twice<<<(n + 255) / 256, 256, 0, s>>>(x, n);\n    }\n    cudaStreamDestroy(s);")
+                        .replace("cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);\n        ", "")
+                        .replace("const float* h", "float* x"),
+    options=_OPTIONS, topic="runtime")
+
+HANDLE_IN_LOOP = rule(
+    "R004", "handle-in-loop", WARNING, "a handle created in a loop that cannot be hoisted, with the fix", """
+A loop creates and destroys a stream, an event, a cuBLAS handle or a cuFFT plan at every
+iteration, but moving the pair out of the loop is not proved safe; the warning names the
+missing fact. The fix: create it once before the loop (for a plan, one per distinct size,
+kept in a cache) and destroy it once after.""",
+    example=HANDLE_HOISTED.example.replace("for (int it = 0; it < 10; ++it)", "for (int it = 0; it < n; ++it)"),
+    options=_OPTIONS, topic="runtime")
+
+RULES = (ALLOC_HOISTED, ALLOC_IN_LOOP, HANDLE_HOISTED, HANDLE_IN_LOOP)
+
+
+def run(ctx, values) -> None:
+    parsed = ctx.parsed
+    data = parsed.data
+    if not any(name.encode() in parsed.words for name in KINDS):
+        return
+    for node in loops.walk(parsed.main.root):
+        if node.type != "call_expression":
+            continue
+        name = text(data, node.child_by_field_name("function"))
+        if name not in KINDS:
+            continue
+        loop = node.parent
+        while loop is not None and loop.type not in loops.LOOPS and loop.type != "function_definition":
+            loop = loop.parent
+        if loop is None or loop.type == "function_definition" or loops.host_function(data, node) is None:
+            continue
+        _consider(ctx, values, data, loop, node, name)
+
+
+def _consider(ctx, values, data: bytes, loop, call, name: str) -> None:
+    kind = KINDS[name]
+    args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+    target = loops.target_of(data, args[0]) if args else None
+    shown = target or (text(data, args[0]) if args else "?")
+    proof, why = _prove(ctx, values, data, loop, call, name, kind, args, target)
+    if why is None:
+        return
+    if kind.memory:
+        ctx.report(ALLOC_IN_LOOP, call.start_byte, f"{name} of '{shown}' in a loop not hoisted: {why}. "
+                   f"{_alloc_fix(ctx, data, loop, name, kind, shown, args)}", end=call.end_byte, subject=shown)
+    else:
+        ctx.report(HANDLE_IN_LOOP, call.start_byte, f"{name} of '{shown}' in a loop not hoisted: {why}. Fix: create "
+                   f"it once before the loop and destroy it once after (a plan: one per distinct size, cached)",
+                   end=call.end_byte, subject=shown)
+
+
+def _prove(ctx, values, data, loop, call, name, kind, args, target):
+    """(the edits' fix made, None) or (None, the missing fact)."""
+    if target is None:
+        return None, f"its first argument '{text(data, args[0]) if args else ''}' is not the address of a variable"
+    body = loops.loop_body(loop)
+    if body is None:
+        return None, "the loop's body is not a block"
+    if loop.parent is None or loop.parent.type != "compound_statement":
+        return None, "the loop is not a statement of a block (nothing can go before it)"
+    body_statements = loops.statements(body)
+    acquire = next((c for s in body_statements if (c := loops.call_of_statement(data, s, {name})) is not None
+                    and c.call == call), None)
+    if acquire is None:
+        return None, "the call is not a statement of the loop's body (it is conditional or nested)"
+    index = body_statements.index(acquire.statement)
+    release = None
+    for s in body_statements[index + 1:]:
+        c = loops.call_of_statement(data, s, set(kind.release))
+        if c is not None and len(c.arguments) == 1 and text(data, c.arguments[0]) == target:
+            release = c
+            break
+    if release is None:
+        return None, f"no {'/'.join(kind.release)}({target}) is a statement of the body after it"
+    after = body_statements[body_statements.index(release.statement) + 1:]
+    if any(loops.call_of_statement(data, s, RELEASES) is None for s in after):
+        return None, f"the body goes on after {release.name}({target}): it is not the iteration's last step"
+    jump = loops.jump_in(body)
+    if jump is not None:
+        line = data.count(b"\n", 0, jump.start_byte) + 1
+        return None, f"a '{text(data, jump).split()[0].rstrip(';')}' at line {line} may skip the release or leave it acquired"
+    trips = loops.runs_once(values, data, loop)
+    if trips is not None:
+        return None, trips
+    for i in kind.invariant:
+        if i < len(args):
+            why = loops.invariant(values, data, loop, args[i])
+            if why is not None:
+                return None, f"its argument '{text(data, args[i])}' may change per iteration: {why}"
+    if not kind.memory and name.startswith(("cublas", "cufft")):
+        setter = next((n for n in loops.walk(body) if n.type == "call_expression" and
+                       text(data, n.child_by_field_name("function")).startswith(("cublasSet", "cufftSet"))), None)
+        if setter is not None:
+            return None, (f"the loop sets the handle's state ('{text(data, setter.child_by_field_name('function'))}'): "
+                          "hoisted, an iteration would start from the previous one's")
+    declaration = None
+    for s in body_statements[:index]:
+        if s.type == "declaration" and loops.declared_in(data, s, target) is not None:
+            declaration = s
+    function = loops.host_function(data, loop)
+    header = [loop.child_by_field_name(f) for f in ("initializer", "condition", "update")]
+    for part in header:
+        if part is not None and any(n.type == "identifier" and text(data, n) == target for n in loops.walk(part)):
+            return None, f"the loop's header uses '{target}'"
+    if declaration is not None:
+        declarators = declaration.children_by_field_name("declarator")
+        if len(declarators) != 1 or (declarators[0].type == "init_declarator" and
+                                     text(data, declarators[0].child_by_field_name("value")) not in ("nullptr", "NULL", "0")):
+            return None, f"the declaration of '{target}' declares more than it or gives it a value"
+        clash = loops.clash(data, loop, target, function)
+        if clash is not None:
+            return None, clash
+    elif loops.declared_in(data, body, target) is not None:
+        return None, f"'{target}' is declared in the body but not as a statement before the call"
+    why = loops.escape(data, body, acquire, release, target, ctx.module.kernels)
+    if why is not None:
+        return None, f"it may escape the iteration: {why}"
+    if name.startswith("cudaEventCreate"):
+        first = next((n for n in loops.walk(body) if n.type == "identifier" and text(data, n) == target
+                      and n.start_byte > acquire.statement.end_byte), None)
+        user = first.parent.parent if first is not None and first.parent is not None else None
+        if first is not None and (user is None or user.type != "call_expression"
+                                  or text(data, user.child_by_field_name("function")) != "cudaEventRecord"):
+            return None, (f"'{target}' is used before the iteration records it: a fresh event is complete, "
+                          "the previous iteration's may not be")
+    rule_ = ALLOC_HOISTED if kind.memory else HANDLE_HOISTED
+    moved = [declaration, acquire.statement] if declaration is not None else [acquire.statement]
+    if release.name in loops.SYNCHRONISING_RELEASES:
+        why = loops.implicit_sync_needed(data, body, moved + [release.statement])
+        if why is not None:
+            return None, why
+    edits = _move(data, loop, moved, release.statement)
+    what = "size is" if kind.memory else "arguments are"
+    reason = (f"{name} of '{target}' moved before the loop and {release.name} after it: "
+                  f"{loops.trip_proof(values, data, loop)}, its {what} loop-invariant (nothing in the loop writes its names), "
+                  f"'{target}' is only passed to launches and runtime calls, and nothing skips the release, "
+                  f"the body's last step")
+    fix = ctx.fix(rule_, edits, reason)
+    if fix is not None:
+        ctx.report(rule_, call.start_byte, reason, end=call.end_byte, fix=fix, subject=target)
+    return fix, None
+
+
+def _alloc_fix(ctx, data, loop, name, kind, target, args) -> str:
+    size = text(data, args[1]) if len(args) > 1 else "size"
+    if not kind.device:
+        return (f"Fix: allocate '{target}' once before the loop at the largest size the loop needs and free it once "
+                "after (pinned and managed memory have no stream-ordered allocator)")
+    stream = _stream_of(data, loop, target)
+    hip = ""
+    if ctx.options.target == "hip":
+        if ctx.options.rocm_version < (5, 2):
+            return (f"Fix: allocate once before the loop at the largest size; the target ROCm "
+                    f"{'.'.join(map(str, ctx.options.rocm_version))} has no hipMallocAsync (ROCm 5.2 and later)")
+        hip = " (hipMallocAsync/hipFreeAsync, ROCm 5.2 and later)"
+    return (f"Fix: stream-ordered allocation{hip}: `cudaMallocAsync(&{target}, {size}, {stream})` and "
+            f"`cudaFreeAsync({target}, {stream})`, with the default pool's release threshold raised once before the "
+            "loop (`cudaMemPool_t pool; cudaDeviceGetDefaultMemPool(&pool, device); uint64_t keep = UINT64_MAX; "
+            "cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);`) so that freed memory is reused")
+
+
+def _stream_of(data, loop, target) -> str:
+    """The stream of the first launch in the loop that passes `target`, else `0`."""
+    for n in loops.walk(loop):
+        config = next((c for c in n.children if c.type == "kernel_call_syntax"), None) if n.type == "call_expression" else None
+        if config is None:
+            continue
+        arguments = n.child_by_field_name("arguments")
+        if arguments is not None and any(text(data, a) == target for a in arguments.named_children):
+            parts = [c for c in config.named_children if c.type != "comment"]
+            return text(data, parts[3]) if len(parts) > 3 else "0"
+    return "0"
+
+
+def _line(data: bytes, node) -> tuple[int, int, bytes]:
+    """The bytes of a statement with its own line when it has one: (start, end, indent)."""
+    start, end = node.start_byte, node.end_byte
+    line_start = data.rfind(b"\n", 0, start) + 1
+    indent = data[line_start:start]
+    if indent.strip() == b"":
+        start = line_start
+    else:
+        indent = b""
+    rest = data.find(b"\n", end)
+    if rest != -1 and data[end:rest].strip() == b"":
+        end = rest + 1
+    return start, end, indent
+
+
+def _move(data: bytes, loop, before, after_statement) -> tuple[Edit, ...]:
+    newline = b"\r\n" if b"\r\n" in data else b"\n"
+    _, _, loop_indent = _line(data, loop)
+    edits, hoisted = [], b""
+    for s in before:
+        start, end, _ = _line(data, s)
+        edits.append(Edit(start, end, b""))
+        hoisted += data[s.start_byte:s.end_byte] + newline + loop_indent
+    start, end, _ = _line(data, after_statement)
+    edits.append(Edit(start, end, b""))
+    edits.append(Edit(loop.start_byte, loop.start_byte, hoisted))
+    edits.append(Edit(loop.end_byte, loop.end_byte,
+                      newline + loop_indent + data[after_statement.start_byte:after_statement.end_byte]))
+    return tuple(sorted(edits, key=lambda e: (e.start, e.end)))

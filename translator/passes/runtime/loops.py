@@ -1,0 +1,402 @@
+"""What the runtime pass knows about a host loop: its body's statements, the
+acquire/release pairs in it (an allocation and its free, a handle's creation and its
+destruction), and the facts that make moving a pair out of the loop legal.
+
+A pair is hoisted (acquired once before the loop, released once after it) when every
+one of these is proved, and refused with the first that is not:
+
+* the loop is a `for`/`while`/`do` statement of a host function, directly in a block
+  (inserting before it keeps it where it was), and runs at least once (a `do` loop, or a
+  `for` loop whose first and last values are known: hoisted, a loop that runs zero times
+  would allocate where the original does not);
+* the acquisition is a statement of the loop's body itself (not nested in an `if`), as
+  `f(&p, ...)`, or one error-check macro or function around that call, `CHECK(f(&p, ...))`;
+* the release is a statement of the body after it, of the same form, and nothing but
+  other releases follows it: every iteration that acquires releases;
+* no `break`, `continue`, `return`, `goto` or `throw` in the body (outside nested loops
+  and switches for the first two, outside lambdas for all): none skips the release;
+* its other arguments (the size, the flags, a plan's dimensions) are loop-invariant:
+  literals, `sizeof`, arithmetic and casts of constants, and of locals declared outside
+  the loop whose address is never taken and that nothing in the loop writes
+  (translator.ir.writes accounts for every write; a global may be written by any call);
+* a release that synchronises the device (`cudaFree`, `cudaFreeHost`, `cublasDestroy`,
+  `cufftDestroy`) is not what host code of the next iteration waits for: the body
+  synchronises after its last device work, or runs no host code before its first
+  synchronisation;
+* the pointer or handle does not escape the iteration: it is declared in the body
+  before the acquisition (or outside the loop, and named nowhere else in the function
+  before the loop), not used before the acquisition, and every use between is an
+  argument of a launch or of the CUDA runtime or libraries' calls (which keep nothing),
+  a launch's stream, or an element access `p[i]`; never assigned, stored, returned,
+  passed to a function of the program, or taken by address again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+LOOPS = ("for_statement", "while_statement", "do_statement")
+_JUMPS = {"break_statement": "break", "continue_statement": "continue", "return_statement": "return",
+          "goto_statement": "goto", "throw_expression": "throw", "co_return_statement": "co_return"}
+# Calls that read their arguments and keep none of them: the runtime's and the libraries'
+# C APIs (a handle or a pointer passed to them is used, not stored).
+_LIBRARY = re.compile(r"(cuda|cublas|cufft|curand|cusparse|cusolver|cudnn)[A-Z]\w*\Z")
+# The constants of the CUDA headers (enumerators, macros): no program writes them.
+_API_CONSTANT = re.compile(r"(cuda|CUDA|cufft|CUFFT|cublas|CUBLAS|curand|CURAND)[A-Za-z0-9_]*\Z")
+# Arithmetic that reads its operands (in a loop-invariant expression).
+_INVARIANT_KINDS = frozenset({"number_literal", "identifier", "sizeof_expression", "binary_expression",
+                              "parenthesized_expression", "cast_expression", "field_expression",
+                              "qualified_identifier", "true", "false", "type_descriptor", "char_literal"})
+
+
+def text(data: bytes, node: ts.Node | None) -> str:
+    return "" if node is None else data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
+def walk(node: ts.Node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.children))
+
+
+@dataclass
+class Call:
+    """An acquisition or a release: the statement, the call, its callee and arguments."""
+    statement: ts.Node
+    call: ts.Node
+    name: str
+    arguments: list[ts.Node]
+
+
+def call_of_statement(data: bytes, statement: ts.Node, names) -> Call | None:
+    """The call of one of `names` that the expression statement is, bare or as the one
+    argument of an error-check macro or function (`CHECK(cudaMalloc(&p, n))`)."""
+    if statement.type != "expression_statement" or statement.named_child_count != 1:
+        return None
+    call = statement.named_children[0]
+    for _ in range(2):
+        if call.type != "call_expression":
+            return None
+        callee = text(data, call.child_by_field_name("function"))
+        arguments = call.child_by_field_name("arguments")
+        args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+        if callee in names:
+            return Call(statement, call, callee, args)
+        if len(args) != 1:
+            return None
+        call = args[0]
+    return None
+
+
+def host_function(data: bytes, node: ts.Node) -> ts.Node | None:
+    """The host function definition around `node` (None inside a kernel or device function)."""
+    n = node.parent
+    while n is not None and n.type != "function_definition":
+        n = n.parent
+    if n is None:
+        return None
+    body = n.child_by_field_name("body")
+    head = data[n.start_byte:body.start_byte if body is not None else n.end_byte]
+    return None if re.search(rb"\b__(global|device)__\b", head) else n
+
+
+def loop_body(loop: ts.Node) -> ts.Node | None:
+    body = loop.child_by_field_name("body")
+    return body if body is not None and body.type == "compound_statement" else None
+
+
+def statements(body: ts.Node) -> list[ts.Node]:
+    return [c for c in body.named_children if c.type != "comment"]
+
+
+def jump_in(body: ts.Node) -> ts.Node | None:
+    """A statement of the body that leaves an iteration early (break and continue of
+    nested loops and switches stay inside them)."""
+    def visit(node: ts.Node, in_loop: bool, in_switch: bool):
+        for c in node.children:
+            kind = c.type
+            if kind == "lambda_expression":
+                continue
+            if kind in ("break_statement",) and (in_loop or in_switch):
+                continue
+            if kind == "continue_statement" and in_loop:
+                continue
+            if kind in _JUMPS:
+                return c
+            found = visit(c, in_loop or kind in LOOPS, in_switch or kind == "switch_statement")
+            if found is not None:
+                return found
+        return None
+    return visit(body, False, False)
+
+
+def trip_proof(values, data: bytes, loop: ts.Node) -> str:
+    """How the loop is known to run once at least (after runs_once said it does)."""
+    if loop.type == "do_statement":
+        return "a do loop runs at least once"
+    init, cond = loop.child_by_field_name("initializer"), loop.child_by_field_name("condition")
+    start = init.child_by_field_name("right") if init.type == "assignment_expression" else \
+        init.children_by_field_name("declarator")[0].child_by_field_name("value")
+    first, last = values.evaluate(start), values.evaluate(cond.child_by_field_name("right"))
+    op = text(data, cond.child_by_field_name("operator"))
+    return f"the loop runs at least once ({first.values[0]} {op} {last.values[0]})"
+
+
+def runs_once(values, data: bytes, loop: ts.Node) -> str | None:
+    """None when the loop provably runs at least once, else the missing fact."""
+    if loop.type == "do_statement":
+        return None
+    if loop.type != "for_statement":
+        return "a while loop's trip count is not known: it may run zero times"
+    init, cond = loop.child_by_field_name("initializer"), loop.child_by_field_name("condition")
+    if init is None or cond is None or cond.type != "binary_expression":
+        return "the for loop has no counter condition: it may run zero times"
+    var = start = None
+    if init.type == "declaration":
+        ds = init.children_by_field_name("declarator")
+        if len(ds) == 1 and ds[0].type == "init_declarator":
+            var, start = ds[0].child_by_field_name("declarator"), ds[0].child_by_field_name("value")
+    elif init.type == "assignment_expression" and text(data, init.child_by_field_name("operator")) == "=":
+        var, start = init.child_by_field_name("left"), init.child_by_field_name("right")
+    op, left, right = (text(data, cond.child_by_field_name("operator")), cond.child_by_field_name("left"),
+                       cond.child_by_field_name("right"))
+    if var is None or start is None or text(data, left) != text(data, var) or op not in ("<", "<=", "!="):
+        return f"the loop's condition '{text(data, cond)}' is not a bound of its counter: it may run zero times"
+    first, last = values.evaluate(start), values.evaluate(right)
+    if not first.known or not last.known:
+        why = first.reason if not first.known else last.reason
+        return f"the loop's bounds are not known ({why}): it may run zero times"
+    a, b = min(first.values), max(last.values)
+    runs = a < b if op in ("<", "!=") else a <= b
+    if not runs or len(first.values) > 1 or len(last.values) > 1:
+        return f"the loop '{text(data, cond)}' may run zero times"
+    return None
+
+
+def declared_in(data: bytes, scope: ts.Node, name: str) -> ts.Node | None:
+    """A declarator of `name` inside `scope` (a declaration, a parameter, a for's init)."""
+    for n in walk(scope):
+        if n.type in ("declaration", "parameter_declaration", "for_range_loop", "condition_clause"):
+            for d in n.children_by_field_name("declarator"):
+                while d is not None and d.type not in ("identifier",):
+                    d = d.child_by_field_name("declarator")
+                if d is not None and text(data, d) == name:
+                    return n
+    return None
+
+
+def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node) -> str | None:
+    """None when `expr` has the same value at every iteration of `loop`, else why not."""
+    callees = values.callees
+    for n in walk(expr):
+        if n.type == "call_expression":
+            return f"'{text(data, n)}' is a call: its value may change per iteration"
+        if n.is_named and n.type not in _INVARIANT_KINDS and n.parent is not None \
+                and n.parent.type not in ("sizeof_expression", "type_descriptor", "cast_expression") \
+                and not n.type.endswith("type") and n.type not in ("field_identifier",):
+            return f"'{text(data, n)}' is not a plain expression of names and numbers"
+        if n.type == "pointer_expression" or n.type == "subscript_expression" or \
+                n.type == "field_expression" and text(data, n.child_by_field_name("operator")) == "->":
+            return f"'{text(data, n)}' reads memory, which the loop may change"
+        if n.type != "identifier" or (n.parent is not None and n.parent.type == "field_expression"
+                                      and n.parent.child_by_field_name("field") == n):
+            continue
+        name = text(data, n)
+        if declared_in(data, loop, name) is not None:
+            return f"'{name}' is declared in the loop: its value changes per iteration"
+        function = host_function(data, loop)
+        if function is None or declared_in(data, function, name) is None:
+            if _API_CONSTANT.match(name) and declared_in(data, values.root, name) is None:
+                continue        # an enumerator or macro of the runtime's or a library's headers
+            if not values.evaluate(n).known:
+                return f"'{name}' is not a local of the function: a call in the loop may write it"
+            continue
+        taken = next((u for u in walk(function) if u.type == "pointer_expression"
+                      and text(data, u.child_by_field_name("operator")) == "&"
+                      and text(data, u.child_by_field_name("argument")) == name), None)
+        if taken is not None:
+            line = data.count(b"\n", 0, taken.start_byte) + 1
+            return f"'{name}' has its address taken (line {line}): a call in the loop may write it through that"
+        for use in walk(loop):
+            if use.type == "identifier" and text(data, use) == name:
+                why = _write(data, use, callees)
+                if why is not None:
+                    line = data.count(b"\n", 0, use.start_byte) + 1
+                    return f"'{name}' is written in the loop (line {line}: {why})"
+    return None
+
+
+def _write(data: bytes, use: ts.Node, callees) -> str | None:
+    from translator.ir.writes import write_of
+    parent = use.parent
+    if parent is not None and parent.type == "argument_list" and parent.parent is not None \
+            and any(c.type == "kernel_call_syntax" for c in parent.parent.children):
+        return None         # a kernel's arguments are passed by value
+    return write_of(data, use, lambda n: n.parent, callees)
+
+
+def escape(data: bytes, body: ts.Node, acquire: Call, release: Call, name: str, kernels) -> str | None:
+    """None when every use of `name` in the body, between the acquisition and the
+    release, is one that keeps nothing (see the module's docstring), else the use."""
+    for use in walk(body):
+        if use.type != "identifier" or text(data, use) != name:
+            continue
+        if acquire.call.start_byte <= use.start_byte < acquire.call.end_byte:
+            continue
+        if release.call.start_byte <= use.start_byte < release.call.end_byte:
+            continue
+        line = data.count(b"\n", 0, use.start_byte) + 1
+        parent = use.parent
+        if parent is not None and parent.type in ("pointer_declarator", "declaration") or \
+                parent is not None and parent.type == "init_declarator" and parent.child_by_field_name("declarator") == use:
+            continue        # its declaration (hoist checks which)
+        if use.start_byte < acquire.statement.start_byte:
+            return f"'{name}' is used before it is acquired (line {line})"
+        if use.start_byte > release.statement.end_byte:
+            return f"'{name}' is used after it is released (line {line})"
+        if parent is not None and parent.type == "subscript_expression" and parent.child_by_field_name("argument") == use:
+            holder = parent.parent
+            if holder is not None and holder.type == "pointer_expression":
+                return f"'&{text(data, parent)}' takes an address into it (line {line})"
+            continue
+        node = use
+        if parent is not None and parent.type == "binary_expression" and text(data, parent.child_by_field_name("operator")) in ("+", "-"):
+            node, parent = parent, parent.parent
+        if parent is not None and parent.type == "kernel_call_syntax":
+            continue
+        if parent is not None and parent.type == "argument_list":
+            call = parent.parent
+            callee = text(data, call.child_by_field_name("function")) if call is not None else ""
+            launch = call is not None and any(c.type == "kernel_call_syntax" for c in call.children)
+            if launch or _LIBRARY.match(callee):
+                continue
+            return f"'{name}' is passed to {callee or 'a call'}, which may keep it (line {line})"
+        if parent is not None and parent.type == "return_statement":
+            return f"'{name}' is returned (line {line})"
+        if parent is not None and parent.type in ("assignment_expression", "init_declarator"):
+            return f"'{text(data, parent)}' stores or overwrites it (line {line})"
+        return f"'{text(data, parent if parent is not None else use)}' uses it in a way that may keep it (line {line})"
+    return None
+
+
+def target_of(data: bytes, argument: ts.Node) -> str | None:
+    """`p` of `&p` or `(void**)&p`."""
+    while argument.type == "cast_expression":
+        argument = argument.child_by_field_name("value")
+    if argument.type == "parenthesized_expression" and argument.named_child_count == 1:
+        return target_of(data, argument.named_children[0])
+    if argument.type == "pointer_expression" and text(data, argument.child_by_field_name("operator")) == "&":
+        inner = argument.child_by_field_name("argument")
+        if inner is not None and inner.type == "identifier":
+            return text(data, inner)
+    return None
+
+
+def _declares(data: bytes, scope: ts.Node, name: str) -> bool:
+    """`scope` (a block, a for statement) declares `name` itself, not in a nested block."""
+    items = scope.named_children
+    if scope.type == "for_statement":
+        items = [scope.child_by_field_name("initializer")]
+    for s in items:
+        if s is not None and s.type == "declaration" and declared_in(data, s, name) is not None:
+            return True
+    return False
+
+
+def clash(data: bytes, loop: ts.Node, name: str, function: ts.Node) -> str | None:
+    """Why a declaration of `name` moved from the loop's body to just before the loop would
+    change what another `name` means, or None: the loop's block declares it too, it is a
+    parameter of the function whose body is that block, or a use after the loop in that
+    block names an outer `name` (not one a nested block or for statement declares)."""
+    block = loop.parent
+    if _declares(data, block, name):
+        return f"the loop's block declares '{name}' too: moved out, the declaration would clash"
+    if block == function.child_by_field_name("body"):
+        declarator = function.child_by_field_name("declarator")
+        params = declarator.child_by_field_name("parameters") if declarator is not None else None
+        if params is not None and declared_in(data, params, name) is not None:
+            return f"'{name}' is a parameter of the function: moved out, the declaration would clash"
+    for n in walk(block):
+        if n.type != "identifier" or n.start_byte < loop.end_byte or text(data, n) != name:
+            continue
+        scope, shadowed = n.parent, False
+        while scope is not None and scope != block:
+            if scope.type in ("compound_statement", "for_statement") and _declares(data, scope, name):
+                shadowed = True
+                break
+            scope = scope.parent
+        if not shadowed:
+            line = data.count(b"\n", 0, n.start_byte) + 1
+            return f"'{name}' is named after the loop (line {line}): moved out, the declaration would change what it names"
+    return None
+
+
+# Releases that synchronise the device as a side effect (cudaFree and cudaFreeHost wait
+# for the device; cublasDestroy calls cudaDeviceSynchronize, as cuBLAS documents; a cuFFT
+# plan's destruction frees its work area).
+SYNCHRONISING_RELEASES = frozenset({"cudaFree", "cudaFreeHost", "cublasDestroy", "cublasDestroy_v2", "cufftDestroy"})
+_DEVICE_WIDE = frozenset({"cudaDeviceSynchronize", "cudaThreadSynchronize"})
+_BLOCKING = frozenset({"cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol",
+                       "cudaMemset", "cudaMemset2D"})
+
+
+def _innermost(data: bytes, statement: ts.Node) -> str | None:
+    """The callee of the call the statement is, bare or inside error checks."""
+    if statement.type != "expression_statement" or statement.named_child_count != 1:
+        return None
+    call, name = statement.named_children[0], None
+    while call.type == "call_expression":
+        name = text(data, call.child_by_field_name("function"))
+        if _LIBRARY.match(name):
+            return name
+        arguments = call.child_by_field_name("arguments")
+        args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+        if len(args) != 1:
+            return None
+        call = args[0]
+    return None
+
+
+def _device_work(data: bytes, statement: ts.Node) -> bool:
+    return any(n.type == "kernel_call_syntax" for n in walk(statement)) or _innermost(data, statement) is not None
+
+
+def implicit_sync_needed(data: bytes, body: ts.Node, moved: list[ts.Node]) -> str | None:
+    """Why the device synchronisation that a release makes at the end of every iteration
+    may be what host code of the next iteration waits for, or None. It is not needed
+    when the body synchronises the device after its last device work (nothing is pending
+    at the iteration's end), or when nothing before the body's first synchronisation is
+    host code (which could read what the previous iteration's work writes). A blocking
+    copy counts as a synchronisation only when no work of the body names a stream."""
+    items = [s for s in statements(body) if s not in moved]
+    streamed = any(_names_stream(data, n) for s in items for n in walk(s))
+    def syncs(s: ts.Node) -> bool:
+        name = _innermost(data, s)
+        return name in _DEVICE_WIDE or (name in _BLOCKING and not streamed)
+    sync_at = [i for i, s in enumerate(items) if syncs(s)]
+    releases = {i for i, s in enumerate(items) if _innermost(data, s) in SYNCHRONISING_RELEASES}
+    last = sync_at[-1] if sync_at else -1
+    pending = any(_device_work(data, s) for i, s in enumerate(items) if i > last and i not in releases)
+    if not pending:
+        return None
+    first = sync_at[0] if sync_at else len(items)
+    host = next((s for s in items[:first] if not _device_work(data, s) and s.type != "declaration"), None)
+    if host is None:
+        return None
+    line = data.count(b"\n", 0, host.start_byte) + 1
+    return (f"the release synchronises the device at the end of every iteration, and host code at line {line} runs "
+            "before the next iteration synchronises: it may read what the previous iteration's work wrote")
+
+
+def _names_stream(data: bytes, node: ts.Node) -> bool:
+    if node.type == "kernel_call_syntax":
+        return len([c for c in node.named_children if c.type != "comment"]) > 3
+    if node.type == "call_expression":
+        name = text(data, node.child_by_field_name("function"))
+        return name.endswith("Async") or name in ("cudaEventRecord", "cudaStreamWaitEvent")
+    return False
