@@ -6,7 +6,8 @@ For each device function of the file (translator.ir.calls), one walk of its body
   `thread_rank()`, and locals computed from them), across calls: a helper's parameter is a
   thread value when a caller passes one (iterated over the call graph to a fixed point);
 - lane sites: arithmetic that splits a thread value into lanes and warps, on 32
-  (`% 32`, `& 31`, `& 0x1f`, `/ 32`, `>> 5`, `blockDim.x / 32`, `lane == 31` for a lane of
+  (`% 32`, `& 31`, `& 0x1f`, `/ 32`, `>> 5`, `blockDim.x / 32` and every other count of
+  32-lane warps from `blockDim`, `(blockDim.x + 31) / 32` included, `lane == 31` for a lane of
   32) or on `warpSize` (`% warpSize`, `/ warpSize`, `& (warpSize - 1)`), each with its
   warpSize-generic spelling and whether its value indexes a pointer parameter (a per-warp
   output in global memory, whose layout would change with the warp);
@@ -79,6 +80,7 @@ class Shuffle:
     basis: str                  # "32", "warpSize", "grouped", "neutral", "unknown"
     loop: tuple[Edit, ...] | None   # a loop that feeds the offset: its warpSize-generic edits (empty: none known)
     has_width: bool = False     # a `width` argument is written
+    macro: bool = False         # the name is the file's own function-like macro, not the builtin
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,9 @@ class Vote:
     name: str
     span: Span
     text: str
+    function_span: Span = (0, 0)
+    args: tuple[Span, ...] = ()
+    held: bool = False          # the value initialises or is assigned to a variable
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,7 @@ class NarrowMask:
     type_text: str
     span: Span                  # the declaration
     uses: tuple[tuple[str, Span], ...]   # ("popc" | "ffs" | "mask" | "test" | "other", the use's span)
+    value_span: Span = (0, 0)   # the ballot or `__activemask()` call that initialises it
 
 
 @dataclass(frozen=True)
@@ -145,6 +151,17 @@ def integer(text: str) -> int | None:
     """The value of an integer literal (suffixes allowed), else None."""
     match = _LITERAL.match(text.replace(" ", ""))
     return int(match.group(1), 0) if match else None
+
+
+_CEIL_WARPS = re.compile(r"\(blockDim\.x\+(?:31|32-1)\)")
+_FUNCTION_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(", re.M)
+
+
+def function_macros(data: bytes) -> frozenset[str]:
+    """The names the file defines as function-like macros (`#define __shfl_down(v, d) ...`)."""
+    if b"define" not in data:
+        return frozenset()
+    return frozenset(m.group(1).decode("utf-8", "replace") for m in _FUNCTION_DEFINE.finditer(data))
 
 
 def narrow_type(text: str) -> bool:
@@ -213,6 +230,7 @@ class _Walk:
                 self.param_types[text] = self.text(typ)
         self.thread: set[str] = set()
         self.macros = macros
+        self.function_macros = function_macros(parsed.data)
 
     def text(self, node: ts.Node) -> str:
         return self.frag.text(self.data, node)
@@ -282,11 +300,14 @@ class _Walk:
 
     # -- helpers ------------------------------------------------------------------------
 
-    def calls(self, names: frozenset[str]):
+    def calls(self, names: frozenset[str], macros: bool = False):
+        """The calls of these names; a name the file defines as a function-like macro is
+        that macro, not the builtin, and is left out (or kept, with `macros`)."""
         for n, up in self.nodes:
             if n.type == "call_expression":
                 function = n.child_by_field_name("function")
-                if function is not None and function.type == "identifier" and self.text(function) in names:
+                if function is not None and function.type == "identifier" and self.text(function) in names \
+                        and (macros or self.text(function) not in self.function_macros):
                     args = n.child_by_field_name("arguments")
                     yield n, self.text(function), [a for a in args.named_children if a.type != "comment"], up
 
@@ -350,7 +371,13 @@ class _Walk:
             if kind is None:
                 continue
             generic = None
-            if kind[1] == "32":
+            ltext = re.sub(r"\s+", "", self.text(left))
+            if kind == ("warps", "32") and ltext != "blockDim.x":
+                # (blockDim.x + 31) / 32 counts warps rounding up; any other spelling has no
+                # rewrite known here, which makes its code mixed (all reported, none rewritten).
+                if op == "/" and _CEIL_WARPS.fullmatch(ltext):
+                    generic = Edit(self.span(n), "(blockDim.x + warpSize - 1) / warpSize")
+            elif kind[1] == "32":
                 if op in ("%", "/"):
                     generic = Edit(self.span(right), "warpSize")
                 elif op == "&":
@@ -372,12 +399,17 @@ class _Walk:
         op = self.text(op_node)
         rtext = re.sub(r"\s+", "", self.text(right))
         value = integer(rtext)
-        warps = self.text(left).replace(" ", "") == "blockDim.x"
+        ltext = re.sub(r"\s+", "", self.text(left))
+        warps = ltext == "blockDim.x"
+        if not warps and "blockDim" in ltext and ((op == "/" and value == 32) or (op == ">>" and value == 5)):
+            return ("warps", "32")      # a count of 32-lane warps in another spelling: (blockDim.x + 31) / 32
         if not warps and not self.is_thread(left):
             return None
         if op == "/" and value == 32:
             return ("warps" if warps else "warp", "32")
         if warps:
+            if op == ">>" and value == 5:
+                return ("warps", "32")
             return ("warps", "warpSize") if op == "/" and rtext == "warpSize" else None
         if (op == "%" and value == 32) or (op == "&" and value == 31):
             return ("lane", "32")
@@ -390,8 +422,12 @@ class _Walk:
         return None
 
     def shuffles(self):
-        for call, name, args, _ in self.calls(SHUFFLES):
+        for call, name, args, _ in self.calls(SHUFFLES, macros=True):
             at = 2 if name in WARP_SYNC_BUILTINS else 1
+            if name in self.function_macros:
+                yield Shuffle(self.function.name, name, self.span(call), self.span(call)[1],
+                              self.text(args[min(at, len(args) - 1)]) if args else "", "unknown", None, macro=True)
+                continue
             if len(args) <= at:
                 continue
             offset = args[at]
@@ -466,7 +502,20 @@ class _Walk:
             holder = self._declared_name(call)
             if name in _BALLOTS and holder and holder in narrow:
                 continue        # a narrow mask: its own rule
-            yield Vote(self.function.name, name, self.span(call), self.text(call))
+            if self.grouped(call):
+                continue        # already the lane's own 32-lane group's bits
+            yield Vote(self.function.name, name, self.span(call), self.text(call),
+                       self.span(call.child_by_field_name("function")), tuple(self.span(a) for a in args),
+                       holder is not None)
+
+    def grouped(self, call: ts.Node) -> bool:
+        """Is the call `C` of `C >> (__lane_id() & 32)`: a ballot shifted to the lane's own 32-lane group?"""
+        up = self.parent.get(call.id)
+        while up is not None and up.type == "parenthesized_expression":
+            call, up = up, self.parent.get(up.id)
+        return up is not None and up.type == "binary_expression" and up.child_by_field_name("left") == call and \
+            self.text(up.child_by_field_name("operator")) == ">>" and \
+            re.sub(r"\s+", "", self.text(up.child_by_field_name("right"))) == "(__lane_id()&32)"
 
     def _is_mask_argument(self, node: ts.Node) -> bool:
         args = self.parent.get(node.id)
@@ -493,7 +542,7 @@ class _Walk:
                 continue
             name = self.text(n.child_by_field_name("declarator"))
             yield NarrowMask(self.function.name, name, self.text(function), self.span(typ), self.text(typ),
-                             self.span(up), tuple(self._uses(name, n)))
+                             self.span(up), tuple(self._uses(name, n)), self.span(value))
 
     def _uses(self, name: str, declarator: ts.Node):
         for n, up in self.nodes:

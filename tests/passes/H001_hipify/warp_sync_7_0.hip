@@ -6,11 +6,11 @@
 // HIP 7.0 has the *_sync builtins by default, with a 64-bit mask, plus __syncwarp and __reduce_*_sync.
 __global__ void warp_sum(float* a, int* n) {
   float v = a[threadIdx.x];
-  v += __shfl_down_sync(0xffffffffffffffffull, v, 16);
-  v += __shfl_xor_sync(0xffffffffffffffffull, v, 8);
-  unsigned long long b = __ballot_sync(0xffffffffffffffffull, v > 0.0f);
+  v += __shfl_down_sync(__activemask(), v, 16);
+  v += __shfl_xor_sync(__activemask(), v, 8);
+  unsigned long long b = __ballot_sync(__activemask(), v > 0.0f);
   __syncwarp();
-  int count = __reduce_add_sync(0xffffffffffffffffull, v > 0.0f ? 1 : 0);
+  int count = __reduce_add_sync(__activemask(), v > 0.0f ? 1 : 0);
   a[threadIdx.x] = v + (float)b;
   n[threadIdx.x] = count;
 }

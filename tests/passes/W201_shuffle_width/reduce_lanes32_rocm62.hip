@@ -4,7 +4,7 @@
 
 __device__ float warpReduceSum(float v) {
   for (int offset = 16; offset > 0; offset /= 2)
-    v += __shfl_down_sync(0xffffffffffffffffull, v, offset, 32);
+    v += __shfl_down_sync(__activemask(), v, offset, 32);
   return v;
 }
 

@@ -5,9 +5,9 @@
 __global__ void votes(const int *in, int *out) {
   const int lane = threadIdx.x & 31;
   const int v = in[threadIdx.x];
-  int any = __any_sync(0xffffffffffffffffull, v > 0);
-  int all = __all_sync(__activemask(), v > 0);
-  int n = __popc(__ballot_sync(0xffffffffffffffffull, v > 0));
-  int total = __reduce_add_sync(0xffffffffffffffffull, v);
+  int any = ((unsigned)(__ballot_sync(__activemask(), v > 0) >> (__lane_id() & 32)) != 0);
+  int all = ((unsigned)(__ballot_sync(__activemask(), v > 0) >> (__lane_id() & 32)) == (unsigned)(__activemask() >> (__lane_id() & 32)));
+  int n = __popc((unsigned)(__ballot_sync(__activemask(), v > 0) >> (__lane_id() & 32)));
+  int total = __reduce_add_sync(__activemask(), v);
   if (lane == 0) out[threadIdx.x >> 5] = any + all + n + total;
 }

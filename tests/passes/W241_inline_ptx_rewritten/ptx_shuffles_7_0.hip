@@ -5,10 +5,10 @@
 __device__ float shuffles(float v, int x) {
   float a, b, c;
   int d, e;
-  a = __shfl_down_sync(0xffffffffffffffffull, v, 16, 32);
-  b = __shfl_up_sync(0xffffffffffffffffull, v, 1, 32);
-  c = __shfl_xor_sync(0xffffffffffffffffull, v, 4, 16);
-  d = __shfl_sync(0xffffffffffffffffull, x, 0, 32);
+  a = __shfl_down_sync(__activemask(), v, 16, 32);
+  b = __shfl_up_sync(__activemask(), v, 1, 32);
+  c = __shfl_xor_sync(__activemask(), v, 4, 16);
+  d = __shfl_sync(__activemask(), x, 0, 32);
   e = __shfl_down(x, 8, 32);
   return a + b + c + d + e;
 }

@@ -27,7 +27,7 @@ from translator.scan import NAMESPACES
 RULES = (renames.RENAME, headers.HEADER, launch_syntax.LAUNCH, calls.HIP_SYMBOL, calls.DROPPED_ARGUMENT,
          calls.KERNEL_CAST, calls.ADDED_ARGUMENT,
          warp_sync.WARP_SYNC, renames.NO_EQUIVALENT, renames.REMOVED, renames.DEPRECATED, renames.EXPERIMENTAL,
-         renames.NOT_IN_TARGET, headers.UNSUPPORTED_HEADER, warp_sync.NEEDS_OPT_IN, renames.ARGUMENTS_DIFFER,
+         renames.NOT_IN_TARGET, headers.UNSUPPORTED_HEADER, warp_sync.NEEDS_OPT_IN, warp_sync.SYNCWARP, renames.ARGUMENTS_DIFFER,
          renames.DECLARED_NAME, unknown.UNKNOWN, builtins.HIP_DEFINES, legacy_blas.LEGACY_CUBLAS,
          device_calls.HALF2_MEMBER, device_calls.PASTED_NAME, signatures.SIGNATURE, signatures.LOCATION,
          library_calls.LIBRARY_ARGUMENTS, library_calls.SIZE_CAST, *strict_cxx.RULES,

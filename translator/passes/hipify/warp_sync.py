@@ -2,9 +2,13 @@
 
 What it does:
     HIP has CUDA's `*_sync` warp builtins from 6.2 (behind HIP_ENABLE_WARP_SYNC_BUILTINS
-    until 7.0) with a 64-bit mask. From 6.2 a 32-bit full mask is widened to
-    `0xffffffffffffffffull`, and a 32-bit literal mask gets the suffix `ull` (the same
-    value), which HIP's static_assert requires (H006), with a note below 7.0 (H016).
+    until 7.0) with a 64-bit mask, which must be exactly the active lanes that pass it
+    (HIP asserts it). From 6.2 a 32-bit full mask becomes `__activemask()`: CUDA's full
+    mask is every lane of the warp, all of which reach the call, and a wavefront's active
+    lanes are those lanes (all 64 only when the wavefront is full and both of its 32-lane
+    halves arrive: a 64-bit all-ones mask traps in a block of 96 threads). A 32-bit literal
+    mask gets the suffix `ull` (the same value), which HIP's static_assert requires (H006),
+    with a note below 7.0 (H016).
     Below 6.2 a call whose mask is provably all ones, or is `__activemask()`, becomes the
     mask-less builtin (`__shfl_down_sync(~0u, v, 1)` -> `__shfl_down(v, 1)`): HIP 6.2's
     own `*_sync` builtins assert that the mask is exactly the active lanes and then do
@@ -23,7 +27,9 @@ Legal when:
 Not handled:
     A partial or unknown mask below 6.2: H014, whose message gives the mask-less call to
     write where the mask is exactly the lanes that reach it. `__match_*_sync` below 6.2,
-    `__syncwarp` and `__reduce_*_sync` below 7.0: H014, no edit. A 32-bit mask that is
+    `__reduce_*_sync` below 7.0: H014, no edit. `__syncwarp` below 7.0 (W249): HIP 7.0's
+    definition (fence, wave barrier, fence) where its mask, if any, is provably full or
+    `__activemask()`; else H014. A 32-bit mask that is
     not a literal from 6.2 (a variable): left to the warp-size analysis.
 Example:
     __shfl_down_sync(0xffffffff, v, 16)  ->  __shfl_down(v, 16)      (target below 6.2)
@@ -53,7 +59,10 @@ from translator.passes.hipify.renames import NOT_IN_TARGET
 WARP_SYNC = rule(
     "H006", "warp-sync-builtin", NOTE, "a warp-sync builtin is written as the target HIP version has it", """
 HIP has CUDA's `*_sync` warp builtins from 6.2 only, with a 64-bit mask that a
-`static_assert` checks. From 6.2 a 32-bit full mask is widened; below 6.2 a call with a
+`static_assert` checks and that must be exactly the lanes that arrive (HIP asserts it).
+From 6.2 a 32-bit full mask becomes `__activemask()` (CUDA's full mask is every lane of
+the warp; a wavefront's arriving lanes are all 64 only when it is full and both its
+32-lane halves arrive); below 6.2 a call with a
 provably full mask becomes the mask-less builtin (a full mask is what the mask-less form
 means), and `__activemask()` becomes `__ballot(1)`.""",
     edits=True, safe=True,
@@ -71,6 +80,22 @@ that reaches this code, or compile with `-DHIP_ENABLE_WARP_SYNC_BUILTINS`.""",
                 "__device__ int f(int v) { return __shfl_xor_sync(0xffffffffffffffffull, v, 1); }\n",
     options=("--rocm-version", "6.2", "--ignore", "W"))
 
+SYNCWARP_BODY = ('(__builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"), __builtin_amdgcn_wave_barrier(), '
+                 '__builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"))')
+SYNCWARP = rule(
+    "W249", "syncwarp-below-7", NOTE, "`__syncwarp()` below HIP 7.0 is written as HIP 7.0 defines it", """
+HIP declares `__syncwarp` from 7.0 only. What HIP 7.0's is, a release fence of wavefront
+scope, a wave barrier and an acquire fence, compiles with every HIP-Clang: so a
+`__syncwarp()` below 7.0 becomes that (one comma expression, so that it stays one
+expression wherever it stands). A mask is dropped where it is provably all ones or
+`__activemask()` (HIP 7.0's `__syncwarp(mask)` asserts that the mask is exactly the
+lanes that arrive, then does the same); any other mask is reported (H014).""",
+    edits=True, safe=True, topic="warp-size",
+    example="__global__ void k(int *s) {\n  s[threadIdx.x] = 1;\n  __syncwarp();\n}\n",
+    translation="#include <hip/hip_runtime.h>\n__global__ void k(int *s) {\n  s[threadIdx.x] = 1;\n"
+                "  " + SYNCWARP_BODY + ";\n}\n",
+    options=("--rocm-version", "6.0", "--ignore", "L"))
+
 SINCE: Version = (6, 2)
 DEFAULT_SINCE: Version = (7, 0)
 MASKLESS = {
@@ -86,7 +111,7 @@ FULL_MASK = re.compile(r"(0[xX][fF]{8}|0[xX][fF]{16}|4294967295|1844674407370955
 _WIDE_CAST = re.compile(r"\((?:unsigned|unsignedint|int|unsignedlong|long|unsignedlonglong|longlong|uint32_t|"
                         r"int32_t|uint64_t|int64_t|size_t)\)|static_cast<(?:unsigned|unsignedint|int|unsignedlong|long|"
                         r"unsignedlonglong|longlong|uint32_t|int32_t|uint64_t|int64_t|size_t)>")
-FULL_MASK_64 = "0xffffffffffffffffull"
+ACTIVE_MASK = "__activemask()"
 _LITERAL = re.compile(r"(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)([uU]?)\Z")
 OPT_IN = ("target ROCm 6.2 or newer (defining HIP_ENABLE_WARP_SYNC_BUILTINS before the first HIP include "
           "below 7.0)")
@@ -104,11 +129,12 @@ def rewrite(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.Node,
         if ctx.round == 0:
             ctx.report(r, fn_start, message, end=fn_end, severity=severity, subject=name)
     if name in SINCE_7 and not version_at_least(target, DEFAULT_SINCE):
-        hint = ("a wavefront runs in lockstep on AMD: remove it, or use __builtin_amdgcn_wave_barrier()"
-                if name == "__syncwarp" else "reduce with __shfl_xor in a loop")
-        return report(NOT_IN_TARGET, f"'{name}' needs HIP 7.0; the target is ROCm {version} ({hint})")
+        if name == "__syncwarp":
+            return _syncwarp(ctx, frag, fn, call, args, report, version)
+        return report(NOT_IN_TARGET, f"'{name}' needs HIP 7.0; the target is ROCm {version} (reduce with "
+                      "__shfl_xor in a loop)")
     if name == "__activemask":
-        if not version_at_least(target, SINCE) and not _mask_of_maskless(frag, data, call):
+        if not version_at_least(target, SINCE) and not _mask_of_maskless(frag, data, call, target):
             ctx.fix(WARP_SYNC, Edit(fn_start, frag.span(call)[1], b"__ballot(1)"),
                     "HIP below 6.2 has no __activemask; __ballot(1) is its definition")
         return
@@ -121,8 +147,10 @@ def rewrite(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.Node,
         literal = _LITERAL.match(mask_text)
         if full and not mask_text.lower().startswith("0xffffffffffffffff") and frag.clean(mask):
             start, end = frag.span(mask)
-            ctx.fix(WARP_SYNC, Edit(start, end, FULL_MASK_64.encode()),
-                    "HIP warp masks are 64-bit: a 32-bit full mask fails its static_assert")
+            ctx.fix(WARP_SYNC, Edit(start, end, ACTIVE_MASK.encode()),
+                    "HIP warp masks are 64-bit (a 32-bit one fails its static_assert) and must be exactly the lanes "
+                    "that arrive (HIP asserts it): CUDA's full mask is every lane of the warp, which on a wavefront "
+                    "that is not full or runs one 32-lane half is __activemask()")
         elif not full and literal and int(literal.group(1), 0) <= 0xffffffff and frag.clean(mask):
             start, end = frag.span(mask)
             ctx.fix(WARP_SYNC, Edit(start, end, (literal.group(1) + "ull").encode()),
@@ -154,6 +182,30 @@ def rewrite(ctx: Context, frag: Fragment, name: str, fn: ts.Node, call: ts.Node,
             f"{what} -> {MASKLESS[name]}(...): HIP {version} has no warp-sync builtins{why}")
 
 
+def _syncwarp(ctx: Context, frag: Fragment, fn: ts.Node, call: ts.Node, args: list[ts.Node], report,
+              version: str) -> None:
+    """`__syncwarp()` below HIP 7.0: what HIP 7.0's is (W249), where the mask, if any, is
+    the active lanes (HIP 7.0's own `__syncwarp(mask)` asserts that, then does the same)."""
+    hint = "write what HIP 7.0's __syncwarp is: " + SYNCWARP_BODY
+    if args and not (_full_mask(ctx, frag, args[0]) or _active_mask(ctx, frag, args[0])):
+        return report(NOT_IN_TARGET, f"'__syncwarp' with mask '{frag.text(ctx.source.data, args[0])}' needs HIP "
+                      f"7.0; the target is ROCm {version} ({hint}, where the mask is exactly the lanes that reach "
+                      "it)")
+    if len(args) > 1 or not frag.clean(call):
+        return report(NOT_IN_TARGET, f"'__syncwarp' needs HIP 7.0; the target is ROCm {version} ({hint})")
+    start, end = frag.span(call)
+    mask = " (its mask is every lane that reaches it)" if args else ""
+    if ctx.fix(SYNCWARP, Edit(start, end, SYNCWARP_BODY.encode()),
+               f"HIP {version} has no __syncwarp: HIP 7.0's definition, a wavefront-scope release fence, a wave "
+               f"barrier and an acquire fence{mask}") is None:
+        report(NOT_IN_TARGET, f"'__syncwarp' needs HIP 7.0; the target is ROCm {version} ({hint})")
+
+
+def full_or_active(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
+    """Is the mask provably all ones, or the active lanes (`__activemask()` or a local set to it)?"""
+    return _full_mask(ctx, frag, mask) or _active_mask(ctx, frag, mask)
+
+
 def _active_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
     """Is the mask `__activemask()` itself (the lanes that run the call)? A local is
     asked of mask_lanes.same_lanes, which follows the conditions between."""
@@ -164,17 +216,20 @@ def _active_mask(ctx: Context, frag: Fragment, mask: ts.Node) -> bool:
         arguments is not None and not arguments.named_children
 
 
-def _mask_of_maskless(frag: Fragment, data: bytes, call: ts.Node) -> bool:
+def _mask_of_maskless(frag: Fragment, data: bytes, call: ts.Node, target: Version) -> bool:
     """Is this `__activemask()` the mask of a call that becomes a mask-less builtin (so it
-    goes with the mask, below 6.2)?"""
+    goes with the mask, below 6.2), or of a `__syncwarp` that W249 rewrites (below 7.0)?"""
     parent = call.parent
     outer = parent.parent if parent is not None and parent.type == "argument_list" else None
     if outer is None or outer.type != "call_expression" or not frag.clean(outer):
         return False
     args = [a for a in parent.named_children if a.type != "comment"]
     function = outer.child_by_field_name("function")
-    return len(args) >= 2 and args[0] == call and function is not None and function.type == "identifier" \
-        and frag.text(data, function) in MASKLESS
+    if function is None or function.type != "identifier" or not args or args[0] != call:
+        return False
+    name = frag.text(data, function)
+    return (len(args) >= 2 and name in MASKLESS) or \
+        (len(args) == 1 and name == "__syncwarp" and not version_at_least(target, DEFAULT_SINCE))
 
 
 def _all_ones(text: str) -> bool:

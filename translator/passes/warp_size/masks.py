@@ -14,10 +14,22 @@ What it does:
     `__ffs(m)`): where the functions it shares values with compute lanes from
     `warpSize`, the variable becomes `unsigned long long` and `__popc`/`__ffs` on it
     `__popcll`/`__ffsll`; elsewhere (lanes of 32) it is reported with both fixes.
-    W214: a vote over the whole wavefront (`__any_sync`, `__all_sync`, a ballot used
-    directly, `__match_*_sync`, `__reduce_*_sync`) in code written for 32-lane warps is
-    reported: on CDNA it votes over 64 lanes.
+    W247: in code written for 32-lane warps (HIP target), such a variable keeps its
+    32-bit type and gets the lane's own 32-lane group's bits, `(unsigned)(B >>
+    (__lane_id() & 32))`; from HIP 6.2 its uses as a `*_sync` mask become the group's
+    64-bit mask, `((unsigned long long)m << (__lane_id() & 32))`.
+    W248: in such code `__any`, `__all` and a ballot used as a value become the vote of
+    the lane's own 32-lane group, computed from the ballot (a `*_sync` vote where its mask
+    is all ones or the active lanes; below 6.2 once the hipify pass has made it mask-less).
+    W214: a vote over the whole wavefront that W248 cannot rewrite (a partial mask, a
+    ballot kept in a 64-bit variable, `__match_*_sync`, `__reduce_*_sync`, code of mixed
+    lane models) in code written for 32-lane warps is reported: on CDNA it votes over 64
+    lanes.
 Legal when:
+    W247, W248: the lanes and warps of the code are computed on 32 (or not at all), and
+    its shuffles act on 32-lane groups (W201): a CUDA warp is then one 32-lane half of a
+    wavefront, and the half's bits are exactly CUDA's ballot of that warp's active lanes,
+    so `__popc`, `__ffs` and masks of `1u << lane` on them count what they counted.
     W212: the variable is only ever a mask argument, and a wider mask of the active
     lanes is what HIP asks for (on CUDA the value converts back to the same 32 bits).
     W213: the component's lanes and warps are computed from `warpSize` (a warp is the
@@ -32,7 +44,8 @@ Example:
     -> unsigned long long m = __activemask(); ...
 Safety:
     semantic: W212 keeps every lane's bit; W213 is applied only under the warpSize lane
-    model of its component.
+    model of its component, W247 and W248 only under the 32-lane model; each is proven on
+    the 64-lane model (tests/test_wave64.py: corpus/warp/warp_ballot.cu, warp_sync_votes.cu).
 """
 
 from __future__ import annotations
@@ -41,9 +54,11 @@ import re
 
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
+from translator.frontend import node_at
 from translator.ir.warp import NarrowMask, clean_at, component_model, warp_facts
 from translator.mapping import version_at_least
 from translator.passes import Context
+from translator.passes.hipify.warp_sync import full_or_active
 
 MASK_32 = rule(
     "W211", "mask-32-bit", WARNING, "a warp mask holds 32 lanes", """
@@ -98,7 +113,45 @@ and warps from `warpSize` throughout if a vote per wavefront is what is meant.""
             "  int any = __any_sync(0xffffffff, v > 0);\n"
             "  if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = any;\n}\n",
     options=("--target", "cuda", "--ignore", "L"))
-RULES = (MASK_32, ACTIVE_MASK, BALLOT_32, VOTE)
+BALLOT_GROUP = rule(
+    "W247", "ballot-group-32", NOTE, "a 32-bit ballot in code of 32-lane warps holds the lane's own 32-lane group", """
+HIP's ballot (and `__activemask()`) has a bit per lane of the 64-lane wavefront; code that
+computes lanes and warps on 32 means the ballot of its own 32-lane warp, which on CDNA is
+the lane's half of the wavefront. The variable keeps its 32-bit type and gets that half,
+`(unsigned)(ballot >> (__lane_id() & 32))`: bit i is lane i of the lane's group, so
+`__popc`, `__ffs`, `1u << lane` with `lane = threadIdx.x % 32` and masks of lanes below
+it count what they counted under CUDA (with the shuffles of width 32, W201). Where the
+variable is also the mask of a `*_sync` call (HIP 6.2 and later), that use becomes the
+group's 64-bit mask, `((unsigned long long)m << (__lane_id() & 32))`: HIP asserts that a
+mask is exactly the active lanes that pass it. On CUDA (`--target cuda`) nothing changes.""",
+    edits=True, safe=False, topic="warp-size",
+    example="__global__ void k(const int *in, int *out) {\n"
+            "  unsigned b = __ballot_sync(0xffffffff, in[threadIdx.x] > 0);\n"
+            "  if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = __popc(b);\n}\n",
+    translation="#include <hip/hip_runtime.h>\n__global__ void k(const int *in, int *out) {\n"
+                "  unsigned b = (unsigned)(__ballot(in[threadIdx.x] > 0) >> (__lane_id() & 32));\n"
+                "  if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = __popc(b);\n}\n",
+    options=("--rocm-version", "6.0", "--ignore", "L"))
+VOTE_GROUP = rule(
+    "W248", "vote-group-32", NOTE, "a vote in code of 32-lane warps is the vote of the lane's own 32-lane group", """
+`__any`, `__all` and a ballot used as a value act on the whole 64-lane wavefront on CDNA;
+code that computes lanes and warps on 32 means the vote of its own 32-lane warp, the
+lane's half of the wavefront. Each becomes that half's vote, from the ballot:
+`__any(p)` -> `((unsigned)(__ballot(p) >> (__lane_id() & 32)) != 0)`, `__all(p)` -> the
+half's ballot equal to the half's active lanes, a ballot `B` -> `(unsigned)(B >>
+(__lane_id() & 32))`. A `*_sync` vote is rewritten where its mask is all ones or the
+active lanes (below HIP 6.2 after the hipify pass has made it mask-less); other masks are
+reported (W214). On CUDA (`--target cuda`) nothing changes.""",
+    edits=True, safe=False, topic="warp-size",
+    example="__global__ void k(const int *in, int *out) {\n"
+            "  int any = __any_sync(0xffffffff, in[threadIdx.x] > 0);\n"
+            "  if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = any;\n}\n",
+    translation="#include <hip/hip_runtime.h>\n__global__ void k(const int *in, int *out) {\n"
+                "  int any = ((unsigned)(__ballot(in[threadIdx.x] > 0) >> (__lane_id() & 32)) != 0);\n"
+                "  if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = any;\n}\n",
+    options=("--rocm-version", "6.0", "--ignore", "L"))
+RULES = (MASK_32, ACTIVE_MASK, BALLOT_32, VOTE, BALLOT_GROUP, VOTE_GROUP)
+_SHIFT = " >> (__lane_id() & 32))"
 
 _ACTIVE = re.compile(r"__activemask\s*\(\s*\)|__ballot(?:_sync)?\s*\([^()]*?\b(?:1|true)\s*\)")
 _WIDE = b"unsigned long long"
@@ -121,9 +174,15 @@ def run(ctx: Context) -> None:
             _narrow(ctx, narrow, model, said)
         if not said:
             _masks(ctx, sub.masks)
-        if said or model in ("warpSize", "generic"):
+        if model in ("warpSize", "generic"):
             continue
         for vote in sub.votes:
+            if model in ("32", "none") and _group_vote(ctx, vote):
+                continue
+            # Said of the input; a full-mask vote below 6.2 that is still `*_sync` after the
+            # first round (the hipify pass did not run) is said then.
+            if said and not (ctx.round == 1 and vote.name.endswith("_sync") and not _wide_masks(ctx)):
+                continue
             start, end = vote.span
             if vote.name.startswith(("__reduce", "__match")):
                 what, fix = "result of 64", ("reduce each 32-lane group with a __shfl_xor loop of width 32"
@@ -138,6 +197,44 @@ def run(ctx: Context) -> None:
                        "lanes and warps from warpSize if one per wavefront is meant", end=end, subject=vote.name)
 
 
+def _wide_masks(ctx: Context) -> bool:
+    """Does the target have HIP 6.2's `*_sync` builtins (64-bit masks)?"""
+    return version_at_least(ctx.options.rocm_version, (6, 2))
+
+
+def _group_vote(ctx: Context, vote) -> bool:
+    """W248: the vote of the lane's own 32-lane group. True when rewritten, or left for the
+    next round (below HIP 6.2 the hipify pass first makes a full-mask `*_sync` vote mask-less)."""
+    if ctx.options.target != "hip" or not vote.name.startswith(("__any", "__all", "__ballot", "__activemask")) \
+            or not clean_at(ctx.parsed, vote.span):
+        return False
+    sync = vote.name.endswith("_sync")
+    if sync:
+        frag = ctx.parsed.main
+        mask = node_at(frag.root, *vote.args[0]) if vote.args else None
+        if mask is None or not full_or_active(ctx, frag, mask):
+            return False
+        if not _wide_masks(ctx):
+            return ctx.round == 0
+    start, end = vote.span
+    base = "__ballot_sync" if sync else "__ballot"
+    active = "__activemask()" if _wide_masks(ctx) else "__ballot(1)"
+    if vote.name.startswith(("__ballot", "__activemask")):
+        if vote.held:
+            return False    # a variable's value: W212, W213 and W247 judge it with its uses
+        edits = (Edit(start, start, b"(unsigned)("), Edit(end, end, _SHIFT.encode()))
+        what = "the ballot of the lane's own 32-lane group"
+    elif vote.name.startswith("__any"):
+        edits = (Edit(*vote.function_span, f"((unsigned)({base}".encode()), Edit(end, end, f"{_SHIFT} != 0)".encode()))
+        what = "any lane of the lane's own 32-lane group"
+    else:
+        edits = (Edit(*vote.function_span, f"((unsigned)({base}".encode()),
+                 Edit(end, end, f"{_SHIFT} == (unsigned)({active}{_SHIFT})".encode()))
+        what = "every active lane of the lane's own 32-lane group"
+    ctx.fix(VOTE_GROUP, edits, f"{vote.name}: {what}, as the code's lanes and warps of 32 mean")
+    return True
+
+
 def _narrow(ctx: Context, narrow: NarrowMask, model: str, said: bool) -> None:
     data = ctx.source.data
     active = bool(_ACTIVE.search(data[narrow.span[0]:narrow.span[1]].decode("utf-8", "replace")))
@@ -146,6 +243,18 @@ def _narrow(ctx: Context, narrow: NarrowMask, model: str, said: bool) -> None:
         if clean_at(ctx.parsed, narrow.type_span):
             ctx.fix(ACTIVE_MASK, Edit(*narrow.type_span, _WIDE),
                     f"{narrow.name} holds {narrow.source}(), which is 64-bit on HIP: 'unsigned long long'")
+        return
+    masks = [span for kind, span in narrow.uses if kind == "mask"]
+    if model in ("32", "none") and ctx.options.target == "hip" and clean_at(ctx.parsed, narrow.value_span) and \
+            (not masks or _wide_masks(ctx) or active):
+        start, end = narrow.value_span
+        edits = [Edit(start, start, b"(unsigned)("), Edit(end, end, _SHIFT.encode())]
+        if _wide_masks(ctx):
+            edits += [Edit(*span, f"((unsigned long long){narrow.name} << (__lane_id() & 32))".encode())
+                      for span in masks]
+        ctx.fix(BALLOT_GROUP, tuple(edits), f"{narrow.name} holds the bits of the lane's own 32-lane group, as the "
+                "code's lanes and warps of 32 mean" + ("; as a mask, the group's 64-bit mask" if
+                                                       masks and _wide_masks(ctx) else ""))
         return
     if model in ("warpSize", "generic") and kinds <= {"popc", "ffs", "mask", "test"} and \
             clean_at(ctx.parsed, narrow.type_span):

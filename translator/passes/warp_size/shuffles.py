@@ -23,7 +23,9 @@ Legal when:
     then covers the whole wavefront, which the component's `% warpSize` lane arithmetic
     expects.
 Not handled:
-    Shuffles in macro bodies; offsets passed in from a caller whose value is not seen
+    Shuffles in macro bodies; a call of the file's own function-like macro named like a
+    builtin (`#define __shfl_down(v, d) ...`): it is the macro, so no width is added, and
+    in code of 32-lane warps W250 says to add it in the macro's body; offsets passed in from a caller whose value is not seen
     (they are given the width too in a 32-lane component: the width does not depend on
     the offset); cooperative-group tiles' `shfl` methods (a tile's width is its size).
 Example:
@@ -38,7 +40,9 @@ from __future__ import annotations
 
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
-from translator.ir.warp import clean_at, component_model, warp_facts
+from translator.frontend import directives, node_at, unparsed_define_bodies
+from translator.ir.model import WARP_SYNC_BUILTINS
+from translator.ir.warp import SHUFFLES, Shuffle, clean_at, component_model, warp_facts
 from translator.passes import Context
 
 WIDTH = rule(
@@ -93,17 +97,53 @@ on what the code means, so nothing is rewritten. Either make the shuffles generi
             "  v += __shfl_down_sync(0xffffffff, v, 8);\n"
             "  if (threadIdx.x % warpSize == 0) out[threadIdx.x / warpSize] = v;\n}\n",
     options=("--target", "cuda", "--ignore", "L"))
-RULES = (WIDTH, LOOP, MIXED)
+IN_MACRO = rule(
+    "W250", "shuffle-width-in-macro", NOTE, "a shuffle macro of a builtin's name gets the width in its body", """
+The file defines a function-like macro with a shuffle builtin's name (`#define
+__shfl_down(v, d) __shfl_down_sync(0xffffffff, v, d)`): a call of it is the macro, with
+the macro's parameters, not HIP's builtin, so a width cannot be added to the call (a third
+argument to a two-parameter macro does not compile). Every call of it is in code written
+for 32-lane warps, so the shuffle in the macro's body gets the width of 32 instead (W201's
+reason); on CUDA that is the default.""",
+    edits=True, safe=False, topic="warp-size",
+    example="#define __shfl_down(v, d) __shfl_down_sync(0xffffffff, v, d)\n"
+            "__device__ int sum(int v) {\n"
+            "  for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, o);\n"
+            "  return v;\n}\n",
+    translation="#define __shfl_down(v, d) __shfl_down_sync(0xffffffff, v, d, 32)\n"
+                "__device__ int sum(int v) {\n"
+                "  for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, o);\n"
+                "  return v;\n}\n",
+    options=("--target", "cuda"))
+THROUGH_MACRO = rule(
+    "W251", "shuffle-through-macro", WARNING, "a shuffle is called through the file's own macro of a builtin's name", """
+The call is the file's own function-like macro named like a shuffle builtin, not HIP's
+builtin: no width can be added to it (the macro's parameters are fixed), and its body's
+shuffle cannot get one either (it is called from code of other lane models too, or its
+body holds no shuffle the pass can read). On CDNA's 64-lane wavefronts code written for
+32-lane warps needs its shuffles to act on 32-lane groups: add the width of 32 in the
+macro's body, or call the builtin with its width.""",
+    topic="warp-size",
+    example="#define __shfl_down(v, d) shuffle_down_of(v, d)\n"
+            "__device__ int sum(int v) {\n"
+            "  for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, o);\n"
+            "  return v;\n}\n",
+    options=("--target", "cuda"))
+RULES = (WIDTH, LOOP, MIXED, IN_MACRO, THROUGH_MACRO)
 
 
 def run(ctx: Context) -> None:
     facts = warp_facts(ctx.parsed)
+    through_macros: dict[str, list[tuple[Shuffle, str]]] = {}
     for component in facts.graph.components():
         sub = facts.within(component)
         if not sub.shuffles:
             continue
         model = component_model(sub)
         for shuffle in sub.shuffles:
+            if shuffle.macro:
+                through_macros.setdefault(shuffle.name, []).append((shuffle, model))
+                continue
             if model in ("32", "none") and shuffle.basis in ("32", "neutral", "unknown"):
                 if not shuffle.has_width and clean_at(ctx.parsed, shuffle.span):
                     ctx.fix(WIDTH, Edit(shuffle.width_at, shuffle.width_at, b", 32"),
@@ -120,3 +160,69 @@ def run(ctx: Context) -> None:
                            "wavefronts one of them is wrong; start the offsets at warpSize / 2 (and use warpSize "
                            "for every lane and warp), or keep 32-lane groups (add a width of 32 to every shuffle "
                            "and use % 32 and / 32)", end=end, subject=shuffle.name)
+    _through_macros(ctx, through_macros)
+
+
+def _through_macros(ctx: Context, calls: dict[str, list[tuple[Shuffle, str]]]) -> None:
+    """W250 where every call of a shuffle-named macro is in code of 32-lane warps, else W251."""
+    for name, uses in calls.items():
+        models = {model for _, model in uses}
+        if not models & {"32", "none"}:
+            continue
+        widths = _body_widths(ctx, name) if models <= {"32", "none"} else None
+        if widths is not None:
+            if widths:
+                ctx.fix(IN_MACRO, tuple(Edit(at, at, b", 32") for at in widths),
+                        f"every call of the macro {name} is in code of 32-lane warps: its shuffle gets width 32")
+            continue
+        if ctx.round > 0:
+            continue
+        for shuffle, model in uses:
+            if model in ("32", "none"):
+                start, end = shuffle.span
+                ctx.report(THROUGH_MACRO, start, f"'{name}' is the file's own macro here, not HIP's builtin: no "
+                           "width can be added to the call (the macro's parameters are fixed); this code's shuffles "
+                           "act on 32-lane groups, so add the width of 32 to the shuffle in the macro's body",
+                           end=end, subject=name)
+
+
+def _body_widths(ctx: Context, name: str) -> list[int] | None:
+    """Where `, 32` goes in the body of the file's one `#define name(...)`: after the last
+    argument of each shuffle there without a width ([] when each has one); None when the
+    macro is defined more than once or its body holds no shuffle."""
+    parsed = ctx.parsed
+    bodies = []
+    for hash_at, end in directives(parsed.cleaned, b"define"):
+        token = node_at(parsed.main.root, hash_at, end)
+        directive = token.parent if token is not None else None
+        if directive is None or directive.type != "preproc_function_def":
+            continue
+        defined = directive.child_by_field_name("name")
+        body = directive.child_by_field_name("value")
+        if defined is not None and parsed.main.text(parsed.data, defined) == name:
+            if body is None:
+                return None
+            bodies.append((body.start_byte, body.end_byte))
+    if len(bodies) != 1:
+        return None
+    limit = bodies[0]
+    fragment = next((m for m in parsed.macros if m.limit == limit), None) or \
+        next(iter(unparsed_define_bodies(parsed, lambda s, e: (s, e) == limit)), None)
+    if fragment is None or fragment.error_sites:
+        return None
+    found, widths = False, []
+    stack = [fragment.root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        function = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if function is None or function.type != "identifier" or fragment.text(parsed.data, function) not in SHUFFLES:
+            continue
+        args = [a for a in node.child_by_field_name("arguments").named_children if a.type != "comment"]
+        at = 2 if fragment.text(parsed.data, function) in WARP_SYNC_BUILTINS else 1
+        if len(args) <= at:
+            continue
+        found = True
+        if len(args) == at + 1:
+            widths.append(fragment.span(args[-1])[1])
+    return widths if found else None

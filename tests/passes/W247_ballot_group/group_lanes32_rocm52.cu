@@ -1,6 +1,6 @@
-// Lanes of 32: the count must be the lane's own 32-lane group's, which a wider ballot is
-// not, so both 32-bit ballots are reported. Below HIP 6.2 the `__activemask()` becomes
-// `__ballot(1)` (the hipify pass): the same 32-bit hazard, reported once, on the input.
+// Lanes of 32: the count must be the lane's own 32-lane group's, so both 32-bit ballots
+// keep their type and take the group's half of the wavefront's ballot. Below HIP 6.2 the
+// `__activemask()` becomes `__ballot(1)` (the hipify pass) inside the same shift.
 __device__ int agg_inc(int *counter) {
   unsigned active = __activemask();
   int leader = __ffs(active) - 1;

@@ -1,0 +1,10 @@
+// cu2hip-options: --rocm-version 6.0
+// __syncwarp below HIP 7.0: HIP 7.0's definition, one expression wherever it stands; a
+// full or active mask is dropped, another mask is reported (H014).
+__global__ void k(int *s, unsigned mask) {
+  s[threadIdx.x] = 1;
+  __syncwarp();
+  if (s[0]) __syncwarp(0xffffffff);
+  for (int i = 0; i < 2; ++i) __syncwarp(__activemask());
+  __syncwarp(mask);
+}
