@@ -2,7 +2,7 @@
 """Runtime-overhead benchmark: each pattern of the runtime pass, the original loop against
 its `--target cuda` rewrite, timed with CUDA events (python3 and nvcc only).
 
-    python3 bench/runtime.py --out bench/results/runtime-h200.json [--iters 1000]
+    python3 bench/runtime.py --out bench/results/runtime-h200.json
         [--sizes 1024,65536,1048576,16777216] [--arch sm_90] [--nvcc nvcc] [--build-only]
         [--retranslate]
 
@@ -74,8 +74,8 @@ def retranslate() -> None:
         (SOURCES / f"{name}.rewritten.cu").write_bytes(out.stdout)
 
 
-def build(nvcc: str, arch: str, src: Path, exe: Path, iters: int, extra: tuple[str, ...]) -> tuple[list[str], str | None]:
-    cmd = [nvcc, "-O3", f"-arch={arch}", "-std=c++17", f"-DITERS={iters}", *extra, "-I", str(SOURCES),
+def build(nvcc: str, arch: str, src: Path, exe: Path, extra: tuple[str, ...]) -> tuple[list[str], str | None]:
+    cmd = [nvcc, "-O3", f"-arch={arch}", "-std=c++17", *extra, "-I", str(SOURCES),
            "-o", str(exe), str(src)]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     return cmd, None if proc.returncode == 0 else proc.stderr[-4000:]
@@ -111,7 +111,6 @@ def gpu() -> str | None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", type=Path, help="the JSON results file")
-    p.add_argument("--iters", type=int, default=1000, help="iterations of each timed loop (default 1000)")
     p.add_argument("--sizes", default="1024,65536,1048576,16777216", help="element counts (float32), comma-separated")
     p.add_argument("--arch", default="sm_90", help="nvcc -arch (default sm_90: H100/H200)")
     p.add_argument("--nvcc", default=os.environ.get("NVCC", "nvcc"))
@@ -125,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     results = {"command": " ".join(shlex.quote(a) for a in [sys.executable, *sys.argv]),
                "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "host": platform.node(),
-               "nvcc": version(args.nvcc), "gpu": gpu(), "arch": args.arch, "iters": args.iters, "sizes": sizes,
+               "nvcc": version(args.nvcc), "gpu": gpu(), "arch": args.arch, "iters": 1000, "sizes": sizes,
                "patterns": {}}
     with tempfile.TemporaryDirectory(prefix="cu2hip-runtime-") as tmp:
         work = Path(tmp)
@@ -136,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                 src = work / source if (work / source).exists() else SOURCES / source
                 exe = work / f"{pattern}-{variant}"
                 print(f"build {pattern}/{variant}: {src.name}", file=sys.stderr)
-                cmd, error = build(args.nvcc, args.arch, src, exe, args.iters, extra)
+                cmd, error = build(args.nvcc, args.arch, src, exe, extra)
                 row = {"source": str(src.relative_to(REPO)) if src.is_relative_to(REPO) else f"(generated) {source}",
                        "build": " ".join(shlex.quote(c) for c in cmd)}
                 if error:

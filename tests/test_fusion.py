@@ -290,15 +290,16 @@ def test_report_lists_chains_fused_and_refused(tmp_path, capsys) -> None:
         f"  {path}:11:5: not applied: launch of b not fused with the launch of b before it: the streams differ "
         "(0 and st) [F002]",
         "launch-bounds: 0 findings, 0 applied"]
-    assert out[4] == "warp-size: 0 findings, 0 applied"
-    assert out[5].startswith("kernels: 7 ") and out[-1] == "missing: --no-compile: no compiler figures"
+    assert out[4:6] == ["runtime: 0 findings, 0 applied", "warp-size: 0 findings, 0 applied"]
+    assert out[6].startswith("kernels: 7 ") and out[-1] == "missing: --no-compile: no compiler figures"
     assert main(["report", path, "--format", "json", "--ignore", "L", "--no-compile"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [(f["rule"], f["line"], f["applied"]) for f in doc["topics"]["fusion"]] == \
         [("F001", 10, True), ("F002", 11, False)]
     assert main(["report", path, "--format", "markdown", "--no-fuse", "--ignore", "L", "--no-compile"]) == 0
     assert capsys.readouterr().out.startswith("## cu2hip report\n\n### fusion\n\nNothing found.\n\n"
-                                              "### launch-bounds\n\nNothing found.\n\n### warp-size\n\n"
+                                              "### launch-bounds\n\nNothing found.\n\n### runtime\n\nNothing found.\n\n"
+                                              "### warp-size\n\n"
                                               "Nothing found.\n\n### kernels")
 
 

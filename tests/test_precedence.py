@@ -66,7 +66,8 @@ def test_pass_options_are_declared_once_and_the_cli_configuration_and_settings_d
     from translator.config import ConfigError, load_config
     from translator.passes import all_passes, pass_options
     declared = {o.name: (pid, o) for pid, p in all_passes().items() for o in p.options}
-    assert {"fuse": "fusion", "rebalance": "rebalancing", "block-size": "rebalancing"} == {
+    assert {"fuse": "fusion", "rebalance": "rebalancing", "block-size": "rebalancing",
+            "runtime": "runtime-overheads"} == {
         name: pid for name, (pid, _) in declared.items()}
     parser = argparse.ArgumentParser()
     add_pass_options(parser, default_none=False)
@@ -78,4 +79,4 @@ def test_pass_options_are_declared_once_and_the_cli_configuration_and_settings_d
     config.write_text("block-size = 100\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="'block-size' must be a multiple of 64 from 64 to 1024, not 100"):
         load_config(config)
-    assert [o.default for o in pass_options()] == [True, True, 256]
+    assert [o.default for o in pass_options()] == [True, True, 256, True]

@@ -1,6 +1,6 @@
 """The corpus programs of issue 15: corpus/kernels/shared_kernel/ (a register-heavy kernel
 of external linkage defined in one translation unit and launched from three with 128, 256
-and 512 threads per block) and corpus/kernels/unroll_unbraced.cu (a register-heavy kernel
+and 384 threads per block) and corpus/kernels/unroll_unbraced.cu (a register-heavy kernel
 written with `#pragma unroll` between loop headers and bodies without braces, which the
 front end could not parse, so the kernel got no bound). Both get bounds and stop spilling
 on gfx90a (hipcc's resource-usage remarks)."""
@@ -36,7 +36,7 @@ def test_a_kernel_launched_from_three_translation_units_is_bounded_by_the_widest
     out = tmp_path / "hip"
     _translate(SHARED, out)
     kernel = (out / "scale_kernel.cu").read_text()
-    assert "__global__ void __launch_bounds__(512) shared_heavy(" in kernel
+    assert "__global__ void __launch_bounds__(384) shared_heavy(" in kernel
     # Its own launch stays: the kernel calls a header's function, whose body this file does not hold.
     assert "shared_heavy<<<(n + 127) / 128, 128>>>(in, out, n, passes);" in kernel
     assert "shared_heavy<<<grid, block>>>" in (out / "launch_wide.cu").read_text()

@@ -115,7 +115,7 @@ def test_configuration_sets_target_and_output(tmp_path: Path, capsys) -> None:
     assert main(["translate", str(project / "src" / "k.cu")]) == 0
     written = project / "hip" / "src" / "k.cu"       # mirrored from the configuration's folder
     assert written.read_bytes() == b"#include <hip/hip_runtime.h>\n__device__ int f(int v) { return " \
-                                   b"__shfl_xor_sync(0xffffffffffffffffull, v, 1); }\n"
+                                   b"__shfl_xor_sync(__activemask(), v, 1); }\n"
     err = capsys.readouterr().err
     assert err.splitlines()[-1].endswith(f"; target ROCm 6.2 (from {project / 'pyproject.toml'})")
     # A flag wins over the configuration.

@@ -1,7 +1,5 @@
 // Pattern 1: a scratch buffer allocated and freed at every iteration (R001 hoists it).
-#ifndef ITERS
-#define ITERS 1000
-#endif
+#define ITERS 1000   // fixed: a count the compile line could change would leave the loop unproven
 #include "common.cuh"
 
 static void run_pattern(float* acc, const float* in, int n) {

@@ -1,8 +1,6 @@
 // Pattern 2: the error check after every launch synchronises the device (R005 reports it;
 // the benchmark applies the reported fix, debug-only synchronisation, built with -DNDEBUG).
-#ifndef ITERS
-#define ITERS 1000
-#endif
+#define ITERS 1000   // fixed: a count the compile line could change would leave the loop unproven
 #include "common.cuh"
 
 static void run_pattern(float* acc, const float* in, int n) {

@@ -1,10 +1,10 @@
-// The widest launch of the shared_kernel program: 512 threads per block, a dim3 of a
+// The widest launch of the shared_kernel program: 384 threads per block, a dim3 of a
 // constant (`dim3 block(kWide)`, which C++ reads as a variable, not a function).
 #include "shared.cuh"
 
-constexpr int kWide = 512;
+constexpr int kWide = 384;
 
-void launch_512(const float *in, float *out, int n, int passes) {
+void launch_384(const float *in, float *out, int n, int passes) {
   dim3 block(kWide);
   dim3 grid((n + kWide - 1) / kWide);
   shared_heavy<<<grid, block>>>(in, out, n, passes);

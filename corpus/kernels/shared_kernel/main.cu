@@ -1,5 +1,5 @@
 // A register-heavy kernel defined in one translation unit (scale_kernel.cu) and launched
-// from three: 128 threads per block there, 256 here, 512 in launch_wide.cu. Build:
+// from three: 128 threads per block there, 256 here, 384 in launch_wide.cu. Build:
 // nvcc -o shared_kernel main.cu scale_kernel.cu launch_wide.cu. Each launch's result is
 // checked against the same arithmetic on the CPU.
 #include <cmath>
@@ -43,9 +43,9 @@ int main() {
   bad += check("256 threads (main.cu)", out, in, n, passes);
 
   CHECK(cudaMemset(d_out, 0xff, n * sizeof(float)));
-  launch_512(d_in, d_out, n, passes);
+  launch_384(d_in, d_out, n, passes);
   CHECK(cudaMemcpy(out.data(), d_out, n * sizeof(float), cudaMemcpyDeviceToHost));
-  bad += check("512 threads (launch_wide.cu)", out, in, n, passes);
+  bad += check("384 threads (launch_wide.cu)", out, in, n, passes);
 
   CHECK(cudaFree(d_in));
   CHECK(cudaFree(d_out));
