@@ -32,6 +32,9 @@ from translator.passes import Context, PassOption, register_pass
 from translator.passes.runtime import hoist, sync
 
 RULES = hoist.RULES + sync.RULES
+# Every rule needs a loop statement and one of these names: a file without them costs no walk.
+_LOOPS = (b"for", b"while")
+_HOISTED = tuple(name.encode() for name in hoist.KINDS)
 
 
 @register_pass("runtime-overheads", rules=RULES, requires=("kernels", "tree", HostValues), targets=("hip", "cuda"),
@@ -42,6 +45,9 @@ RULES = hoist.RULES + sync.RULES
 def run(ctx: Context) -> None:
     if not ctx.options.runtime or ctx.round != 0:
         return      # off, or the input was analysed: later rounds see the pass's own output
-    values = ctx.facts.get(HostValues)
-    hoist.run(ctx, values)
+    words = ctx.parsed.words
+    if not any(w in words for w in _LOOPS):
+        return
+    if any(name in words for name in _HOISTED):
+        hoist.run(ctx, ctx.facts.get(HostValues))
     sync.run(ctx)
