@@ -32,7 +32,8 @@ from translator.passes import Context, PassOption, register_pass
 from translator.passes.runtime import hoist, sync
 
 RULES = hoist.RULES + sync.RULES
-# Every rule needs a loop statement and one of these names: a file without them costs no walk.
+# The hoists need a loop statement and one of these names: a file without them costs no walk
+# (the sync rules have their own filter).
 _LOOPS = (b"for", b"while")
 _HOISTED = tuple(name.encode() for name in hoist.KINDS)
 
@@ -46,8 +47,6 @@ def run(ctx: Context) -> None:
     if not ctx.options.runtime or ctx.round != 0:
         return      # off, or the input was analysed: later rounds see the pass's own output
     words = ctx.parsed.words
-    if not any(w in words for w in _LOOPS):
-        return
-    if any(name in words for name in _HOISTED):
+    if any(w in words for w in _LOOPS) and any(name in words for name in _HOISTED):
         hoist.run(ctx, ctx.facts.get(HostValues))
     sync.run(ctx)
