@@ -96,3 +96,19 @@ def test_the_benchmark_rewrites_are_the_current_translations():
         result = translate(str(src), src.read_bytes(), Options(target="cuda"))
         assert any(f.rule in ("R001", "R003") for f in result.applied), name
         assert result.output == (ROOT / "bench" / "runtime" / f"{name}.rewritten.cu").read_bytes(), name
+
+
+def _deep_loop(inner: bytes, depth: int = 1500) -> bytes:
+    return (b"void f(int n, bool early) {\n    for (int i = 0; i < 4; ++i) {\n        float* d;\n"
+            b"        cudaMalloc(&d, n * 4);\n        k<<<1, 64>>>(d, n);\n        " + b"{" * depth + inner
+            + b"}" * depth + b"\n        cudaFree(d);\n    }\n}\n")
+
+
+def test_a_jump_nested_thousands_of_blocks_deep_in_a_loop_body_is_found():
+    # A body 1,500 blocks deep (the fuzz campaign's nest_balanced mutation): the search
+    # for a break that skips the release walks it without a RecursionError, and finds it.
+    result, found = _run(_deep_loop(b"if (early) break;"))
+    assert not result.changed
+    assert "break" in found["R002"]
+    result, found = _run(_deep_loop(b"k<<<1, 64>>>(d, n);"))
+    assert "R001" in found and result.output.count(b"cudaMalloc(&d, n * 4);") == 1

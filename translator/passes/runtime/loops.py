@@ -116,23 +116,23 @@ def statements(body: ts.Node) -> list[ts.Node]:
 
 def jump_in(body: ts.Node) -> ts.Node | None:
     """A statement of the body that leaves an iteration early (break and continue of
-    nested loops and switches stay inside them)."""
-    def visit(node: ts.Node, in_loop: bool, in_switch: bool):
-        for c in node.children:
-            kind = c.type
-            if kind == "lambda_expression":
-                continue
-            if kind in ("break_statement",) and (in_loop or in_switch):
-                continue
-            if kind == "continue_statement" and in_loop:
-                continue
-            if kind in _JUMPS:
-                return c
-            found = visit(c, in_loop or kind in LOOPS, in_switch or kind == "switch_statement")
-            if found is not None:
-                return found
-        return None
-    return visit(body, False, False)
+    nested loops and switches stay inside them), the first in source order. A walk with
+    its own stack: a body nested thousands of blocks deep is no RecursionError."""
+    stack = [(c, False, False) for c in reversed(body.children)]
+    while stack:
+        node, in_loop, in_switch = stack.pop()
+        kind = node.type
+        if kind == "lambda_expression":
+            continue
+        if kind == "break_statement" and (in_loop or in_switch):
+            continue
+        if kind == "continue_statement" and in_loop:
+            continue
+        if kind in _JUMPS:
+            return node
+        in_loop, in_switch = in_loop or kind in LOOPS, in_switch or kind == "switch_statement"
+        stack.extend((c, in_loop, in_switch) for c in reversed(node.children))
+    return None
 
 
 def trip_proof(values, data: bytes, loop: ts.Node) -> str:
