@@ -60,6 +60,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -482,7 +483,10 @@ def run_state(rng: random.Random, work: Path, cache: Path) -> list:
 
 def run_concurrent(rng: random.Random, work: Path, cache: Path) -> list:
     tree = _tree(rng, work)
-    env = dict(os.environ, CU2HIP_CACHE_DIR=str(cache), PYTHONPATH=str(REPO))
+    # The repository first, then whatever the caller's Python finds its packages by (a
+    # machine without a virtual environment: PYTHONPATH=/tmp/site).
+    path = os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])
+    env = dict(os.environ, CU2HIP_CACHE_DIR=str(cache), PYTHONPATH=path)
     folders = ["o1", "o1"] if rng.random() < 0.5 else ["o1", "o2"]
     runs = [[*folders[i:i + 1], *(["--target", "cuda"] if i else []), *(["--roc"] if rng.random() < 0.3 else [])]
             for i in range(2)] + ([["o2", "--no-fuse"]] if rng.random() < 0.3 else [])
@@ -626,37 +630,47 @@ def run_campaign(kind: str, seed: int, count: int, seconds: float | None, jobs: 
     stop = started + seconds if seconds else None
     times = []
     ctx = mp.get_context("fork")
+    # The pool's feeder thread takes a task only when fewer than two per worker are out:
+    # the time limit is then when the last inputs start, not when a queue of every input
+    # made at once is dropped.
+    slots = threading.Semaphore(2 * jobs)
+    closing = threading.Event()
     with ctx.Pool(jobs, initializer=_init, maxtasksperchild=500) as pool:
         def tasks():
             for i in range(count):
-                if stop is not None and time.monotonic() > stop:
+                while not slots.acquire(timeout=0.2):
+                    if closing.is_set():
+                        return
+                if closing.is_set() or stop is not None and time.monotonic() > stop:
                     return
                 yield (kind, seed, i, caches[i % jobs], timeout)
         pending = pool.imap_unordered(_worker, tasks())
         last = started
-        while True:
-            try:
-                outcome = pending.next(timeout=timeout + 60)
-            except StopIteration:
-                break
-            except mp.TimeoutError:          # a worker stuck beyond its own alarm: a hang in C
-                counts["hang"] += 1
-                distinct.setdefault(("hang", "worker silent"), {"kind": "hang", "signature": "worker silent",
-                                                                "count": 0, "first_index": -1, "detail": ""})
-                break
-            if stop is not None and time.monotonic() > stop + timeout:
-                break                     # the feeder ran ahead: what is still queued is dropped
-            counts["inputs"] += 1
-            times.append(outcome["seconds"])
-            for failure, signature, detail in outcome["failures"]:
-                counts[failure] += 1
-                rec = distinct.setdefault((failure, signature), {"kind": failure, "signature": signature, "count": 0,
-                                                                 "first_index": outcome["index"], "detail": detail})
-                rec["count"] += 1
-            if time.monotonic() - last > 30:
-                last = time.monotonic()
-                progress(f"  {kind}: {counts['inputs']:,} inputs, "
-                         f"{sum(counts[k] for k in FAILURES):,} failures, {last - started:.0f} s")
+        try:
+            while True:
+                try:
+                    outcome = pending.next(timeout=timeout + 60)
+                except StopIteration:
+                    break
+                except mp.TimeoutError:          # a worker stuck beyond its own alarm: a hang in C
+                    counts["hang"] += 1
+                    distinct.setdefault(("hang", "worker silent"), {"kind": "hang", "signature": "worker silent",
+                                                                    "count": 0, "first_index": -1, "detail": ""})
+                    break
+                slots.release()
+                counts["inputs"] += 1
+                times.append(outcome["seconds"])
+                for failure, signature, detail in outcome["failures"]:
+                    counts[failure] += 1
+                    rec = distinct.setdefault((failure, signature), {"kind": failure, "signature": signature, "count": 0,
+                                                                     "first_index": outcome["index"], "detail": detail})
+                    rec["count"] += 1
+                if time.monotonic() - last > 30:
+                    last = time.monotonic()
+                    progress(f"  {kind}: {counts['inputs']:,} inputs, "
+                             f"{sum(counts[k] for k in FAILURES):,} failures, {last - started:.0f} s")
+        finally:
+            closing.set()      # the feeder thread returns: terminate() can join it
     for c in caches:
         shutil.rmtree(c, ignore_errors=True)
     elapsed = time.monotonic() - started

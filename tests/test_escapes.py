@@ -135,6 +135,29 @@ def test_an_interrupted_report_stops_its_compilers(tmp_path: Path) -> None:
     assert [pid for pid in pids.read_text().split() if _alive(pid)] == []
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_compiler_dies_with_a_report_killed_by_sigkill(tmp_path: Path) -> None:
+    # SIGKILL runs no handler: the compiler (in a process group of its own, which no
+    # signal to the report's group reaches) must get its death signal from the kernel.
+    pids = tmp_path / "pids"
+    env = _fake_compilers(tmp_path, f"echo $$ >> {pids}\nexec sleep 300\n")
+    (tmp_path / "k.cu").write_bytes(KERNEL)
+    proc = subprocess.Popen([sys.executable, "-m", "translator", "report", str(tmp_path / "k.cu"), *ROCM,
+                             "--no-cache", "-j", "1"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while not (pids.exists() and pids.read_text().strip()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    compiler = pids.read_text().split()[0]
+    time.sleep(0.3)                     # past the exec: the sleep is the compiler's process
+    assert _alive(compiler)
+    proc.kill()
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while _alive(compiler) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(compiler)
+
+
 # --- 6: rules files ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("rules, message", [

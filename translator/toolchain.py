@@ -6,18 +6,23 @@ always run with HIP_PLATFORM=amd: with nvcc on PATH it would otherwise pick NVID
 Each compiler runs in a process group of its own, with a time limit (`timeout`
 seconds: `cu2hip report --compile-timeout`, or `compile-timeout` in the configuration);
 on the limit, and when the command is interrupted (`stop_all`, which the callers run on
-their way out), the whole group is killed: a hung compiler leaves no child behind. What
+their way out), the whole group is killed: a hung compiler leaves no child behind. On
+Linux a compiler also dies with the command (PR_SET_PDEATHSIG: a `cu2hip report`
+killed with SIGKILL, which runs no handler, leaves no compiler running); what the
+compiler itself started is its group's, killed with it on the limit. What
 a compiler prints is read as UTF-8, a byte that is not becoming U+FFFD.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import re
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 from dataclasses import dataclass
 from functools import cache
@@ -125,10 +130,45 @@ def compilers():
             signal.signal(signal.SIGTERM, previous)
 
 
+_PR_SET_PDEATHSIG = 1      # linux/prctl.h
+
+
+def _prctl():
+    """libc's prctl, loaded once (before any fork), or None where there is none."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong)
+    prctl.restype = ctypes.c_int
+    return prctl
+
+
+_PRCTL = _prctl()
+
+
+def die_with_parent():
+    """A `preexec_fn` for Popen that makes the child get SIGKILL when the thread that
+    starts it ends (the command's process, killed or not: the callers wait for their
+    compilers in the thread that started them), or None where prctl is not available.
+    It checks the parent after the call: a parent that died before it has no death
+    signal left to give."""
+    if _PRCTL is None:
+        return None
+    parent = os.getpid()
+
+    def preexec() -> None:          # in the child, between fork and exec: no imports here
+        if _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0 and os.getppid() != parent:
+            os._exit(137)
+    return preexec
+
+
 def _run(command: list[str], env: dict | None = None, timeout: float = DEFAULT_TIMEOUT) -> CompileResult:
     try:
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                env=env, start_new_session=True)
+                                env=env, start_new_session=True, preexec_fn=die_with_parent())
     except OSError as exc:
         return CompileResult(False, tuple(command), f"cannot run {command[0]}: {exc.strerror or exc}")
     with _LIVE_LOCK:
