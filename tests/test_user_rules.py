@@ -125,6 +125,9 @@ ERRORS = [
     ("[u12] rename a -> b", "r.rules:1:2: error: bad id 'u12': want a capital letter and three digits (U120)"),
     ("[U1200] rename a -> b", "r.rules:1:2: error: bad id 'U1200': want a capital letter and three digits (U120)"),
     ('header "" -> "x.h"', "r.rules:1:8: error: empty header name"),
+    # a NUL byte that a rule would write (a second run took the output for a binary file)
+    ('rename a -> b\nheader "h.cuh" -> "h_\0hip.h"', "r.rules:2:22: error: a NUL byte: a rules file is text, and a "
+     "rule that wrote one would make its output a binary file"),
     ("call f(a, a) -> g(a)", "r.rules:1:11: error: parameter 'a' declared twice"),
     ("call f(xs..., b) -> g(b)", "r.rules:1:8: error: variadic parameter 'xs...' must be the last"),
     ("call f(a) -> g(xs...)", "r.rules:1:16: error: parameter 'xs' is used on the right but not declared"),

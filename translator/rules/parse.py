@@ -47,6 +47,14 @@ def parse_text(text: str, path: str) -> list[Rename | HeaderMap | CallRewrite]:
     """The rules of one file, in order (RulesError for the first mistake)."""
     if not text.endswith("\n"):
         text += "\n"
+    nul = text.find("\0")
+    if nul >= 0:
+        # In a string it would reach the output, which a second run then takes for a
+        # binary file and leaves untranslated (found by the rules campaign).
+        line_start = text.rfind("\n", 0, nul) + 1
+        raise RulesError(path, text.count("\n", 0, nul) + 1, nul - line_start + 1,
+                         "a NUL byte: a rules file is text, and a rule that wrote one would make its output a binary "
+                         "file")
     try:
         tree = parser().parse(text)
     except UnexpectedInput as exc:
