@@ -25,6 +25,9 @@ Cases (each input is generated, nothing is read but corpus/):
             launch used as a value was found with `.parent`, which costs the depth)
   rules     N user rename rules (a --rules file), each used once in one function:
             N = 1k, 2k, 4k (each rename went over every fix of the file)
+  calls     N user call rules `call old_call_I(a, b) -> new_call_I(b, a, 0)`, each used
+            once, with a CUDA call in an argument: N = 1k, 2k, 4k (each rewrite went over
+            every fix and diagnostic of the file: 2k took 12 s)
 
 Each size runs in a child process (a fresh interpreter, the translator imported before
 the clock starts): `translator.pipeline.translate(path, data, Options(rocm_version=(6, 0)))`
@@ -80,6 +83,7 @@ CASES = {
     "fusion": ((1_000, 2_000, 4_000), 1_000, "1k launches", (250, 500, 1_000)),
     "hkes": ((2_000, 4_000, 8_000), 1_000, "1k levels", (500, 1_000, 2_000)),
     "rules": ((1_000, 2_000, 4_000), 1_000, "1k rules", (250, 500, 1_000)),
+    "calls": ((1_000, 2_000, 4_000), 1_000, "1k rules", (250, 500, 1_000)),
 }
 FUSIBLE = b"__global__ void inc(float *x, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n" \
     b"    if (i < n) x[i] += 1.0f;\n}\n"
@@ -107,6 +111,9 @@ def make_input(case: str, size: float) -> bytes:
             + b"}\n"
     if case == "rules":
         return b"void f() {\n" + b"".join(b"    old_name_%d();\n" % i for i in range(int(size))) + b"}\n"
+    if case == "calls":
+        return b"void f(float* p) {\n" + b"".join(b"    old_call_%d(p, cudaFree(p));\n" % i
+                                                  for i in range(int(size))) + b"}\n"
     if case == "corpus":
         files = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".cu", ".cuh") and p.is_file())
         parts = [p.read_bytes() for p in files]
@@ -131,6 +138,13 @@ def rules_text(size: float) -> str:
                    for i in range(int(size)))
 
 
+def calls_text(size: float) -> str:
+    """The calls case's file: a call rewrite of each old_call_I (ids as rules_text's)."""
+    letters = "UVXYZ"
+    return "".join(f"[{letters[i // 999]}{i % 999 + 1:03d}] call old_call_{i}(a, b) -> new_call_{i}(b, a, 0)\n"
+                   for i in range(int(size)))
+
+
 def options_for(case: str, size: float, folder: str):
     from translator.passes import Options
     if case == "hkes":
@@ -138,6 +152,10 @@ def options_for(case: str, size: float, folder: str):
     if case == "rules":
         path = Path(folder) / "scaling.rules"
         path.write_text(rules_text(size))
+        return Options(rocm_version=(6, 0), rules=(str(path),))
+    if case == "calls":
+        path = Path(folder) / "scaling.rules"
+        path.write_text(calls_text(size))
         return Options(rocm_version=(6, 0), rules=(str(path),))
     return Options(rocm_version=(6, 0))
 
@@ -163,6 +181,10 @@ def check_output(case: str, size: float, data: bytes, result) -> str | None:
         if any(b"old_name_%d(" % i in result.output or b"new_name_%d()" % i not in result.output
                for i in range(int(size))):
             return "not every name renamed"
+    elif case == "calls":
+        if result.output.count(b"new_call_") != int(size) or b"old_call_" in result.output \
+                or result.output.count(b"(hipFree(p), p, 0);") != int(size):
+            return "not every call rewritten with its argument renamed"
     elif case == "longline":
         if result.output.count(b"hipFree(0);") != data.count(b"cudaFree(0);") or b"cudaFree" in result.output:
             return "not every cudaFree renamed"

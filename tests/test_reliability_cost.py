@@ -468,3 +468,50 @@ def test_a_mask_parameter_is_checked_at_its_calls_once_per_function() -> None:
         return count[0]
     small, large = work(100), work(200)
     assert large <= LINEAR * small, (small, large)
+
+
+def test_user_call_rules_used_once_each_grow_linearly(tmp_path) -> None:
+    """Each call rewrite went over every fix of the file (the ones inside the call to fold)
+    and every diagnostic (those at the name to drop)."""
+    def work(n: int) -> int:
+        rules = tmp_path / f"{n}.rules"
+        rules.write_text("".join(f"[{'UVX'[i // 999]}{i % 999 + 1:03d}] call old_{i}(a, b) -> new_{i}(b, a, 0)\n"
+                                 for i in range(n)))
+        data = b"void f(float* p) {\n" + b"".join(b"    old_%d(p, cudaFree(p));\n" % i for i in range(n)) + b"}\n"
+        with lines_run("translator/passes/user_rules") as count:
+            result = translate("calls.cu", data, Options(rocm_version=(6, 0), rules=(str(rules),)))
+        assert result.output == b"#include <hip/hip_runtime.h>\nvoid f(float* p) {\n" + b"".join(
+            b"    new_%d(hipFree(p), p, 0);\n" % i for i in range(n)) + b"}\n"
+        return count[0]
+    small, large = work(500), work(1_000)
+    assert large <= LINEAR * small, (small, large)
+
+
+def test_api_constants_of_hoisted_arguments_are_looked_up_once_per_file() -> None:
+    """The runtime pass asked, for each API constant in a loop's acquisition, whether the
+    file declares that name, by a walk of the whole file: N loops cost N files."""
+    def work(n: int) -> int:
+        loop = (b"void f%d(float* x) {\n    for (int i = 0; i < 4; ++i) {\n        cudaStream_t s;\n"
+                b"        cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);\n        k<<<1, 64, 0, s>>>(x);\n"
+                b"        cudaStreamDestroy(s);\n    }\n}\n")
+        data = b"__global__ void k(float* x) { x[threadIdx.x] = 1; }\n" + b"".join(loop % i for i in range(n))
+        with lines_run("translator/passes/runtime/loops.py") as count:
+            result = translate("loops.cu", data, Options(target="cuda", ignore=("L", "F")))
+        assert sum(f.rule == "R003" for f in result.applied) == n, sorted({f.rule for f in result.applied})
+        return count[0]
+    small, large = work(60), work(120)
+    assert large <= LINEAR * small, (small, large)
+
+
+def test_the_warp_facts_of_independent_functions_grow_linearly() -> None:
+    """Each device function's walk read the file's #define lines again, and each call-graph
+    component's facts were filtered out of every fact of the file: N functions (and N
+    macros) cost N * N."""
+    def work(n: int) -> int:
+        data = b"".join(b"#define M%d(v) (v)\n__device__ float d%d(float v) { return __shfl_down_sync(0xffffffff, "
+                        b"M%d(v), 1); }\n" % (i, i, i) for i in range(n))
+        with lines_run("translator/ir/warp.py") as count:
+            translate("warp.cu", data, Options(rocm_version=(6, 0)))
+        return count[0]
+    small, large = work(200), work(400)
+    assert large <= LINEAR * small, (small, large)

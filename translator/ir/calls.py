@@ -80,12 +80,14 @@ class CallGraph:
         """The device functions `name` calls through known edges, directly or through
         others (itself excluded), nearest first."""
         seen: list[str] = []
+        known: set[str] = {name}
         todo = sorted(self.callees(name), reverse=True)
         while todo:
             callee = todo.pop()
-            if callee not in seen and callee != name:
+            if callee not in known:
                 seen.append(callee)
-                todo += sorted(self.callees(callee) - set(seen), reverse=True)
+                known.add(callee)
+                todo += sorted(self.callees(callee) - known, reverse=True)
         return seen
 
     def first_unknown(self, name: str) -> tuple[str, str, str] | None:

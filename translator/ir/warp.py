@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 import tree_sitter as ts
 
@@ -132,10 +133,25 @@ class WarpFacts:
     masks: tuple[MaskArg, ...]
     tiles: tuple[Tile, ...]
 
+    @cached_property
+    def _by_function(self) -> dict[tuple[str, str], list[tuple[int, object]]]:
+        """(kind, function) -> [(place in the kind's tuple, fact)]: within() reads the
+        facts of its names only (a filter of every fact per component made a file of N
+        independent functions cost N * N)."""
+        out: dict[tuple[str, str], list[tuple[int, object]]] = {}
+        for kind in _KINDS:
+            for i, item in enumerate(getattr(self, kind)):
+                out.setdefault((kind, item.function), []).append((i, item))
+        return out
+
     def within(self, names: frozenset[str]) -> "WarpFacts":
-        keep = lambda items: tuple(i for i in items if i.function in names)  # noqa: E731
-        return WarpFacts(self.graph, keep(self.lanes), keep(self.shuffles), keep(self.votes), keep(self.narrows),
-                         keep(self.masks), keep(self.tiles))
+        def keep(kind: str) -> tuple:
+            found = [p for name in names for p in self._by_function.get((kind, name), ())]
+            return tuple(item for _, item in sorted(found, key=lambda p: p[0]))
+        return WarpFacts(self.graph, *(keep(kind) for kind in _KINDS))
+
+
+_KINDS = ("lanes", "shuffles", "votes", "narrows", "masks", "tiles")
 
 
 def lane_model(facts: WarpFacts) -> str:
@@ -180,7 +196,8 @@ def build_warp_facts(parsed: ParsedFile) -> WarpFacts:
     graph = call_graph(parsed)
     macros = {name.decode("utf-8", "replace"): body.strip().decode("utf-8", "replace") for name, body in object_macros(parsed.data)} \
         if graph.functions else {}
-    walks = [_Walk(parsed, f, macros) for f in graph.functions]
+    defined = function_macros(parsed.data)      # once per file, not once per function
+    walks = [_Walk(parsed, f, macros, defined) for f in graph.functions]
     by_name: dict[str, list[_Walk]] = {}
     for w in walks:
         by_name.setdefault(w.function.name, []).append(w)
@@ -204,7 +221,8 @@ def build_warp_facts(parsed: ParsedFile) -> WarpFacts:
 class _Walk:
     """One function's body, walked once; the facts are read after the thread values settle."""
 
-    def __init__(self, parsed: ParsedFile, function: Function, macros: dict[str, str]):
+    def __init__(self, parsed: ParsedFile, function: Function, macros: dict[str, str],
+                 defined: frozenset[str] | None = None):
         self.parsed, self.function, self.frag, self.data = parsed, function, parsed.main, parsed.data
         node = function.node(parsed)
         self.nodes = list(with_parents(node)) if node is not None else []
@@ -230,7 +248,7 @@ class _Walk:
                 self.param_types[text] = self.text(typ)
         self.thread: set[str] = set()
         self.macros = macros
-        self.function_macros = function_macros(parsed.data)
+        self.function_macros = function_macros(parsed.data) if defined is None else defined
 
     def text(self, node: ts.Node) -> str:
         return self.frag.text(self.data, node)

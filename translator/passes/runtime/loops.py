@@ -178,16 +178,37 @@ def runs_once(values, data: bytes, loop: ts.Node) -> str | None:
     return None
 
 
+_DECLARING = ("declaration", "parameter_declaration", "for_range_loop", "condition_clause")
+
+
+def _declared_names(data: bytes, n: ts.Node):
+    """The names one node of `_DECLARING` declares."""
+    for d in n.children_by_field_name("declarator"):
+        while d is not None and d.type not in ("identifier",):
+            d = d.child_by_field_name("declarator")
+        if d is not None:
+            yield text(data, d)
+
+
 def declared_in(data: bytes, scope: ts.Node, name: str) -> ts.Node | None:
     """A declarator of `name` inside `scope` (a declaration, a parameter, a for's init)."""
     for n in walk(scope):
-        if n.type in ("declaration", "parameter_declaration", "for_range_loop", "condition_clause"):
-            for d in n.children_by_field_name("declarator"):
-                while d is not None and d.type not in ("identifier",):
-                    d = d.child_by_field_name("declarator")
-                if d is not None and text(data, d) == name:
-                    return n
+        if n.type in _DECLARING and name in _declared_names(data, n):
+            return n
     return None
+
+
+_FILE_NAMES: list = [None, None, frozenset()]      # the last file's root, its text, and the names it declares
+
+
+def declared_in_file(data: bytes, root: ts.Node, name: str) -> bool:
+    """Does any declaration of the file (its tree's `root`) declare `name`? The names are
+    gathered once per tree (a question per API constant of every loop walked the whole
+    file: the square of its size)."""
+    if _FILE_NAMES[0] is not root or _FILE_NAMES[1] is not data:
+        _FILE_NAMES[:] = [root, data, frozenset(x for n in walk(root) if n.type in _DECLARING
+                                                for x in _declared_names(data, n))]
+    return name in _FILE_NAMES[2]
 
 
 def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node) -> str | None:
@@ -211,7 +232,7 @@ def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node) -> str | None:
             return f"'{name}' is declared in the loop: its value changes per iteration"
         function = host_function(data, loop)
         if function is None or declared_in(data, function, name) is None:
-            if _API_CONSTANT.match(name) and declared_in(data, values.root, name) is None:
+            if _API_CONSTANT.match(name) and not declared_in_file(data, values.root, name):
                 continue        # an enumerator or macro of the runtime's or a library's headers
             if not values.evaluate(n).known:
                 return f"'{name}' is not a local of the function: a call in the loop may write it"

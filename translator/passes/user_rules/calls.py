@@ -15,6 +15,8 @@ function name, hipify's or the user's, or a fix over a separator).
 
 from __future__ import annotations
 
+import bisect
+
 import tree_sitter as ts
 
 from translator.edits import Edit, Fix, apply_fixes
@@ -22,7 +24,7 @@ from translator.frontend import Fragment
 from translator.passes import Context
 from translator.passes.hipify.calls import arguments
 from translator.passes.user_rules import template
-from translator.passes.user_rules.sites import drop_diagnostics, overlaps, reason, tokens
+from translator.passes.user_rules.sites import drop_diagnostics_at, overlaps, reason, tokens
 from translator.rules import CallRewrite, RuleSet
 
 
@@ -37,6 +39,8 @@ def rewrite_calls(ctx: Context, rules: RuleSet, declared: dict, frags: list[Frag
             _skip(ctx, declared, candidates[0], start, end, "parse error around the call")
     # Innermost first: a call in another's arguments is folded into the outer rewrite.
     found.sort(key=lambda t: (t[2].end_byte - t[2].start_byte, t[2].start_byte))
+    index = _FixIndex(ctx.fixes)
+    dropped: list[tuple[int, int, str]] = []
     for frag, node, call, candidates in found:
         start, end = frag.span(node)
         args = arguments(call)
@@ -48,7 +52,48 @@ def rewrite_calls(ctx: Context, rules: RuleSet, declared: dict, frags: list[Frag
             _skip(ctx, declared, candidates[0], start, end,
                   f"the call has {len(args)} argument{'s' * (len(args) != 1)}, the rule takes {takes}")
         else:
-            _rewrite(ctx, rules, declared[rule.id], rule, frag, node, call, args)
+            _rewrite(ctx, rules, declared[rule.id], rule, frag, node, call, args, index, dropped)
+    # At once, not per call (each a pass over every fix and diagnostic of the file): the
+    # fixes of this pass that a rewrite folded, and the other passes' diagnostics at a
+    # rewritten name.
+    if index.gone:
+        ctx.fixes[:] = [f for f in ctx.fixes if id(f) not in index.gone]
+    drop_diagnostics_at(ctx, dropped, rules.ids)
+
+
+class _FixIndex:
+    """The round's fixes by where they start, for the question "which fixes lie inside
+    this call?" (a walk over every fix per call made N calls cost N * N): the other
+    passes' fixes, made before this pass ran, and this pass's, added as it goes."""
+
+    def __init__(self, fixes: list[Fix]):
+        self.order: dict[int, int] = {}             # id(fix) -> its place in ctx.fixes
+        self.gone: set[int] = set()                 # folded into a larger rewrite: dropped at the end
+        self.starts: list[int] = []
+        self.fixes: list[Fix] = []
+        for fix in sorted(fixes, key=lambda f: f.start):
+            self._put(fix)
+        self.order = {id(f): i for i, f in enumerate(fixes)}
+
+    def _put(self, fix: Fix) -> None:
+        i = bisect.bisect_right(self.starts, fix.start)
+        self.starts.insert(i, fix.start)
+        self.fixes.insert(i, fix)
+
+    def add(self, fix: Fix) -> None:
+        self.order[id(fix)] = len(self.order)
+        self._put(fix)
+
+    def inside(self, lo: int, hi: int) -> list[Fix]:
+        """The live fixes whose every edit lies in [lo, hi], in the order they were made."""
+        out = []
+        for k in range(bisect.bisect_left(self.starts, lo), len(self.starts)):
+            if self.starts[k] > hi:
+                break
+            fix = self.fixes[k]
+            if id(fix) not in self.gone and all(e.end <= hi for e in fix.edits):
+                out.append(fix)
+        return sorted(out, key=lambda f: self.order[id(f)])
 
 
 def _skip(ctx: Context, declared: dict, rule: CallRewrite, start: int, end: int, why: str) -> None:
@@ -57,7 +102,7 @@ def _skip(ctx: Context, declared: dict, rule: CallRewrite, start: int, end: int,
 
 
 def _rewrite(ctx: Context, rules: RuleSet, catalog_rule, rule: CallRewrite, frag: Fragment, fn: ts.Node,
-             call: ts.Node, args: list[ts.Node]) -> None:
+             call: ts.Node, args: list[ts.Node], index: _FixIndex, dropped: list[tuple[int, int, str]]) -> None:
     data = ctx.source.data
     fn_start, fn_end = frag.span(fn)
     call_end = frag.span(call)[1]
@@ -70,7 +115,8 @@ def _rewrite(ctx: Context, rules: RuleSet, catalog_rule, rule: CallRewrite, frag
     pieces = template.pieces(rule, spans)
     keep = template.kept(out, pieces)
     stay = [out[i] for i in sorted(keep)]
-    folded, overridden = _classify(ctx.fixes, (fn_start, fn_end), (fn_start, call_end), pieces, stay)
+    folded, overridden = _classify(index.inside(fn_start, call_end), (fn_start, fn_end), (fn_start, call_end),
+                                   pieces, stay)
 
     def render(lo: int, hi: int) -> bytes:
         inside = [Fix(tuple(Edit(e.start - lo, e.end - lo, e.text) for e in f.edits if _within(e, [(lo, hi)])),
@@ -91,9 +137,9 @@ def _rewrite(ctx: Context, rules: RuleSet, catalog_rule, rule: CallRewrite, frag
     if fix is not None:
         # The built-in passes' folded and overridden fixes lose to it by precedence
         # (translator.passes); this pass's own (an inner call rewritten) are replaced by it.
-        own = {id(f) for f in folded + overridden if ctx.ranks.get(id(f)) == ctx.running}
-        ctx.fixes[:] = [f for f in ctx.fixes if id(f) not in own]
-        drop_diagnostics(ctx, fn_start, fn_end, rule.name, rules.ids)
+        index.gone.update(id(f) for f in folded + overridden if ctx.ranks.get(id(f)) == ctx.running)
+        index.add(fix)
+        dropped.append((fn_start, fn_end, rule.name))
 
 
 def _within(edit: Edit, ranges) -> bool:
