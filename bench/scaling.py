@@ -302,7 +302,7 @@ def git_info() -> dict:
 def fmt_size(case: str, size: float) -> str:
     if CASES[case][2] == "MB":
         return f"{size:g} MB"
-    return f"{int(size):,} " + {"fusion": "launches", "rules": "rules"}.get(case, "deep")
+    return f"{int(size):,} " + {"fusion": "launches", "rules": "rules", "calls": "rules"}.get(case, "deep")
 
 
 def main() -> None:
