@@ -503,11 +503,21 @@ def run_concurrent(rng: random.Random, work: Path, cache: Path) -> list:
         last[spec[0]] = spec
     failures = []
     for folder, spec in last.items():
-        subprocess.run(command(spec), env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       timeout=300)
+        again = subprocess.run(command(spec), env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               timeout=300)
         fresh = ["fresh-" + folder, *spec[1:]]
-        subprocess.run(command(fresh) + ["--no-cache"], env=env, cwd=REPO, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, timeout=300)
+        clean = subprocess.run(command(fresh) + ["--no-cache"], env=env, cwd=REPO, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, timeout=300)
+        # A translator that did not run (a Python that cannot import it) writes nothing
+        # twice: that is no agreement.
+        for proc in (again, clean):
+            if b"Traceback (most recent call last)" in proc.stderr:
+                failures.append(("exception", "concurrent", proc.stderr.decode("utf-8", "replace")[-600:]))
+                return failures
+            if proc.returncode not in (0, 1) or not tree_bytes(work / folder):
+                failures.append(("bad-exit", f"concurrent: exit {proc.returncode}",
+                                 proc.stderr.decode("utf-8", "replace")[-300:]))
+                return failures
         if tree_bytes(work / folder) != tree_bytes(work / fresh[0]):
             failures.append(("stale-bytes", "concurrent", repr(runs)))
     return failures
