@@ -297,3 +297,42 @@ def test_snippet_invariants(data: bytes, options: Options) -> None:
     assert "P005" not in codes
     if not parse_file(data).main.root.has_error:
         assert "P003" not in codes, [d.format() for d in result.diagnostics if d.code == "P003"]
+
+
+# ------------------------------------------------------------------ the campaign's record
+
+def _load_summary():
+    spec = importlib.util.spec_from_file_location("cu2hip_bench_fuzz_summary", REPO / "bench" / "fuzz_summary.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_campaign_record_meets_the_criterion_only_with_every_kind_of_its_seed_and_no_failure(tmp_path) -> None:
+    import json
+    summary = _load_summary()
+
+    def write(kind: str, inputs: int, seed: int = 5, **failures) -> None:
+        counts = {"inputs": inputs, **failures}
+        record = {"seed": seed, "counts": counts, "seconds": {"campaign": 1.0}, "jobs": 15}
+        if kind == "sources":
+            counts["inputs-with-failures"] = sum(failures.values())
+        else:
+            record["kind"] = kind
+        (tmp_path / f"fuzz-{kind}.json").write_text(json.dumps(record))
+    for kind in summary.KINDS:
+        write(kind, 30_000 if kind in summary.COUNTED else 10)
+    assert summary.summarize(tmp_path, 5)["criterion_met"]
+    assert not summary.summarize(tmp_path, 6)["criterion_met"]          # another seed's records
+    write("rules", 30_000, **{"non-idempotent": 1})
+    s = summary.summarize(tmp_path, 5)
+    assert not s["criterion_met"] and s["failures"]["non-idempotent"] == 1
+    assert "non-idempotent                 1" in summary.report(s)
+    write("rules", 30_000)
+    write("sources", 9_000, exception=0)
+    s = summary.summarize(tmp_path, 5)
+    assert s["inputs_counted"] == 99_000 and not s["criterion_met"]     # under 100,000
+    (tmp_path / "fuzz-concurrent.json").unlink()
+    write("sources", 40_000)
+    s = summary.summarize(tmp_path, 5)
+    assert s["missing"] == ["concurrent"] and not s["criterion_met"]
