@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from translator.frontend import parse_file
-from translator.ir import Access, Expr, Module, Param, SharedDecl, build_ir
+from translator.ir import Access, Expr, Module, Param, SharedDecl, build_ir, module_of
 from translator.pipeline import translate
 
 
@@ -469,7 +469,7 @@ void f(cublasHandle_t h, int n) {
 
 def test_api_uses_from_translate():
     result = translate("api.cu", API_SRC)
-    uses = result.module.api_uses
+    uses = result.uses
     assert [(u.name, u.kind, u.library, u.in_macro) for u in uses] == [
         ("cublasHandle_t", "type", "blas", False),
         ("cudaStream_t", "type", "runtime", False),
@@ -486,13 +486,12 @@ def test_api_uses_from_translate():
     # Not in the comment or the string:
     assert uses[2].span == sub(API_SRC, b"cudaMalloc(&p", b"cudaMalloc")
     assert uses[-1].span == sub(API_SRC, b"cudaMalloc(&x", b"cudaMalloc")
-    assert result.module.path == "api.cu"
-    assert [s.name for s in result.module.sync_points] == ["cudaMalloc", "cudaFree", "cudaMalloc"]
+    assert [s.name for s in module_of("api.cu", API_SRC).sync_points] == ["cudaMalloc", "cudaFree", "cudaMalloc"]
 
 
 def test_api_use_in_preprocessor_condition():
     src = b"#if defined(__CUDACC__)\nint x;\n#endif\n#ifdef __CUDACC__\nint y;\n#endif\nint z = __CUDACC__;\n"
-    uses = translate("p.cu", src).module.api_uses
+    uses = translate("p.cu", src).uses
     assert [(u.name, u.kind, u.library, u.in_preprocessor) for u in uses] == [
         ("__CUDACC__", "constant", "driver", True),
         ("__CUDACC__", "constant", "driver", True),
