@@ -22,11 +22,11 @@ from translator.frontend import ParsedFile
 from translator.ir.host import find_sync_points
 from translator.ir.kernels import find_kernels
 from translator.ir.launches import find_launches
-from translator.ir.model import (SYNC_POINTS, WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Access, ApiUse, Expr,
+from translator.ir.model import (SYNC_POINTS, WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, ApiUse, Expr,
                                  Kernel, LaunchSite, Module, Param, SharedDecl, Span, SyncPoint)
 from translator.ir.nodes import call_of
 
-__all__ = ["SYNC_POINTS", "WARP_MASKLESS_BUILTINS", "WARP_SYNC_BUILTINS", "Access", "ApiUse", "Expr", "Kernel",
+__all__ = ["SYNC_POINTS", "WARP_MASKLESS_BUILTINS", "WARP_SYNC_BUILTINS", "ApiUse", "Expr", "Kernel",
            "LaunchSite", "Module", "Param", "SharedDecl", "Span", "SyncPoint", "build_ir", "call_of", "kernels_of",
            "launches_of", "module_of", "sync_points_of"]
 
