@@ -137,9 +137,7 @@ def _one_stream(data: bytes, function, statement) -> tuple[str | None, str]:
     or several, or the default stream, or a call whose stream is not named."""
     streams: set[str] = set()
     work = 0
-    for n in loops.walk(function.child_by_field_name("body")):
-        if n.start_byte >= statement.start_byte:
-            break
+    for n in loops.walk(function.child_by_field_name("body"), before=statement.start_byte):
         if n.type != "call_expression":
             continue
         callee = text(data, n.child_by_field_name("function"))
