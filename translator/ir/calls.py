@@ -39,7 +39,7 @@ import tree_sitter as ts
 
 from translator.frontend import ParsedFile, node_at
 from translator.ir.model import Span
-from translator.ir.nodes import hits, parent_of
+from translator.ir.nodes import calls_between, hits, parent_of
 
 _CONTAINERS = frozenset({"linkage_specification", "namespace_definition", "declaration_list"})
 # Conditional groups hold top-level code too (an include guard holds a whole header): every
@@ -193,7 +193,7 @@ def build_call_graph(parsed: ParsedFile) -> CallGraph:
     for name, node, body, kernel in found:
         calls: list[str] = []
         unknown: list[tuple[str, str]] = []
-        call_nodes = _calls_in(parsed, body)
+        call_nodes = calls_between(parsed, parsed.main, *parsed.main.span(body))
         local = _Locals(parsed, node, body) if call_nodes else None
         for n in call_nodes:
             function = n.child_by_field_name("function")
@@ -287,26 +287,6 @@ def _identifiers(parsed: ParsedFile, node: ts.Node) -> set[str]:
             break
         node = node.child_by_field_name("declarator") or (node.named_children[0] if node.named_children else None)
     return out
-
-
-_OPEN = re.compile(rb"\(")
-
-
-def _calls_in(parsed: ParsedFile, body: ts.Node) -> list[ts.Node]:
-    """The call expressions of a body, in document order: each found from the `(` of its
-    argument list (a regex hit confirmed on the tree), not by a walk of every node."""
-    frag = parsed.main
-    lo, hi = frag.span(body)
-    found = []
-    for _, paren in hits(parsed, frag, _OPEN, lo, hi):
-        arguments = parent_of(frag, paren)
-        if arguments is None or arguments.type != "argument_list":
-            continue
-        call = parent_of(frag, arguments)
-        if call is not None and call.type == "call_expression" and call.child_by_field_name("arguments") == arguments:
-            found.append(call)
-    found.sort(key=lambda n: (n.start_byte, -n.end_byte))     # an outer call before the calls it holds
-    return found
 
 
 @functools.lru_cache(maxsize=4096)

@@ -58,10 +58,9 @@ def text(data: bytes, node: ts.Node | None) -> str:
     return "" if node is None else data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
 
-def walk(node: ts.Node, before: int | None = None) -> list[ts.Node]:
+def walk(node: ts.Node) -> list[ts.Node]:
     """The node and all its descendants (named or not), in document order: a list built
-    by one loop (a generator costs twice as much per node). With `before`, only the nodes
-    that start before that offset."""
+    by one loop (a generator costs twice as much per node)."""
     out: list[ts.Node] = []
     stack = [node]
     pop, extend, add = stack.pop, stack.extend, out.append
@@ -70,8 +69,6 @@ def walk(node: ts.Node, before: int | None = None) -> list[ts.Node]:
         add(n)
         kids = n.children
         if kids:
-            if before is not None:
-                kids = [k for k in kids if k.start_byte < before]
             extend(kids[::-1])      # a copy: tree-sitter hands out the node's own list of children
     return out
 
