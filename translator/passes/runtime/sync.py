@@ -18,10 +18,12 @@ other host threads, a library's own streams), so the replacement is reported, no
 from __future__ import annotations
 
 from translator.catalog import WARNING, rule
+from translator.ir.nodes import calls_between
 from translator.passes.runtime import loops
 from translator.passes.runtime.loops import text
 
 _DEVICE_SYNC = ("cudaDeviceSynchronize", "cudaThreadSynchronize")
+_SYNC_NAMES = loops.names_pattern(_DEVICE_SYNC)
 _OPTIONS = ("--target", "cuda", "--ignore", "L,F")
 # Asynchronous calls whose last argument is their stream.
 _ASYNC = frozenset({"cudaMemcpyAsync", "cudaMemsetAsync", "cudaMemcpy2DAsync", "cudaMemcpyToSymbolAsync",
@@ -65,8 +67,8 @@ def run(ctx) -> None:
     data = parsed.data
     if not any(n.encode() in parsed.words for n in _DEVICE_SYNC):
         return
-    for node in loops.walk(parsed.main.root):
-        if node.type != "call_expression" or text(data, node.child_by_field_name("function")) not in _DEVICE_SYNC:
+    for node in loops.calls_named(parsed, _SYNC_NAMES):
+        if text(data, node.child_by_field_name("function")) not in _DEVICE_SYNC:
             continue
         function = loops.host_function(data, node)
         if function is None:
@@ -85,7 +87,7 @@ def run(ctx) -> None:
                        f"{text(data, statement)}` / `#endif`, with `{macro}(cudaGetLastError())` after the launch",
                        end=node.end_byte)
             continue
-        stream, why = _one_stream(data, function, statement or node)
+        stream, why = _one_stream(parsed, function, statement or node)
         if stream is not None:
             ctx.report(DEVICE_SYNC_STREAM, node.start_byte,
                        f"{name}() after work on stream '{stream}' only: replace it with `cudaStreamSynchronize({stream})`"
@@ -130,17 +132,15 @@ def _device_work(data: bytes, statement) -> bool:
     return False
 
 
-def _one_stream(data: bytes, function, statement) -> tuple[str | None, str]:
+def _one_stream(parsed, function, statement) -> tuple[str | None, str]:
     """The one stream of the function's launches and asynchronous calls before the
     statement, since the start or the previous synchronisation; None when there is none,
     or several, or the default stream, or a call whose stream is not named."""
     streams: set[str] = set()
     work = 0
-    for n in loops.walk(function.child_by_field_name("body")):
-        if n.start_byte >= statement.start_byte:
-            break
-        if n.type != "call_expression":
-            continue
+    data = parsed.data
+    body = function.child_by_field_name("body")
+    for n in calls_between(parsed, parsed.main, body.start_byte, statement.start_byte):
         callee = text(data, n.child_by_field_name("function"))
         config = next((c for c in n.children if c.type == "kernel_call_syntax"), None)
         args = n.child_by_field_name("arguments")
