@@ -517,3 +517,16 @@ def test_the_warp_facts_of_independent_functions_grow_linearly() -> None:
         return count[0]
     small, large = work(200), work(400)
     assert large <= LINEAR * small, (small, large)
+
+
+def test_a_file_scope_name_declared_again_and_again_is_typed_in_linear_work() -> None:
+    """A use's type came from a scan of every declaration of its name in the file's scope:
+    a name declared in each of N concatenated headers, used N times, cost N * N."""
+    def work(n: int) -> int:
+        data = b"".join(b"extern unsigned long v;\n__device__ int f%d() { return __ffsll(v); }\n" % i for i in range(n))
+        with lines_run("translator/ir/types.py") as count:
+            result = translate("types.cu", data, Options(rocm_version=(6, 0)))
+        assert result.output.count(b"__ffsll((unsigned long long)v)") == n, result.output[:300]
+        return count[0]
+    small, large = work(300), work(600)
+    assert large <= LINEAR * small, (small, large)

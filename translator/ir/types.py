@@ -20,6 +20,7 @@ than the walk goes. Consumers refuse on None.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -260,8 +261,13 @@ class Types:
             entries = self._block_names(scope).get(word)
             if not entries:
                 return _NOTHING
-            before = [t for start, t in entries if start < at or kinds == "field_declaration_list"]
-            return before[-1] if before else _NOTHING       # the last declaration before the use
+            if kinds == "field_declaration_list":
+                return entries[-1][1]
+            # The last declaration before the use (in source order: found by bisection, not
+            # by a scan of every declaration of the name, which a file-scope name declared
+            # in each of N headers concatenated made N * N).
+            k = bisect.bisect_left(entries, at, key=lambda e: e[0])
+            return entries[k - 1][1] if k else _NOTHING
         if kinds in ("for_statement", "if_statement", "while_statement", "switch_statement",
                        "condition_clause"):
             candidates = [c for c in scope.named_children if c.start_byte < at and c != child]
