@@ -35,7 +35,9 @@ Kinds and their checks (failures are counted by name):
   concurrent  two or three `python -m translator translate` processes at once over one tree
               and one cache, with different options into one or two folders, then each
               command again: each folder holds what a --no-cache run of its last command
-              writes (`stale-bytes`).
+              writes (`stale-bytes`), and those runs exit 0 or 1 with no traceback and a
+              folder that holds files (`bad-exit`, `exception`: a run that did not
+              translate agrees with another that did not).
   special     a FIFO, /dev/zero, /dev/null, a folder, a dangling link and a link loop in
               every place a path is accepted (an input, --config, --rules, -o, -o FILE,
               --o-stats, --report, diff --against): no exception, no hang, and never exit 0
