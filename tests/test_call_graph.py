@@ -49,6 +49,17 @@ def test_library_calls_known_helpers_and_cooperative_groups_are_not_unknown_edge
     assert g["k6"].unknown == () and g["twice"].unknown == ()
 
 
+def test_warp_builtins_in_either_spelling_are_library_calls_not_unknown_edges():
+    # __activemask() was a call "cu2hip cannot follow" and __shfl_xor() was not: a reduction
+    # consumer refused by fusion in a first run fused in a second, once hipify had
+    # rewritten __shfl_xor_sync(__activemask(), v, 1) (the sources campaign, seed 1705).
+    code = (b"__global__ void k(unsigned* x, float v) { x[0] = __activemask() | __ballot_sync(__activemask(), v > 0) "
+            b"| __ballot(v > 0) | __lane_id(); v += __shfl_xor_sync(__activemask(), v, 1) + __shfl_xor(v, 1) "
+            b"+ __shfl_down_sync(0xffffffff, v, 2) + __shfl(v, 0); x[1] = __any_sync(1u, v > 0) + __all(v > 0); }\n")
+    graph = {f.name: f for f in build_call_graph(parse_file(code)).functions}
+    assert graph["k"].unknown == () and graph["k"].calls == ()
+
+
 def _l007(code: bytes) -> tuple[list[str], list[str]]:
     result = translate("t.cu", code, Options())
     return [f.rule for f in result.applied if f.rule == "L007"], [d.message for d in result.diagnostics

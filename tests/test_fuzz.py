@@ -336,3 +336,15 @@ def test_the_campaign_record_meets_the_criterion_only_with_every_kind_of_its_see
     write("sources", 40_000)
     s = summary.summarize(tmp_path, 5)
     assert s["missing"] == ["concurrent"] and not s["criterion_met"]
+
+
+def test_a_consumer_calling_activemask_is_fused_or_not_the_same_way_in_a_second_run() -> None:
+    # The seed 1705 finding, minimized: the first run refused to fuse sum_squares (its
+    # __activemask() was a call the call graph could not follow), the second fused it
+    # (hipify had rewritten the shuffle to __shfl_xor, without __activemask).
+    data = (b"__global__ residual(co *a,t *x, co, f*r,nt n) {\nint i = blockIdx.x * blockDim.x + threadIdx.x; "
+            b"if (i < n) r[i] - a[i] * x[i];\n}\n__global__ vd sum_squares(ns, o, n) {int i = blockIdx.x * "
+            b"blockDim.x + threadIdx.x;\nv = __shfl_xor_sync(__activemask(),  1);\n}lo n{ residual<<<(n + 255) / "
+            b"256, 256>>>(a, x, b, r, n); sum_squares<<<(n + 255) / 256, 256>>>(r, tal, n);\n")
+    options = {"rocm_version": (6, 0), "roc": False, "hip_kernel_execution_syntax": False}
+    assert fuzz.check("fuse_map_reduce_residual_norm.cu", data, options)["failures"] == []
