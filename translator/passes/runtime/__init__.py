@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from translator.facts.host_values import HostValues
 from translator.passes import Context, PassOption, register_pass
-from translator.passes.runtime import hoist, sync
+from translator.passes.runtime import hoist, pinned, sync
 
-RULES = hoist.RULES + sync.RULES
+RULES = hoist.RULES + sync.RULES + pinned.RULES
 # The hoists need a loop statement and one of these names: a file without them costs no walk
 # (the sync rules have their own filter).
 _LOOPS = (b"for", b"while")
@@ -50,3 +50,4 @@ def run(ctx: Context) -> None:
     if any(w in words for w in _LOOPS) and any(name in words for name in _HOISTED):
         hoist.run(ctx, ctx.facts.get(HostValues))
     sync.run(ctx)
+    pinned.run(ctx)
