@@ -36,7 +36,7 @@ import re
 
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
-from translator.passes.runtime import loops
+from translator.passes.runtime import loops, streams
 from translator.passes.runtime.loops import text
 
 BLOCKING_COPIES = frozenset({"cudaMemcpy", "cudaMemcpy2D", "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol"})
@@ -170,7 +170,7 @@ def _allocation(data: bytes, declaration):
 def _consider(ctx, data: bytes, declaration, name: str, value, how: str, size: str) -> None:
     function = loops.host_function(data, declaration)
     facts = _uses(data, function, declaration, name)
-    fname = _function_name(data, function)
+    fname = streams.function_name(data, function)
     if facts["async"]:
         for call in facts["async"]:
             callee = text(data, call.child_by_field_name("function"))
@@ -210,14 +210,6 @@ def _consider(ctx, data: bytes, declaration, name: str, value, how: str, size: s
     fix = ctx.fix(PINNED, (allocate, release), reason)
     if fix is not None:
         ctx.report(PINNED, value.start_byte, reason, end=value.end_byte, fix=fix, subject=fname)
-
-
-def _function_name(data: bytes, function) -> str:
-    d = function.child_by_field_name("declarator")
-    while d is not None and d.type not in ("function_declarator",):
-        d = d.child_by_field_name("declarator")
-    name = d.child_by_field_name("declarator") if d is not None else None
-    return text(data, name) if name is not None else "?"
 
 
 def _in_loop(node, function) -> bool:
