@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from translator.facts.host_values import HostValues
 from translator.passes import Context, PassOption, register_pass
-from translator.passes.runtime import hoist, pinned, sync
+from translator.passes.runtime import graphs, hoist, pinned, sync
 
-RULES = hoist.RULES + sync.RULES + pinned.RULES
+RULES = hoist.RULES + sync.RULES + pinned.RULES + graphs.RULES
 # The hoists need a loop statement and one of these names: a file without them costs no walk
 # (the sync rules have their own filter).
 _LOOPS = (b"for", b"while")
@@ -39,15 +39,20 @@ _HOISTED = tuple(name.encode() for name in hoist.KINDS)
 
 
 @register_pass("runtime-overheads", rules=RULES, requires=("kernels", "tree", HostValues), targets=("hip", "cuda"),
+               after=("rebalancing", "fusion"),
                restructures=True,
                options=(PassOption("runtime", "runtime", True, "hoist allocations, streams, events and library "
                                    "handles out of loops, and report runtime overheads (the default)",
                                    off_help="do not run the runtime pass: no hoist, no runtime report"),))
 def run(ctx: Context) -> None:
-    if not ctx.options.runtime or ctx.round != 0:
-        return      # off, or the input was analysed: later rounds see the pass's own output
-    words = ctx.parsed.words
-    if any(w in words for w in _LOOPS) and any(name in words for name in _HOISTED):
-        hoist.run(ctx, ctx.facts.get(HostValues))
-    sync.run(ctx)
-    pinned.run(ctx)
+    if not ctx.options.runtime or ctx.rewritten:
+        return      # off, or the renames have begun: the decisions are made on the user's code
+    if ctx.round == 0:      # later rounds see the pass's own output
+        words = ctx.parsed.words
+        if any(w in words for w in _LOOPS) and any(name in words for name in _HOISTED):
+            hoist.run(ctx, ctx.facts.get(HostValues))
+        sync.run(ctx)
+        pinned.run(ctx)
+    # A loop of launches another restructuring pass rewrites this round (fused, rebalanced)
+    # is captured in the next round, from what that pass made of it.
+    graphs.run(ctx, ctx.facts.get(HostValues))

@@ -181,7 +181,7 @@ def _consider(ctx, data: bytes, declaration, name: str, value, how: str, size: s
                        "made: pinned, the copy becomes asynchronous, and host code reading it would race)",
                        end=call.end_byte, subject=fname)
         return
-    looped = [c for c in facts["copies"] if _in_loop(c, function)]
+    looped = [c for c in facts["copies"] if _in_loop(c, declaration.parent)]
     if not looped:
         return
     copy = looped[0]
@@ -212,9 +212,10 @@ def _consider(ctx, data: bytes, declaration, name: str, value, how: str, size: s
         ctx.report(PINNED, value.start_byte, reason, end=value.end_byte, fix=fix, subject=fname)
 
 
-def _in_loop(node, function) -> bool:
+def _in_loop(node, block) -> bool:
+    """A loop inside `block` (the buffer's) holds `node`: it is copied at every iteration."""
     n = node.parent
-    while n is not None and n != function:
+    while n is not None and n != block:
         if n.type in loops.LOOPS:
             return True
         if n.type == "lambda_expression":
