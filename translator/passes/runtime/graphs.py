@@ -109,9 +109,12 @@ def run(ctx, values) -> None:
         return
     data = parsed.data
     taken = [(e.start, e.end) for f in ctx.fixes for e in f.edits]
+    # After round 0, only the loops an earlier round's fix edited (deferred then) are new.
+    edited = getattr(ctx.source, "omap", None) if ctx.round > 0 else None
     for loop in loops.walk(parsed.main.root):
         if loop.type in loops.LOOPS and loops.host_function(data, loop) is not None and \
-                not any(start <= loop.end_byte and end >= loop.start_byte for start, end in taken):
+                not any(start <= loop.end_byte and end >= loop.start_byte for start, end in taken) and \
+                (ctx.round == 0 or (edited is not None and edited.touching(loop.start_byte, loop.end_byte))):
             launches = _launches_only(data, loop)
             if launches is not None:
                 _consider(ctx, values, data, loop, launches)
@@ -217,6 +220,12 @@ def _prove(ctx, values, data: bytes, loop, launches, function):
         return f"the stream is not known: {why}", None
     if loop.parent is None or loop.parent.type != "compound_statement":
         return "the loop is not a statement of a block (nothing can go before it)", None
+    capture = next((n for n in loops.walk(function) if n.type == "call_expression" and
+                    text(data, n.child_by_field_name("function")) in ("cudaStreamBeginCapture",
+                                                                       "cudaStreamBeginCaptureToGraph")), None)
+    if capture is not None:
+        return (f"the function captures a stream itself (line {ctx.source.position(capture.start_byte)[0]}): the "
+                "loop may run inside that capture, where another would be illegal"), None
     if ctx.options.target == "hip" and ctx.options.rocm_version < _HIP_GRAPHS:
         return (f"the target ROCm {'.'.join(map(str, ctx.options.rocm_version))} has no stream capture "
                 "(hipStreamBeginCapture and hipGraphInstantiate: ROCm 4.3 and later)"), None

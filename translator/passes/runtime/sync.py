@@ -233,6 +233,13 @@ def _one_stream(data: bytes, function, statement) -> tuple[str | None, str]:
     return stream, "the work other code enqueued before this function (its callers, other threads) is not visible here"
 
 
+def _ancestors(node, stop):
+    n = node.parent
+    while n is not None and n != stop:
+        yield n
+        n = n.parent
+
+
 def _line(data: bytes, node) -> int:
     return data.count(b"\n", 0, node.start_byte) + 1
 
@@ -279,10 +286,16 @@ def _replace(ctx, data: bytes, function, statement, call, name: str, stream: str
     started = streams.threads(data)
     if started is not None:
         return f"the file starts host threads ('{started}'): another thread may have work on other streams"
+    body = function.child_by_field_name("body")
+    lambda_ = next((n for n in _ancestors(statement, function) if n.type == "lambda_expression"), None)
+    if lambda_ is not None:
+        return "it is in a lambda, which may run after work that follows it in main"
+    jump = next((n for n in loops.walk(body) if n.type == "goto_statement"), None)
+    if jump is not None:
+        return f"main has a goto (line {_line(data, jump)}): work written after it may run before it"
     why = streams.created(data, function, stream, statement.start_byte)
     if why is not None:
         return why
-    body = function.child_by_field_name("body")
     outer, n = None, statement.parent
     while n is not None and n != function:
         if n.type in loops.LOOPS:
