@@ -226,6 +226,14 @@ def _prove(ctx, values, data: bytes, loop, launches, function):
     if capture is not None:
         return (f"the function captures a stream itself (line {ctx.source.position(capture.start_byte)[0]}): the "
                 "loop may run inside that capture, where another would be illegal"), None
+    for field in ("initializer", "condition", "update"):
+        part = loop.child_by_field_name(field)
+        read = next((n for n in loops.walk(part) if n.type == "subscript_expression" or n.type == "pointer_expression"
+                     and text(data, n.child_by_field_name("operator")) == "*" or n.type == "field_expression"
+                     and text(data, n.child_by_field_name("operator")) == "->"), None) if part is not None else None
+        if read is not None:
+            return (f"the loop's header reads memory ('{text(data, read)}'): host work between iterations that may "
+                    "read what the launches wrote"), None
     if ctx.options.target == "hip" and ctx.options.rocm_version < _HIP_GRAPHS:
         return (f"the target ROCm {'.'.join(map(str, ctx.options.rocm_version))} has no stream capture "
                 "(hipStreamBeginCapture and hipGraphInstantiate: ROCm 4.3 and later)"), None
