@@ -3,6 +3,7 @@ as Python than as goldens, its switch, and the benchmark's committed rewrites.""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from translator.cli import main
@@ -91,8 +92,24 @@ def test_no_runtime_in_the_configuration_turns_the_pass_off(tmp_path, capsys):
 
 
 def test_the_benchmark_rewrites_are_the_current_translations():
-    for name in ("alloc", "handles"):
+    for name, rule in (("alloc", "R001"), ("handles", "R003"), ("pageable", "R007"), ("graph", "R012")):
         src = ROOT / "bench" / "runtime" / f"{name}.cu"
         result = translate(str(src), src.read_bytes(), Options(target="cuda"))
-        assert any(f.rule in ("R001", "R003") for f in result.applied), name
+        assert {f.rule for f in result.applied} == {rule}, name
         assert result.output == (ROOT / "bench" / "runtime" / f"{name}.rewritten.cu").read_bytes(), name
+
+
+def test_the_graph_estimate_is_the_recorded_measurement_or_none():
+    from translator.passes.runtime import graphs
+    recorded = ROOT / "bench" / "results" / "runtime-h200.json"
+    saving = None
+    if recorded.exists():
+        entry = json.loads(recorded.read_text()).get("patterns", {}).get("graph")
+        if entry and entry.get("saving_us_per_launch"):
+            by_size = entry["saving_us_per_launch"]
+            saving = by_size[min(by_size, key=int)]
+    assert graphs.MEASURED_SAVING_US == saving
+    if saving is None:
+        assert "not measured yet" in graphs.estimate(2)
+    else:
+        assert f"{2 * saving:.1f} µs per iteration" in graphs.estimate(2)

@@ -157,7 +157,7 @@ def _consider(ctx, values, data: bytes, loop, launches) -> None:
     line = ctx.source.position(loop.start_byte)[0]      # the input's line in every round
     if why is not None:
         ctx.report(DISPATCH, loop.start_byte,
-                   f"the loop at line {line} launches {len(launches)} kernels ({kernels}) per iteration and does "
+                   f"the loop at line {line} makes {len(launches)} launches ({kernels}) per iteration and "
                    f"nothing else: {estimate(len(launches))}. Not captured as a graph: {why}. Fix: capture the "
                    "launches once on a stream of your own (cudaStreamBeginCapture, the launches, cudaStreamEndCapture, "
                    "cudaGraphInstantiate), cudaGraphLaunch the graph per iteration, destroy it after the loop",
