@@ -151,7 +151,6 @@ def estimate(count: int) -> str:
 
 def _consider(ctx, values, data: bytes, loop, launches) -> None:
     function = loops.host_function(data, loop)
-    fname = streams.function_name(data, function)
     kernels = ", ".join(dict.fromkeys(text(data, c.child_by_field_name("function")) for c in launches))
     why, stream = _prove(ctx, values, data, loop, launches, function)
     line = ctx.source.position(loop.start_byte)[0]      # the input's line in every round
@@ -161,7 +160,7 @@ def _consider(ctx, values, data: bytes, loop, launches) -> None:
                    f"nothing else: {estimate(len(launches))}. Not captured as a graph: {why}. Fix: capture the "
                    "launches once on a stream of your own (cudaStreamBeginCapture, the launches, cudaStreamEndCapture, "
                    "cudaGraphInstantiate), cudaGraphLaunch the graph per iteration, destroy it after the loop",
-                   end=loop.end_byte, subject=fname)
+                   end=loop.end_byte, subject=kernels)
         return
     words = ctx.parsed.words
     graph, exec_ = _fresh(words, "cu2hip_graph"), _fresh(words, "cu2hip_graph_exec")
@@ -195,7 +194,7 @@ def _consider(ctx, values, data: bytes, loop, launches) -> None:
               f"{estimate(len(launches))}")
     fix = ctx.fix(CAPTURED, edits, reason)
     if fix is not None:
-        ctx.report(CAPTURED, loop.start_byte, reason, end=loop.end_byte, fix=fix, subject=fname)
+        ctx.report(CAPTURED, loop.start_byte, reason, end=loop.end_byte, fix=fix, subject=kernels)
 
 
 def _fresh(words, name: str) -> str:
