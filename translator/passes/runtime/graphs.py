@@ -219,6 +219,11 @@ def _prove(ctx, values, data: bytes, loop, launches, function):
         return f"the stream is not known: {why}", None
     if loop.parent is None or loop.parent.type != "compound_statement":
         return "the loop is not a statement of a block (nothing can go before it)", None
+    line_start = data.rfind(b"\n", 0, loop.start_byte)
+    before = data[data.rfind(b"\n", 0, max(line_start, 0)) + 1:line_start].strip() if line_start > 0 else b""
+    if before.startswith(b"#pragma") or before.startswith(b"#") and b"pragma" in before:
+        return (f"a '{before.decode('utf-8', 'replace')}' line precedes the loop: its iterations may run on "
+                "several threads, which one graph would serialise or race on"), None
     capture = next((n for n in loops.walk(function) if n.type == "call_expression" and
                     text(data, n.child_by_field_name("function")) in ("cudaStreamBeginCapture",
                                                                        "cudaStreamBeginCaptureToGraph")), None)

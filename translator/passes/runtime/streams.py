@@ -6,7 +6,8 @@ A call is one of:
 
 * `launch`: a kernel launch, on the stream of its configuration (`0` when it names none);
 * `async`: an asynchronous runtime call on a stream (`cudaMemcpyAsync(..., s)`, the
-  last argument; `cudaEventRecord(e, s)`, `0` without; `cudaStreamWaitEvent(s, e, f)`);
+  last argument; `cudaEventRecord(e, s)`, `0` without; `cudaStreamWaitEvent(s, e, f)`,
+  `cudaLaunchHostFunc(s, fn, data)`: the first);
 * `default`: a blocking copy or memset, on the legacy default stream;
 * `library`: a call of cuBLAS, cuFFT, cuRAND... (their work goes to the handle's stream);
 * `neutral`: a runtime call that enqueues no work (allocation, creation, queries, error
@@ -33,8 +34,9 @@ DEFAULT_STREAMS = frozenset({"0", "NULL", "nullptr", "cudaStreamDefault", "cudaS
                              "(cudaStream_t)0", "cudaStream_t(0)", "0L"})
 _ASYNC_LAST = frozenset({"cudaMemcpyAsync", "cudaMemsetAsync", "cudaMemcpy2DAsync", "cudaMemcpy3DAsync",
                          "cudaMemset2DAsync", "cudaMemcpyToSymbolAsync", "cudaMemcpyFromSymbolAsync",
-                         "cudaMemPrefetchAsync", "cudaMallocAsync", "cudaFreeAsync", "cudaGraphLaunch",
-                         "cudaLaunchHostFunc", "cudaStreamAddCallback"})
+                         "cudaMemPrefetchAsync", "cudaMallocAsync", "cudaFreeAsync", "cudaGraphLaunch"})
+# Asynchronous calls whose first argument is their stream.
+_ASYNC_FIRST = frozenset({"cudaStreamWaitEvent", "cudaLaunchHostFunc", "cudaStreamAddCallback"})
 _DEFAULT = frozenset({"cudaMemcpy", "cudaMemset", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemset2D",
                       "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "cudaMemcpyPeer"})
 _NEUTRAL = frozenset({
@@ -99,7 +101,7 @@ def classify(data: bytes, call, seen: frozenset[str] = frozenset()) -> Op:
         return Op(call, "async", text(data, args[-1]) if args else "0", callee)
     if callee == "cudaEventRecord":
         return Op(call, "async", text(data, args[1]) if len(args) > 1 else "0", callee)
-    if callee == "cudaStreamWaitEvent":
+    if callee in _ASYNC_FIRST:
         return Op(call, "async", text(data, args[0]) if args else "0", callee)
     if callee in _DEFAULT:
         return Op(call, "default", None, callee)
