@@ -42,7 +42,7 @@ def test_binary_file_pipeline():
     assert result.skipped is True
     assert result.output == BINARY
     assert [d.format() for d in result.diagnostics] == ["b.cu:2:1: error: binary file (NUL byte); not translated [I002]"]
-    assert result.applied == [] and result.module is None
+    assert result.applied == [] and result.api_uses is None
 
 
 def test_binary_file_with_output_dir(tmp_path: Path):

@@ -14,6 +14,7 @@ import re
 import pytest
 
 from translator.edits import Edit
+from translator.ir import module_of
 from translator.mapping import ApiEntry, Version, load_tables
 from translator.passes import Options
 from translator.pipeline import Result, translate
@@ -588,9 +589,9 @@ def test_macro_operators_read_as_cpp_keeps_offsets_literals_and_comments() -> No
 
 
 def test_launch_in_a_pasting_body_is_a_launch_site() -> None:
-    result = run("__global__ void a_kernel(int *x) {}\n#define L(op, ...) op##_kernel<<<1, 32>>>(__VA_ARGS__)\n",
-                 hip_kernel_execution_syntax=True)
-    (site,) = result.module.launches
+    source = "__global__ void a_kernel(int *x) {}\n#define L(op, ...) op##_kernel<<<1, 32>>>(__VA_ARGS__)\n"
+    result = run(source, hip_kernel_execution_syntax=True)
+    (site,) = module_of("x.cu", source.encode()).launches
     assert (site.kernel, site.in_macro, site.clean) == ("op##_kernel", True, True)
     assert b"#define L(op, ...) hipLaunchKernelGGL(op##_kernel, dim3(1), dim3(32), 0, 0, __VA_ARGS__)\n" \
         in result.output

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from translator.frontend import parse_file
-from translator.ir import Access, Expr, Module, Param, SharedDecl, build_ir
+from translator.ir import Expr, Module, Param, SharedDecl, build_ir, module_of
 from translator.pipeline import translate
 
 
@@ -216,58 +216,12 @@ def test_qualified_atomic_is_an_atomic():
     assert [e.text for e in ir(src).kernels[0].atomics] == ["::atomicAdd(x, 1.0f)"]
 
 
-def test_accesses(module):
-    scale, reduce, _ = module.kernels
-    assert scale.accesses == (
-        Access("out", "i", "write", ("(i < n)",), at(SRC, b"out[i]")),
-        Access("in", "i", "read", ("(i < n)",), at(SRC, b"in[i]")),
-    )
-    assert reduce.accesses == (
-        Access("x", "threadIdx.x", "read", (), at(SRC, b"x[threadIdx.x]")),
-        Access("acc", "1", "readwrite", (), at(SRC, b"acc[1]")),
-        Access("acc", "2", "readwrite", (), at(SRC, b"acc[2]")),
-    )
-
-
-def test_accesses_nested_guards_and_non_pointer_arrays():
-    src = (b"__global__ void k(float *y, const float *x, int n, int m) {\n"
-           b"  __shared__ float s[64];\n"
-           b"  int i = threadIdx.x;\n"
-           b"  if (i < n) {\n"
-           b"    if (i % 2 == 0)\n"
-           b"      y[ i + 1 ] = x[i] * s[i];\n"
-           b"    y[i] -= 1;\n"
-           b"  }\n"
-           b"}\n")
-    k = ir(src).kernels[0]
-    assert [(a.param, a.index, a.mode, a.guards) for a in k.accesses] == [
-        ("y", "i + 1", "write", ("(i < n)", "(i % 2 == 0)")),
-        ("x", "i", "read", ("(i < n)", "(i % 2 == 0)")),
-        ("y", "i", "readwrite", ("(i < n)",)),
-    ]
-    assert src[slice(*k.accesses[0].span)] == b"y[ i + 1 ]"
-
-
-def test_member_store_is_a_write():
-    src = b"__global__ void k(float2 *out, int n) {\n  int i = threadIdx.x;\n  out[i].x = 1.0f;\n}\n"
-    (a,) = ir(src).kernels[0].accesses
-    assert (a.param, a.index, a.mode) == ("out", "i", "write")
-
-
-def test_else_branch_guard_is_not_the_condition():
-    src = (b"__global__ void k(float *y, int n) {\n  int i = threadIdx.x;\n"
-           b"  if (i >= n) { y[i] = 0; } else { y[i] = 2; }\n}\n")
-    then_access, else_access = ir(src).kernels[0].accesses
-    assert then_access.guards == ("(i >= n)",)
-    assert else_access.guards != then_access.guards
-
-
 def test_prototype_is_a_kernel_without_body(module):
     proto = module.kernels[2]
     assert proto.name == "proto"
     assert proto.body_span is None
     assert SRC[proto.span[0]:proto.span[1]] == b"__global__ void proto(int *p);"
-    assert proto.accesses == () and proto.shared == ()
+    assert proto.shared == ()
 
 
 # --- launch sites ---------------------------------------------------------------------
@@ -441,7 +395,6 @@ def test_kernel_defined_in_macro_body():
     assert k.span == at(src, b"__global__ void mk(float *p) { p[threadIdx.x] = 0; }")
     assert k.name_span == at(src, b"mk")
     assert k.index_uses == (expr(src, b"threadIdx.x"),)
-    assert k.accesses == (Access("p", "threadIdx.x", "write", (), at(src, b"p[threadIdx.x]")),)
 
 
 def test_kernel_with_parse_error_is_not_clean():
@@ -469,7 +422,7 @@ void f(cublasHandle_t h, int n) {
 
 def test_api_uses_from_translate():
     result = translate("api.cu", API_SRC)
-    uses = result.module.api_uses
+    uses = result.uses
     assert [(u.name, u.kind, u.library, u.in_macro) for u in uses] == [
         ("cublasHandle_t", "type", "blas", False),
         ("cudaStream_t", "type", "runtime", False),
@@ -486,13 +439,12 @@ def test_api_uses_from_translate():
     # Not in the comment or the string:
     assert uses[2].span == sub(API_SRC, b"cudaMalloc(&p", b"cudaMalloc")
     assert uses[-1].span == sub(API_SRC, b"cudaMalloc(&x", b"cudaMalloc")
-    assert result.module.path == "api.cu"
-    assert [s.name for s in result.module.sync_points] == ["cudaMalloc", "cudaFree", "cudaMalloc"]
+    assert [s.name for s in module_of("api.cu", API_SRC).sync_points] == ["cudaMalloc", "cudaFree", "cudaMalloc"]
 
 
 def test_api_use_in_preprocessor_condition():
     src = b"#if defined(__CUDACC__)\nint x;\n#endif\n#ifdef __CUDACC__\nint y;\n#endif\nint z = __CUDACC__;\n"
-    uses = translate("p.cu", src).module.api_uses
+    uses = translate("p.cu", src).uses
     assert [(u.name, u.kind, u.library, u.in_preprocessor) for u in uses] == [
         ("__CUDACC__", "constant", "driver", True),
         ("__CUDACC__", "constant", "driver", True),

@@ -22,7 +22,7 @@ from translator import edits
 from translator.edits import Edit, Fix, apply_fixes, compose
 from translator.frontend import directives, node_at, parse, parse_file
 from translator.ir import ancestry as ancestry_module
-from translator.ir import build_ir, lines
+from translator.ir import build_ir, lines, module_of
 from translator.ir.ancestry import Ancestry
 from translator.passes import Options
 from translator.pipeline import translate
@@ -75,7 +75,9 @@ def test_20000_nested_braces_translate_with_no_recursion_on_depth() -> None:
     with shallow_stack():
         result = translate("deep.cu", braces(20_000), OPTIONS)
     assert result.output == b"#include <hip/hip_runtime.h>\n" + braces(20_000).replace(b"cudaFree", b"hipFree")
-    assert [(s.name, s.function) for s in result.module.sync_points] == [("cudaFree", "f")]
+    with shallow_stack():
+        module = module_of("deep.cu", braces(20_000), OPTIONS)
+    assert [(s.name, s.function) for s in module.sync_points] == [("cudaFree", "f")]
     assert not [d for d in result.diagnostics if d.severity == "error"]
 
 
@@ -84,7 +86,7 @@ def test_10000_launches_in_nested_blocks_translate_with_no_recursion_on_depth() 
     with shallow_stack():
         result = translate("deep.cu", block_launches(n),
                            Options(rocm_version=(6, 0), hip_kernel_execution_syntax=True))
-    launches = result.module.launches
+        launches = module_of("deep.cu", block_launches(n)).launches
     assert len(launches) == n
     assert {(s.kernel, s.function, s.statement_index, s.clean) for s in launches} == {("k", "f", 0, True)}
     assert result.output.count(b"hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0);") == n
@@ -97,7 +99,7 @@ def test_launches_nested_as_arguments_are_all_found() -> None:
     n = 2_000
     with shallow_stack():
         result = translate("deep.cu", argument_launches(n), OPTIONS)
-    launches = result.module.launches
+        launches = module_of("deep.cu", argument_launches(n), OPTIONS).launches
     assert len(launches) == n
     assert all(s.function == "f" for s in launches)
     assert launches[0].statement_index == 0 and all(s.statement is None or s.statement == launches[0].statement

@@ -170,3 +170,35 @@ def test_hipify_alone_fails_where_recorded(model_runs):
         f"{path} at {version}: {run.why()}" for (path, version), run in failing.items()
         if (path, version) not in HIPIFY_ALONE_FAILS)
     assert len({path for path, _ in failing}) >= 4, "fewer than 4 warp programs need the warp-size pass on the model"
+
+
+_STREAM_ORDER = rb"""
+#include <hip/hip_runtime.h>
+#include <cstdio>
+__global__ void bump(int* acc, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) acc[i] += 1;
+}
+int main() {
+  const int n = 1 << 15, launches = 200;
+  int* acc;
+  hipMalloc(&acc, n * sizeof(int));
+  hipMemset(acc, 0, n * sizeof(int));
+  for (int k = 0; k < launches; ++k) hipLaunchKernelGGL(bump, dim3(n / 256), dim3(256), 0, 0, acc, n);
+  static int h[1 << 15];
+  hipMemcpy(h, acc, n * sizeof(int), hipMemcpyDeviceToHost);
+  int bad = 0;
+  for (int i = 0; i < n; ++i) bad += h[i] != launches;
+  printf(bad ? "FAIL %d\n" : "PASS\n", bad);
+  return bad != 0;
+}
+"""
+
+
+def test_the_model_keeps_the_null_streams_order(tmp_path):
+    # HIP-CPU alone can run two null-stream launches at once (it lost updates of
+    # corpus/runtime/hoist_in_loops.cu's back-to-back launches): the model's launch waits.
+    for attempt in range(3):
+        run = model.build_and_run({"order.cpp": _STREAM_ORDER}, ["order.cpp"], (7, 0), tmp_path / str(attempt),
+                                  model.hip_cpu(), 300)
+        assert run.passed, run.why()

@@ -13,7 +13,7 @@ from translator.cli import main
 from translator.passes import Options
 from translator.pipeline import translate
 from translator.rules import forget
-from translator.workspace import Selection, Workspace, kernel_index
+from translator.workspace import Selection, Workspace
 
 ROCM = ["--rocm-version", "6.0"]
 OPTIONS = Options(rocm_version=(6, 0))
@@ -147,21 +147,6 @@ def test_include_and_exclude_globs(tmp_path: Path) -> None:
 
 
 # --- workspace ---------------------------------------------------------------------------------
-
-def test_a_header_kernel_launched_from_two_translation_units_is_one_entry(tmp_path: Path) -> None:
-    (tmp_path / "scale.cuh").write_bytes(b"#pragma once\n__global__ void scale(float *x) { x[threadIdx.x] *= 2; }\n")
-    for name in ("a", "b"):
-        (tmp_path / f"{name}.cu").write_bytes(b'#include "scale.cuh"\nvoid run_' + name.encode() +
-                                              b"(float *x) { scale<<<1, 32>>>(x); }\n")
-    workspace = Workspace.collect([str(tmp_path)], Selection())
-    results = [translate(job.display, workspace.read(job), OPTIONS) for job in workspace.jobs]
-    index = kernel_index(results)
-    assert list(index) == ["scale"]
-    entry = index["scale"]
-    assert [path for path, _ in entry.definitions] == [str(tmp_path / "scale.cuh")]
-    assert sorted((path, site.function) for path, site in entry.launches) == [
-        (str(tmp_path / "a.cu"), "run_a"), (str(tmp_path / "b.cu"), "run_b")]
-
 
 def test_several_inputs_mirror_from_their_common_parent(tmp_path: Path) -> None:
     for sub in ("x", "y"):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from translator.catalog import ERROR, NOTE, RULES, WARNING
 from translator.diagnostics import Diagnostic
 from translator.edits import SAFE, SEMANTIC, Edit, Fix, apply_fixes
-from translator.ir.model import ApiUse, Module
+from translator.ir.model import ApiUse
 from translator.pipeline import Result
 
 _SEVERITIES = frozenset({ERROR, WARNING, NOTE})
@@ -84,10 +84,10 @@ def result_to_json(result: Result) -> dict:
         diagnostics.append([d.path, d.line, d.col, d.severity, d.message, d.code, d.end_line, d.end_col, fix,
                             d.subject])
     uses = [[u.name, u.kind, u.library, u.span[0], u.span[1], u.in_macro, u.in_preprocessor]
-            for u in (result.module.api_uses if result.module is not None else ())]
+            for u in result.uses]
     return {"path": result.path, "output": None if result.output == result.input else _text(result.output),
             "applied": [_fix_json(f) for f in result.applied], "rejected": [_fix_json(f) for f in result.rejected],
-            "diagnostics": diagnostics, "module": result.module.path if result.module is not None else None,
+            "diagnostics": diagnostics, "module": result.path if result.api_uses is not None else None,
             "uses": uses, "seconds": result.seconds, "skipped": result.skipped, "rounds": result.rounds}
 
 
@@ -123,9 +123,11 @@ def result_from_json(value, data: bytes) -> Result:
     made, accepted, refused = apply_fixes(data, applied)
     if made != output or refused or len(accepted) != len(applied):
         raise ValueError("the output is not what the fixes make of the input")
-    module = None if value["module"] is None else Module(_str(value["module"]), (), (), tuple(uses), ())
+    if value["module"] is not None:
+        _str(value["module"])       # the file was analysed: its uses are the input's
+    api_uses = None if value["module"] is None else tuple(uses)
     seconds = value["seconds"]
     if type(seconds) not in (int, float) or not 0 <= seconds < 1e9:
         raise ValueError("bad seconds")
-    return Result(_str(value["path"]), data, output, applied, rejected, diagnostics, module, float(seconds),
+    return Result(_str(value["path"]), data, output, applied, rejected, diagnostics, api_uses, float(seconds),
                   _bool(value["skipped"]), _int(value["rounds"]))

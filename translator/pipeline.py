@@ -27,7 +27,6 @@ from translator.finalize import header_fixes
 from translator.frontend import error_sites, parse_file
 from translator.inputs import check_input
 from translator import facts as fl
-from translator.ir import Module
 from translator.mapping import load_tables
 from translator.passes import Context, Options, passes_for
 from translator.scan import mentions_api
@@ -66,7 +65,10 @@ class Result:
     applied: list[Fix] = field(default_factory=list)     # in the input's offsets
     rejected: list[Fix] = field(default_factory=list)
     diagnostics: list[dg.Diagnostic] = field(default_factory=list)
-    module: Module | None = None
+    # The input's API uses (plain data: results cross processes and the cache); None when
+    # the file was not analysed (skipped, or a build file). The rest of the input's IR is
+    # built only where a pass reads it; translator.ir.module_of builds it whole.
+    api_uses: tuple | None = None
     seconds: float = 0.0
     skipped: bool = False      # not translated (binary, too large...): output == input
     rounds: int = 0
@@ -77,8 +79,8 @@ class Result:
 
     @property
     def uses(self) -> tuple:
-        """ApiUse, in source order (plain data: results cross processes)."""
-        return self.module.api_uses if self.module is not None else ()
+        """ApiUse, in source order."""
+        return self.api_uses or ()
 
     @property
     def errors(self) -> int:
@@ -155,7 +157,7 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
     # In source order (stable: fixes inserting at one offset keep the order they were applied in).
     result.output, result.applied, result.rejected = text, sorted(applied, key=lambda f: f.start), rejected
     result.diagnostics += sorted(diagnostics, key=lambda d: (d.line, d.col, d.code))
-    result.module = first.module.frozen()
+    result.api_uses = first.module.api_uses
     result.seconds = time.perf_counter() - started
     return result
 

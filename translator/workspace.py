@@ -66,14 +66,6 @@ class Selection:
 
 
 @dataclass
-class KernelEntry:
-    """One kernel across the workspace: where it is defined, and every launch of it."""
-    name: str
-    definitions: list[tuple[str, tuple[int, int]]] = field(default_factory=list)   # (path, span)
-    launches: list[tuple[str, object]] = field(default_factory=list)              # (path, LaunchSite)
-
-
-@dataclass
 class Workspace:
     jobs: list[Job]
     copies: list[tuple[Path, Path]]          # (source, destination) copied as they are
@@ -117,24 +109,6 @@ class Workspace:
             return read_regular(job.source)
         except OSError as exc:
             return exc
-
-
-def kernel_index(results) -> dict[str, KernelEntry]:
-    """Kernels by name across translation units, from translated results (each with its
-    IR): a kernel of a `.cuh` launched from several `.cu` files is one entry with every
-    launch site."""
-    index: dict[str, KernelEntry] = {}
-    for result in results:
-        module = result.module
-        if module is None:
-            continue
-        for kernel in module.kernels:
-            if kernel.body_span is not None:
-                index.setdefault(kernel.name, KernelEntry(kernel.name)).definitions.append((result.path, kernel.span))
-        for site in module.launches:
-            name = site.kernel.rsplit("::", 1)[-1]
-            index.setdefault(name, KernelEntry(name)).launches.append((result.path, site))
-    return index
 
 
 class _Walk:

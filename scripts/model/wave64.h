@@ -568,14 +568,27 @@ inline void __syncwarp(MaskT mask, CU2HIP_AT) noexcept { ::cu2hip_model::syncwar
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #endif
 
+// HIP-CPU can run two tasks of the null stream at once: its drain takes the null stream's
+// queue in one task and again among all streams (which hold the null stream too), so a
+// launch queued while an earlier one runs may overlap it (two back-to-back launches that
+// update one buffer then lose updates). The model waits for each launch on the null
+// stream to finish: one of the orders CUDA's stream semantics allow.
+namespace cu2hip_model {
+inline void after_launch(hipStream_t stream) {
+    if (stream == nullptr) (void)hipDeviceSynchronize();
+}
+}  // namespace cu2hip_model
+
 // Each lane of a launch is bracketed by lane_begin/lane_end (HIP-CPU's launch, otherwise).
 #undef hipLaunchKernelGGL
 #define hipLaunchKernelGGL(kernel_name, num_blocks, dim_blocks, group_mem_bytes, stream, ...) \
     if (true) {                                                                                 \
-        ::hip::detail::launch(num_blocks, dim_blocks, group_mem_bytes, stream,                  \
+        hipStream_t cu2hip_model_stream_ = (stream);                                            \
+        ::hip::detail::launch(num_blocks, dim_blocks, group_mem_bytes, cu2hip_model_stream_,    \
                               [=](auto&&... xs) noexcept {                                     \
                                   ::cu2hip_model::lane_begin();                                 \
                                   kernel_name(std::forward<decltype(xs)>(xs)...);               \
                                   ::cu2hip_model::lane_end();                                   \
                               }, std::make_tuple(__VA_ARGS__));                                 \
+        ::cu2hip_model::after_launch(cu2hip_model_stream_);                                     \
     } else ((void)0)

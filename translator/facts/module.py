@@ -104,7 +104,3 @@ class ModuleView:
 
     def launch_sequences(self):
         return Module.launch_sequences(self)
-
-    def frozen(self) -> Module:
-        """The whole Module (what a translation's Result carries)."""
-        return Module(self.path, self.kernels, self.launches, self.api_uses, self.sync_points)

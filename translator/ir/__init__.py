@@ -22,19 +22,32 @@ from translator.frontend import ParsedFile
 from translator.ir.host import find_sync_points
 from translator.ir.kernels import find_kernels
 from translator.ir.launches import find_launches
-from translator.ir.model import (SYNC_POINTS, WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Access, ApiUse, Expr,
+from translator.ir.model import (SYNC_POINTS, WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, ApiUse, Expr,
                                  Kernel, LaunchSite, Module, Param, SharedDecl, Span, SyncPoint)
 from translator.ir.nodes import call_of
 
-__all__ = ["SYNC_POINTS", "WARP_MASKLESS_BUILTINS", "WARP_SYNC_BUILTINS", "Access", "ApiUse", "Expr", "Kernel",
+__all__ = ["SYNC_POINTS", "WARP_MASKLESS_BUILTINS", "WARP_SYNC_BUILTINS", "ApiUse", "Expr", "Kernel",
            "LaunchSite", "Module", "Param", "SharedDecl", "Span", "SyncPoint", "build_ir", "call_of", "kernels_of",
-           "launches_of", "sync_points_of"]
+           "launches_of", "module_of", "sync_points_of"]
 
 
 def build_ir(path: str, parsed: ParsedFile, uses: list = ()) -> Module:
     """The Module of one parsed file, whole. `uses` are translator.scan.Use (API uses with
     their nodes). (The pipeline builds each part on first use instead: translator.facts.module.)"""
     return Module(path, kernels_of(parsed), launches_of(parsed), tuple(u.api for u in uses), sync_points_of(parsed))
+
+
+def module_of(path: str, data: bytes, options=None) -> Module:
+    """The IR of a text, whole, parsed as translate's first round parses it (for tests and
+    tools: translate builds only the parts its passes read)."""
+    from translator.frontend import parse_file
+    from translator.mapping import load_tables
+    from translator.passes import Options
+    from translator.scan import mentions_api, scan_api_uses
+    options = Options() if options is None else options
+    tables = load_tables()
+    parsed = parse_file(data, mentions_api(tables), options.qualifier_macros, defines=options.defines)
+    return build_ir(path, parsed, scan_api_uses(parsed, tables))
 
 
 def kernels_of(parsed: ParsedFile) -> tuple[Kernel, ...]:

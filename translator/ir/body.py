@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from translator.frontend import Fragment, ParsedFile
 from translator.ir.ancestry import ancestry
-from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Access, Expr, Param, SharedDecl
+from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Access, Expr, SharedDecl
 from translator.ir.nodes import call_of, expr, hits, parent_of, text
 
 _INDEX = re.compile(rb"(?:threadIdx|blockIdx|blockDim|gridDim)\b")
@@ -120,24 +120,6 @@ def shared_decl(parsed: ParsedFile, frag: Fragment, decl: ts.Node, declarator: t
     type_node = decl.child_by_field_name("type")
     return SharedDecl(text(parsed, frag, node) if node is not None else "",
                       text(parsed, frag, type_node) if type_node else "", size, is_extern, frag.span(decl))
-
-
-def accesses(parsed: ParsedFile, frag: Fragment, body: ts.Node, params: list[Param]) -> list[Access]:
-    """`p[i]` for each pointer (or array) parameter p: a pattern of the parameters' names
-    followed by `[`, the name confirmed as the argument of a subscript expression."""
-    pointers = [p.name for p in params if p.is_pointer and p.name]
-    if not pointers:
-        return []
-    lo, hi = frag.span(body)
-    out = []
-    pattern = re.compile(rb"(" + b"|".join(re.escape(n.encode()) for n in pointers) + rb")\s*\[")
-    conditions: dict = {}
-    for match, node in hits(parsed, frag, pattern, lo, hi, group=1):
-        sub = parent_of(frag, node)
-        if node.type == "identifier" and sub is not None and sub.type == "subscript_expression" \
-                and sub.child_by_field_name("argument") == node:
-            out.append(access(parsed, frag, match.group(1).decode(), sub, body, conditions))
-    return out
 
 
 def access(parsed: ParsedFile, frag: Fragment, name: str, sub: ts.Node, body: ts.Node,

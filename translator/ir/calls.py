@@ -193,10 +193,15 @@ def build_call_graph(parsed: ParsedFile) -> CallGraph:
     for name, node, body, kernel in found:
         calls: list[str] = []
         unknown: list[tuple[str, str]] = []
-        local = _locals(parsed, node, body)
-        for n in descendants(body):
-            if n.type != "call_expression":
-                continue
+        call_nodes, declarations = [], []
+        for n in descendants(body):          # one walk: the calls, and the locals' declarations
+            kind = n.type
+            if kind == "call_expression":
+                call_nodes.append(n)
+            elif kind == "declaration":
+                declarations.append(n)
+        local = _locals(parsed, node, declarations) if call_nodes else None
+        for n in call_nodes:
             function = n.child_by_field_name("function")
             if function is None:
                 continue
@@ -296,9 +301,9 @@ class _Locals:
         self.template_types: set[str] = set()
 
 
-def _locals(parsed: ParsedFile, node: ts.Node, body: ts.Node) -> _Locals:
-    """The parameters and locals of a function definition, with their types, and the type
-    parameters of its template."""
+def _locals(parsed: ParsedFile, node: ts.Node, declarations: list[ts.Node]) -> _Locals:
+    """The parameters and locals (`declarations`: those of its body) of a function
+    definition, with their types, and the type parameters of its template."""
     out = _Locals()
     parent = node.parent
     if parent is not None and parent.type == "template_declaration":
@@ -313,7 +318,7 @@ def _locals(parsed: ParsedFile, node: ts.Node, body: ts.Node) -> _Locals:
         declarator = declarator.child_by_field_name("declarator")
     params = declarator.child_by_field_name("parameters") if declarator is not None else None
     holders = list(params.named_children) if params is not None else []
-    holders += [n for n in descendants(body) if n.type == "declaration"]
+    holders += declarations
     for holder in holders:
         kind = holder.child_by_field_name("type")
         type_text = parsed.main.text(parsed.data, kind) if kind is not None else ""

@@ -12,7 +12,7 @@ from translator.ir.model import Kernel, Param
 from translator.ir.nodes import expr, owned_hits, parent_of, text
 
 _GLOBAL = re.compile(rb"__global__")
-_BODY_FACTS = ("shared", "index_uses", "warp_ops", "barriers", "atomics", "accesses")
+_BODY_FACTS = ("shared", "index_uses", "warp_ops", "barriers", "atomics")
 
 
 def find_kernels(parsed: ParsedFile, frag: Fragment) -> list[Kernel]:
@@ -92,7 +92,6 @@ def body_facts(parsed: ParsedFile, frag: Fragment, body_node: ts.Node | None, pa
         "warp_ops": _by_span(body.warp_builtins(parsed, frag, lo, hi) + group_warp),
         "barriers": _by_span(group_barriers + body.free_barriers(parsed, frag, lo, hi)),
         "atomics": _by_span(body.atomics(parsed, frag, lo, hi)),
-        "accesses": _by_span(body.accesses(parsed, frag, body_node, params)),
     }
 
 

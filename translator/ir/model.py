@@ -124,7 +124,6 @@ class Kernel:
     warp_ops: tuple[Expr, ...]            # calls of warp-level builtins, uses of warpSize
     barriers: tuple[Expr, ...]
     atomics: tuple[Expr, ...]
-    accesses: tuple[Access, ...]
     in_macro: bool
     clean: bool                            # no parse error inside or around it
 

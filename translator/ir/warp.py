@@ -180,7 +180,8 @@ def build_warp_facts(parsed: ParsedFile) -> WarpFacts:
     graph = call_graph(parsed)
     macros = {name.decode("utf-8", "replace"): body.strip().decode("utf-8", "replace") for name, body in object_macros(parsed.data)} \
         if graph.functions else {}
-    walks = [_Walk(parsed, f, macros) for f in graph.functions]
+    defined = function_macros(parsed.data) if graph.functions else frozenset()     # once per file
+    walks = [_Walk(parsed, f, macros, defined) for f in graph.functions]
     by_name: dict[str, list[_Walk]] = {}
     for w in walks:
         by_name.setdefault(w.function.name, []).append(w)
@@ -204,7 +205,8 @@ def build_warp_facts(parsed: ParsedFile) -> WarpFacts:
 class _Walk:
     """One function's body, walked once; the facts are read after the thread values settle."""
 
-    def __init__(self, parsed: ParsedFile, function: Function, macros: dict[str, str]):
+    def __init__(self, parsed: ParsedFile, function: Function, macros: dict[str, str],
+                 defined: frozenset[str] = frozenset()):
         self.parsed, self.function, self.frag, self.data = parsed, function, parsed.main, parsed.data
         node = function.node(parsed)
         self.nodes = list(with_parents(node)) if node is not None else []
@@ -230,7 +232,7 @@ class _Walk:
                 self.param_types[text] = self.text(typ)
         self.thread: set[str] = set()
         self.macros = macros
-        self.function_macros = function_macros(parsed.data)
+        self.function_macros = defined       # the file's function-like macros
 
     def text(self, node: ts.Node) -> str:
         return self.frag.text(self.data, node)

@@ -51,6 +51,7 @@ KINDS = {
     "cufftPlanMany": Kind(("cufftDestroy",), tuple(range(1, 11)), False),
 }
 RELEASES = frozenset(r for k in KINDS.values() for r in k.release)
+_NAMES = loops.names_pattern(KINDS)
 
 _EXAMPLE = """__global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
 void run(const float* h, int n) {
@@ -148,9 +149,7 @@ def run(ctx, values) -> None:
     data = parsed.data
     if not any(name.encode() in parsed.words for name in KINDS):
         return
-    for node in loops.walk(parsed.main.root):
-        if node.type != "call_expression":
-            continue
+    for node in loops.calls_named(parsed, _NAMES):
         name = text(data, node.child_by_field_name("function"))
         if name not in KINDS:
             continue

@@ -40,6 +40,7 @@ from translator.passes.runtime import loops, streams
 from translator.passes.runtime.loops import text
 
 _DEVICE_SYNC = ("cudaDeviceSynchronize", "cudaThreadSynchronize")
+_SYNC_NAMES = loops.names_pattern(_DEVICE_SYNC)
 _OPTIONS = ("--target", "cuda", "--ignore", "L,F")
 # Asynchronous calls whose last argument is their stream.
 _ASYNC = frozenset({"cudaMemcpyAsync", "cudaMemsetAsync", "cudaMemcpy2DAsync", "cudaMemcpyToSymbolAsync",
@@ -126,8 +127,8 @@ def run(ctx) -> None:
     data = parsed.data
     if not any(n.encode() in parsed.words for n in _DEVICE_SYNC):
         return
-    for node in loops.walk(parsed.main.root):
-        if node.type != "call_expression" or text(data, node.child_by_field_name("function")) not in _DEVICE_SYNC:
+    for node in loops.calls_named(parsed, _SYNC_NAMES):
+        if text(data, node.child_by_field_name("function")) not in _DEVICE_SYNC:
             continue
         function = loops.host_function(data, node)
         if function is None:
