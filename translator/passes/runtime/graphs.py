@@ -28,6 +28,8 @@ the pass writes the form of the target (for HIP the five, which hipify renames).
 
 from __future__ import annotations
 
+import re
+
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.passes.runtime import loops, streams
@@ -111,13 +113,29 @@ def run(ctx, values) -> None:
     taken = [(e.start, e.end) for f in ctx.fixes for e in f.edits]
     # After round 0, only the loops an earlier round's fix edited (deferred then) are new.
     edited = getattr(ctx.source, "omap", None) if ctx.round > 0 else None
-    for loop in loops.walk(parsed.main.root):
-        if loop.type in loops.LOOPS and loops.host_function(data, loop) is not None and \
+    for loop in _loops_of_launches(parsed):
+        if loops.host_function(data, loop) is not None and \
                 not any(start <= loop.end_byte and end >= loop.start_byte for start, end in taken) and \
                 (ctx.round == 0 or (edited is not None and edited.touching(loop.start_byte, loop.end_byte))):
             launches = _launches_only(data, loop)
             if launches is not None:
                 _consider(ctx, values, data, loop, launches)
+
+
+def _loops_of_launches(parsed) -> list:
+    """The loops whose body (a block) holds a launch statement, found from each `<<<` of
+    the file (no walk of the whole tree), in document order."""
+    root, found = parsed.main.root, {}
+    for m in re.finditer(rb"<<<", parsed.data):
+        n = root.descendant_for_byte_range(m.start(), m.end())
+        while n is not None and n.type != "call_expression":
+            n = n.parent
+        statement = n.parent if n is not None else None
+        block = statement.parent if statement is not None and statement.type == "expression_statement" else None
+        loop = block.parent if block is not None and block.type == "compound_statement" else None
+        if loop is not None and loop.type in loops.LOOPS and loop.child_by_field_name("body") == block:
+            found.setdefault((loop.start_byte, loop.end_byte), loop)
+    return [found[k] for k in sorted(found)]
 
 
 def _launches_only(data: bytes, loop):

@@ -121,9 +121,16 @@ def run(ctx) -> None:
                                                                    BLOCKING_COPIES | ASYNC_COPIES):
         return
     data = parsed.data
-    for node in loops.walk(parsed.main.root):
-        if node.type != "declaration":
+    root, seen = parsed.main.root, set()
+    for m in re.finditer(rb"\b(?:malloc|new)\b", data):      # no walk of the whole tree
+        node = root.descendant_for_byte_range(m.start(), m.end())
+        for _ in range(6):      # the declaration `T* p = (T*)static_cast<..>(malloc(...))` holds it
+            if node is None or node.type == "declaration":
+                break
+            node = node.parent
+        if node is None or node.type != "declaration" or node.start_byte in seen:
             continue
+        seen.add(node.start_byte)
         found = _allocation(data, node)
         if found is not None and loops.host_function(data, node) is not None:
             _consider(ctx, data, node, *found)
