@@ -98,3 +98,10 @@ void once(float* d, int n) {
     cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
     free(h);
 }
+void reset_before_free(float* d, int n) {
+    float* h = (float*)malloc(n * sizeof(float));
+    for (int it = 0; it < 10; ++it) cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+    cudaDeviceReset();
+    printf("%f\n", h[0]);
+    free(h);
+}

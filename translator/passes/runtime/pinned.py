@@ -23,7 +23,9 @@ The buffer is proved not to escape when, in its function:
   to another runtime call or to any other function;
 * it is freed once, by the matching `free(p)` or `delete[] p`, a statement of the block
   that declares it, after every other use, and no `return`, `goto`, `throw`, `break` or
-  `continue` lies between the declaration and the free (a path that leaves without it).
+  `continue` lies between the declaration and the free (a path that leaves without it),
+  nor a `cudaDeviceReset()` (which releases pinned memory). A function of the program
+  called between them that resets the device is not seen.
 
 `cudaMemcpyAsync` (or another `*Async` copy) of such a buffer is reported (R009): from
 pageable memory it is synchronous. The buffer is then not made pinned: pinned, the copy
@@ -376,6 +378,12 @@ def _free_refusal(data: bytes, declaration, name: str, how: str, facts: dict) ->
                 "it is conditional or on a path this pass does not follow")
     if any(u > free.end_byte for u in facts["uses"]):
         return f"'{name}' is used after its free (line {_line(data, free)})"
+    reset = next((n for n in loops.walk(declaration.parent) if n.type == "call_expression"
+                  and declaration.end_byte <= n.start_byte < statement.start_byte
+                  and text(data, n.child_by_field_name("function")) == "cudaDeviceReset"), None)
+    if reset is not None:
+        return (f"cudaDeviceReset() at line {_line(data, reset)} comes before the free: it would release pinned "
+                "memory the host still holds")
     for n in loops.walk(declaration.parent):
         if not (declaration.end_byte <= n.start_byte < statement.start_byte) or n.type not in _LEAVES:
             continue
