@@ -39,7 +39,7 @@ import tree_sitter as ts
 
 from translator.frontend import ParsedFile, node_at
 from translator.ir.model import Span
-from translator.ir.nodes import descendants
+from translator.ir.nodes import calls_between, hits, parent_of
 
 _CONTAINERS = frozenset({"linkage_specification", "namespace_definition", "declaration_list"})
 # Conditional groups hold top-level code too (an include guard holds a whole header): every
@@ -193,14 +193,8 @@ def build_call_graph(parsed: ParsedFile) -> CallGraph:
     for name, node, body, kernel in found:
         calls: list[str] = []
         unknown: list[tuple[str, str]] = []
-        call_nodes, declarations = [], []
-        for n in descendants(body):          # one walk: the calls, and the locals' declarations
-            kind = n.type
-            if kind == "call_expression":
-                call_nodes.append(n)
-            elif kind == "declaration":
-                declarations.append(n)
-        local = _locals(parsed, node, declarations) if call_nodes else None
+        call_nodes = calls_between(parsed, parsed.main, *parsed.main.span(body))
+        local = _Locals(parsed, node, body) if call_nodes else None
         for n in call_nodes:
             function = n.child_by_field_name("function")
             if function is None:
@@ -295,42 +289,85 @@ def _identifiers(parsed: ParsedFile, node: ts.Node) -> set[str]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
+def _word(name: str) -> re.Pattern:
+    return re.compile(re.escape(name.encode()) + rb"\b")
+
+
 class _Locals:
-    def __init__(self) -> None:
-        self.names: dict[str, str] = {}      # parameter or local -> its type as written
+    """The parameters and locals of a function definition, with their types as written,
+    and the type parameters of its template. A local is looked up by name when a call
+    asks (the occurrences of the name in the body that declare it), not by a walk of the
+    body; the last declaration in the body wins, then a parameter."""
+
+    def __init__(self, parsed: ParsedFile, node: ts.Node, body: ts.Node) -> None:
+        self.parsed, self.body = parsed, body
         self.template_types: set[str] = set()
+        self.params: dict[str, str] = {}
+        self._held: dict[str, str | None] = {}
+        text = lambda n: parsed.main.text(parsed.data, n)    # noqa: E731
+        parent = node.parent
+        if parent is not None and parent.type == "template_declaration":
+            params = parent.child_by_field_name("parameters")
+            for p in params.named_children if params is not None else ():
+                if p.type in ("type_parameter_declaration", "optional_type_parameter_declaration",
+                              "variadic_type_parameter_declaration"):
+                    self.template_types |= {text(c) for c in p.named_children if c.type == "type_identifier"}
+        declarator = node.child_by_field_name("declarator")
+        while declarator is not None and declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        params = declarator.child_by_field_name("parameters") if declarator is not None else None
+        for holder in params.named_children if params is not None else ():
+            for name, written in _declared(parsed, holder):
+                self.params[name] = written
+
+    def type_of(self, name: str) -> str | None:
+        """The type the function declares `name` with (a local's or a parameter's), or None."""
+        if name not in self._held:
+            frag, written = self.parsed.main, None
+            lo, hi = frag.span(self.body)
+            for _, found in hits(self.parsed, frag, _word(name), lo, hi):
+                if found.type == "identifier":
+                    holder = _declaration_of(frag, found)
+                    if holder is not None:
+                        written = dict(_declared(self.parsed, holder)).get(name, written)
+            self._held[name] = written if written is not None else self.params.get(name)
+        return self._held[name]
 
 
-def _locals(parsed: ParsedFile, node: ts.Node, declarations: list[ts.Node]) -> _Locals:
-    """The parameters and locals (`declarations`: those of its body) of a function
-    definition, with their types, and the type parameters of its template."""
-    out = _Locals()
-    parent = node.parent
-    if parent is not None and parent.type == "template_declaration":
-        params = parent.child_by_field_name("parameters")
-        for p in params.named_children if params is not None else ():
-            if p.type in ("type_parameter_declaration", "optional_type_parameter_declaration",
-                          "variadic_type_parameter_declaration"):
-                out.template_types |= {parsed.main.text(parsed.data, c) for c in p.named_children
-                                       if c.type == "type_identifier"}
-    declarator = node.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
-    params = declarator.child_by_field_name("parameters") if declarator is not None else None
-    holders = list(params.named_children) if params is not None else []
-    holders += declarations
-    for holder in holders:
-        kind = holder.child_by_field_name("type")
-        type_text = parsed.main.text(parsed.data, kind) if kind is not None else ""
-        for d in holder.children_by_field_name("declarator"):
-            written = type_text
-            if d.type == "init_declarator" and type_text == "auto":
-                value = d.child_by_field_name("value")      # auto g = this_thread_block(): its type is the value's
-                written = f"auto = {parsed.main.text(parsed.data, value)}" if value is not None else type_text
-            for name in _identifiers(parsed, d.child_by_field_name("declarator") if d.type == "init_declarator"
-                                     else d):
-                out.names[name] = written
+def _declared(parsed: ParsedFile, holder: ts.Node) -> list[tuple[str, str]]:
+    """(name, type as written) for each declarator of a declaration or parameter
+    (`auto g = this_thread_block()`: the type is the value's)."""
+    kind = holder.child_by_field_name("type")
+    type_text = parsed.main.text(parsed.data, kind) if kind is not None else ""
+    out = []
+    for d in holder.children_by_field_name("declarator"):
+        written = type_text
+        if d.type == "init_declarator" and type_text == "auto":
+            value = d.child_by_field_name("value")
+            written = f"auto = {parsed.main.text(parsed.data, value)}" if value is not None else type_text
+        for name in _identifiers(parsed, d.child_by_field_name("declarator") if d.type == "init_declarator" else d):
+            out.append((name, written))
     return out
+
+
+def _declaration_of(frag, identifier: ts.Node) -> ts.Node | None:
+    """The declaration whose declarator names `identifier` (what _identifiers reads down
+    from it: the `declarator` field, else the first named child), or None."""
+    node = identifier
+    while True:
+        parent = parent_of(frag, node)
+        if parent is None:
+            return None
+        if parent.type == "declaration":
+            return parent if any(d == node for d in parent.children_by_field_name("declarator")) else None
+        below = parent.child_by_field_name("declarator")
+        if below is None:
+            kids = parent.named_children
+            below = kids[0] if kids else None
+        if below != node or parent.type in ("compound_statement", "parameter_declaration", "function_definition"):
+            return None
+        node = parent
 
 
 def _classify(parsed: ParsedFile, function: ts.Node, names: set[str], local: _Locals, scope: _FileScope) \
@@ -355,8 +392,8 @@ def _classify(parsed: ParsedFile, function: ts.Node, names: set[str], local: _Lo
         return None, f"{text(function)} is not defined in this file"
     if kind == "identifier":
         name = text(function)
-        if name in local.names:
-            of = local.names[name]
+        of = local.type_of(name)
+        if of is not None:
             if of in local.template_types:
                 return None, f"{name} is a functor of the template parameter type {of}: what it calls is not known"
             return None, f"{name} is called through a variable (a function pointer or a functor): its target is " \
@@ -399,4 +436,4 @@ def _cooperative(parsed: ParsedFile, receiver: ts.Node, local: _Locals) -> bool:
     text = parsed.main.text(parsed.data, receiver)
     if _CG_TYPES.search(text):
         return True
-    return receiver.type == "identifier" and bool(_CG_TYPES.search(local.names.get(text, "")))
+    return receiver.type == "identifier" and bool(_CG_TYPES.search(local.type_of(text) or ""))

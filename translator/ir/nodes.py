@@ -34,6 +34,25 @@ def hits(parsed: ParsedFile, frag: Fragment, pattern: re.Pattern, lo: int, hi: i
             yield match, node
 
 
+_OPEN = re.compile(rb"\(")
+
+
+def calls_between(parsed: ParsedFile, frag: Fragment, lo: int, hi: int) -> list[ts.Node]:
+    """The call expressions whose argument list opens in file bytes [lo, hi), in document
+    order: each found from the `(` of its argument list (a regex hit confirmed on the
+    tree), not by a walk of every node."""
+    found = []
+    for _, paren in hits(parsed, frag, _OPEN, lo, hi):
+        arguments = parent_of(frag, paren)
+        if arguments is None or arguments.type != "argument_list":
+            continue
+        call = parent_of(frag, arguments)
+        if call is not None and call.type == "call_expression" and call.child_by_field_name("arguments") == arguments:
+            found.append(call)
+    found.sort(key=lambda n: (n.start_byte, -n.end_byte))     # an outer call before the calls it holds
+    return found
+
+
 def owned_hits(parsed: ParsedFile, frag: Fragment, pattern: re.Pattern):
     """hits() over the byte ranges the fragment answers for."""
     for lo, hi in frag.ranges(len(parsed.data)):

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
+from translator.ir.nodes import calls_between
 from translator.passes.runtime import loops, streams
 from translator.passes.runtime.loops import text
 
@@ -150,7 +151,7 @@ def run(ctx) -> None:
         fname = streams.function_name(data, function)
         if statement is not None and _redundant(ctx, data, statement, name, fname):
             continue
-        stream, why = _one_stream(data, function, statement or node)
+        stream, why = _one_stream(parsed, function, statement or node)
         if stream is not None:
             why = _replace(ctx, data, function, statement or node, node, name, stream, fname)
             if why is None:
@@ -198,17 +199,15 @@ def _device_work(data: bytes, statement) -> bool:
     return False
 
 
-def _one_stream(data: bytes, function, statement) -> tuple[str | None, str]:
+def _one_stream(parsed, function, statement) -> tuple[str | None, str]:
     """The one stream of the function's launches and asynchronous calls before the
     statement, since the start or the previous synchronisation; None when there is none,
     or several, or the default stream, or a call whose stream is not named."""
     streams: set[str] = set()
     work = 0
-    for n in loops.walk(function.child_by_field_name("body")):
-        if n.start_byte >= statement.start_byte:
-            break
-        if n.type != "call_expression":
-            continue
+    data = parsed.data
+    body = function.child_by_field_name("body")
+    for n in calls_between(parsed, parsed.main, body.start_byte, statement.start_byte):
         callee = text(data, n.child_by_field_name("function"))
         config = next((c for c in n.children if c.type == "kernel_call_syntax"), None)
         args = n.child_by_field_name("arguments")
