@@ -3,6 +3,7 @@ as Python than as goldens, its switch, and the benchmark's committed rewrites.""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from translator.cli import main
@@ -91,8 +92,46 @@ def test_no_runtime_in_the_configuration_turns_the_pass_off(tmp_path, capsys):
 
 
 def test_the_benchmark_rewrites_are_the_current_translations():
-    for name in ("alloc", "handles"):
+    for name, rule in (("alloc", "R001"), ("handles", "R003"), ("pageable", "R007"), ("graph", "R012")):
         src = ROOT / "bench" / "runtime" / f"{name}.cu"
         result = translate(str(src), src.read_bytes(), Options(target="cuda"))
-        assert any(f.rule in ("R001", "R003") for f in result.applied), name
+        assert {f.rule for f in result.applied} == {rule}, name
         assert result.output == (ROOT / "bench" / "runtime" / f"{name}.rewritten.cu").read_bytes(), name
+
+
+def test_the_graph_estimate_is_the_recorded_measurement_or_none():
+    from translator.passes.runtime import graphs
+    recorded = ROOT / "bench" / "results" / "runtime-h200.json"
+    saving = None
+    if recorded.exists():
+        entry = json.loads(recorded.read_text()).get("patterns", {}).get("graph")
+        if entry and entry.get("saving_us_per_launch"):
+            by_size = entry["saving_us_per_launch"]
+            saving = by_size[min(by_size, key=int)]
+    assert graphs.MEASURED_SAVING_US == saving
+    if saving is None:
+        assert "not measured yet" in graphs.estimate(2)
+    else:
+        assert f"{2 * saving:.1f} µs per iteration" in graphs.estimate(2)
+
+
+def test_report_lists_the_runtime_findings_per_host_function_and_per_kernel(tmp_path, capsys):
+    src = tmp_path / "a.cu"
+    src.write_bytes(
+        b"__global__ void k(float* x, int n) { __shared__ float t[64]; t[threadIdx.x] = x[threadIdx.x];"
+        b" __syncthreads(); x[threadIdx.x] = t[63 - threadIdx.x]; }\n"
+        b"void pinned(float* d, int n) {\n    float* h = (float*)malloc(n * sizeof(float));\n"
+        b"    for (int i = 0; i < 4; ++i) cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);\n"
+        b"    free(h);\n}\n"
+        b"void graph(float* d, int n) {\n    cudaStream_t s;\n    cudaStreamCreate(&s);\n"
+        b"    for (int i = 0; i < 4; ++i) {\n        k<<<1, 64, 0, s>>>(d, n);\n        k<<<1, 64, 0, s>>>(d, n);\n"
+        b"    }\n    cudaStreamDestroy(s);\n}\n")
+    assert main(["report", str(src), "--no-compile", "--format", "json", "--ignore", "L,F"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    hosts = {r["function"]: r for r in doc["host_functions"]}
+    assert sorted(hosts) == ["graph", "pinned"]
+    assert (hosts["pinned"]["line"], [(f["line"], f["code"], f["applied"]) for f in hosts["pinned"]["findings"]]) \
+        == (2, [(3, "R007", True)])
+    assert [(f["line"], f["code"], f["applied"]) for f in hosts["graph"]["findings"]] == [(10, "R012", True)]
+    (kernel,) = doc["kernels"]
+    assert [c["code"] for c in kernel["launch_changes"]] == ["R012"]
