@@ -92,11 +92,26 @@ def test_no_runtime_in_the_configuration_turns_the_pass_off(tmp_path, capsys):
 
 
 def test_the_benchmark_rewrites_are_the_current_translations():
-    for name, rule in (("alloc", "R001"), ("handles", "R003"), ("pageable", "R007"), ("graph", "R012")):
+    for name, rule in (("alloc", "R001"), ("handles", "R003"), ("graph", "R012")):
         src = ROOT / "bench" / "runtime" / f"{name}.cu"
         result = translate(str(src), src.read_bytes(), Options(target="cuda"))
         assert {f.rule for f in result.applied} == {rule}, name
         assert result.output == (ROOT / "bench" / "runtime" / f"{name}.rewritten.cu").read_bytes(), name
+
+
+def test_the_pageable_benchmark_measures_the_fix_r008_names_for_its_run_time_sizes():
+    # Its element counts are run-time values: no rewrite, R008 with the fix; the benchmark's
+    # `rewrite` is that fix (R007's edit), applied by hand.
+    src = ROOT / "bench" / "runtime" / "pageable.cu"
+    data = src.read_bytes()
+    result = translate(str(src), data, Options(target="cuda"))
+    assert result.applied == []
+    (warning,) = [d for d in result.diagnostics if d.code == "R008"]
+    assert "its size is not known" in warning.message and "where it holds 256 KiB or more" in warning.message
+    fixed = data.replace(b"  float* h = (float*)malloc(n * sizeof(float));\n",
+                         b"  float* h = nullptr;\n  cudaMallocHost(&h, n * sizeof(float));\n").replace(
+        b"  free(h);\n", b"  cudaFreeHost(h);\n")
+    assert fixed == (ROOT / "bench" / "runtime" / "pageable.rewritten.cu").read_bytes()
 
 
 def test_the_graph_estimate_is_the_recorded_measurement_or_none():
@@ -120,7 +135,7 @@ def test_report_lists_the_runtime_findings_per_host_function_and_per_kernel(tmp_
     src.write_bytes(
         b"__global__ void k(float* x, int n) { __shared__ float t[64]; t[threadIdx.x] = x[threadIdx.x];"
         b" __syncthreads(); x[threadIdx.x] = t[63 - threadIdx.x]; }\n"
-        b"void pinned(float* d, int n) {\n    float* h = (float*)malloc(n * sizeof(float));\n"
+        b"void pinned(float* d) {\n    const int n = 1 << 20;\n    float* h = (float*)malloc(n * sizeof(float));\n"
         b"    for (int i = 0; i < 4; ++i) cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);\n"
         b"    free(h);\n}\n"
         b"void graph(float* d, int n) {\n    cudaStream_t s;\n    cudaStreamCreate(&s);\n"
@@ -131,7 +146,7 @@ def test_report_lists_the_runtime_findings_per_host_function_and_per_kernel(tmp_
     hosts = {r["function"]: r for r in doc["host_functions"]}
     assert sorted(hosts) == ["graph", "pinned"]
     assert (hosts["pinned"]["line"], [(f["line"], f["code"], f["applied"]) for f in hosts["pinned"]["findings"]]) \
-        == (2, [(3, "R007", True)])
-    assert [(f["line"], f["code"], f["applied"]) for f in hosts["graph"]["findings"]] == [(10, "R012", True)]
+        == (2, [(4, "R007", True)])
+    assert [(f["line"], f["code"], f["applied"]) for f in hosts["graph"]["findings"]] == [(11, "R012", True)]
     (kernel,) = doc["kernels"]
     assert [c["code"] for c in kernel["launch_changes"]] == ["R012"]

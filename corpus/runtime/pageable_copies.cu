@@ -1,6 +1,7 @@
 // Host buffers allocated with malloc/new and copied with cudaMemcpy at every iteration
-// of a loop (the runtime pass allocates them pinned where nothing can keep the pointer:
-// R007), one it must leave pageable because the caller frees it (R008), and an
+// of a loop (the runtime pass allocates them pinned where nothing can keep the pointer
+// and they hold 256 KiB or more: R007), one it must leave pageable because the caller
+// frees it (R008), and an
 // asynchronous copy of a pageable buffer, which is synchronous (R009, reported).
 // Self-checking: prints PASS and exits 0 when every result is right.
 #include <cstdio>
@@ -16,6 +17,7 @@
   } while (0)
 
 #define STEPS 16
+#define ELEMENTS (1 << 16)     // 256 KiB of floats: the smallest size pinning was measured to pay at
 
 __global__ void add_one(float* x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -23,7 +25,8 @@ __global__ void add_one(float* x, int n) {
 }
 
 // Pinned (R007): uploaded, incremented and downloaded at every step, freed once.
-static int round_trips(float* d, int n) {
+static int round_trips(float* d) {
+  const int n = ELEMENTS;
   float* h = (float*)malloc(n * sizeof(float));
   if (!h) {
     fprintf(stderr, "out of host memory\n");
@@ -43,7 +46,8 @@ static int round_trips(float* d, int n) {
 }
 
 // Pinned (R007): new[] of floats, uploaded row by row, half a row per copy.
-static int rows(float* d, int n, int width) {
+static int rows(float* d, int width) {
+  const int n = ELEMENTS;
   float* h = new float[n];
   for (int i = 0; i < n; ++i) h[i] = 2.0f;
   for (int r = 0; r < n / width; ++r) {
@@ -85,11 +89,11 @@ static int async_reads(float* d, int n, cudaStream_t s) {
 }
 
 int main() {
-  const int n = 1 << 14, width = 256;
+  const int n = ELEMENTS, width = 256;
   float* d;
   CHECK(cudaMalloc(&d, n * sizeof(float)));
-  int bad = round_trips(d, n);
-  bad += rows(d, n, width);
+  int bad = round_trips(d);
+  bad += rows(d, width);
   float* back = download(d, n);
   for (int i = 0; i < n; ++i)
     if (back[i] != 3.0f) ++bad;

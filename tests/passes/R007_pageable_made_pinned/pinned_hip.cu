@@ -6,7 +6,8 @@ __global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threa
 __global__ void half(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 0.5f; }
 
 // The HIP translation: hipHostMalloc with hipHostMallocDefault, hipHostFree.
-void steps(float* d, int n) {
+void steps(float* d) {
+    const int n = 1 << 20;
     float* h = static_cast<float*>(malloc(n * sizeof(float)));
     for (int it = 0; it < 10; ++it) {
         CHECK(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));

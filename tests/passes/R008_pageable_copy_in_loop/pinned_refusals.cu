@@ -105,3 +105,18 @@ void reset_before_free(float* d, int n) {
     printf("%f\n", h[0]);
     free(h);
 }
+// Every use keeps nothing, but the size is not known: pinning pays only for large copies.
+void size_unknown(float* d, int n) {
+    float* h = (float*)malloc(n * sizeof(float));
+    for (int it = 0; it < 10; ++it) cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+    printf("%f\n", h[0]);
+    free(h);
+}
+// 4 KiB: the pinned allocation costs more than the copies save: no rewrite, and nothing to report.
+void small_buffer(float* d) {
+    const int n = 1024;
+    float* h = (float*)malloc(n * sizeof(float));
+    for (int it = 0; it < 10; ++it) cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+    printf("%f\n", h[0]);
+    free(h);
+}

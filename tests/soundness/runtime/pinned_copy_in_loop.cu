@@ -6,8 +6,9 @@
 #include <cstdlib>
 __global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
 __global__ void half(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 0.5f; }
-void steps(float* d, int n)
+void steps(float* d)
 {
+    const int n = 1 << 20;
     float* h = (float*)malloc(n * sizeof(float));
     for (int it = 0; it < 8; ++it) {
         for (int i = 0; i < n; ++i) h[i] = (float)it;
