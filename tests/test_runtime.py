@@ -150,3 +150,7 @@ def test_report_lists_the_runtime_findings_per_host_function_and_per_kernel(tmp_
     assert [(f["line"], f["code"], f["applied"]) for f in hosts["graph"]["findings"]] == [(11, "R012", True)]
     (kernel,) = doc["kernels"]
     assert [c["code"] for c in kernel["launch_changes"]] == ["R012"]
+    assert main(["report", str(src), "--no-compile", "--format", "html", "--ignore", "L,F"]) == 0
+    page = capsys.readouterr().out
+    assert "<h2>Host functions</h2>" in page
+    assert f"<tr><td>{src}:2</td><td>pinned</td><td>line 4: [R007] (applied) " in page

@@ -84,7 +84,7 @@ def run(args, settings: Settings) -> int:
     if args.compile and table:
         missing += kernels.nvcc_figures(table, pairs, settings.jobs, context, settings.compile_timeout)
     if args.format == "html":
-        sys.stdout.write(to_html(findings, table, missing, settings.options.offload_arch[0]))
+        sys.stdout.write(to_html(findings, table, missing, settings.options.offload_arch[0], hosts))
     else:
         sys.stdout.write({"text": _text, "json": _json, "markdown": _markdown}[args.format](
             findings, rules, table, missing, settings.options.offload_arch[0], hosts))
