@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from translator.ir.nodes import call_of, hits
+from translator.ir.nodes import call_of, descendants, hits
 
 LOOPS = ("for_statement", "while_statement", "do_statement")
 _JUMPS = {"break_statement": "break", "continue_statement": "continue", "return_statement": "return",
@@ -59,18 +59,8 @@ def text(data: bytes, node: ts.Node | None) -> str:
 
 
 def walk(node: ts.Node) -> list[ts.Node]:
-    """The node and all its descendants (named or not), in document order: a list built
-    by one loop (a generator costs twice as much per node)."""
-    out: list[ts.Node] = []
-    stack = [node]
-    pop, extend, add = stack.pop, stack.extend, out.append
-    while stack:
-        n = pop()
-        add(n)
-        kids = n.children
-        if kids:
-            extend(kids[::-1])      # a copy: tree-sitter hands out the node's own list of children
-    return out
+    """The node and all its descendants (named or not), in document order."""
+    return descendants(node, named=False)
 
 
 def names_pattern(names) -> re.Pattern:
@@ -291,9 +281,8 @@ def escape(data: bytes, body: ts.Node, acquire: Call, release: Call, name: str, 
             if holder is not None and holder.type == "pointer_expression":
                 return f"'&{text(data, parent)}' takes an address into it (line {line})"
             continue
-        node = use
         if parent is not None and parent.type == "binary_expression" and text(data, parent.child_by_field_name("operator")) in ("+", "-"):
-            node, parent = parent, parent.parent
+            parent = parent.parent      # `p + k`: the expression is the use
         if parent is not None and parent.type == "kernel_call_syntax":
             continue
         if parent is not None and parent.type == "argument_list":
