@@ -18,10 +18,26 @@ result and prints one JSON line per count (bench/runtime/common.cuh). Variants:
 * sync (pattern 2, R005): `original` (cudaDeviceSynchronize in the check after every
   launch) and `fix`: the fix R005 reports (the check in `#ifndef NDEBUG`), applied to the
   original's text here and built with -DNDEBUG. The pass does not rewrite it.
+* pageable (pattern 3, R007): `original` (a malloc'd host buffer copied down and up with
+  cudaMemcpy at every iteration; ITERS 100) and `rewrite` (the buffer allocated pinned:
+  R007's edit, written by hand in pageable.rewritten.cu: the element counts here are run-time
+  values, for which the pass makes no rewrite but reports R008 with this fix; it makes it
+  where a buffer is known to hold MIN_PINNED_BYTES or more, the smallest size this
+  benchmark measured pinning to pay at);
+* graph (pattern 4, R012): `original` (a loop of four short launches on a stream of the
+  function's) and `rewrite` (the four captured once as a CUDA graph, cudaGraphLaunch per
+  iteration), over the element counts: where the kernels are short the graph saves the
+  launches' dispatch, where they are long it saves nothing. The saving per launch at the
+  smallest count, ((original - rewrite) / ITERS / 4), is what R012 and R013 quote as
+  their estimate (translator/passes/runtime/graphs.py MEASURED_SAVING_US, checked
+  against the recorded result by tests/test_runtime.py).
 
-R006 (a device-wide synchronisation after one stream's work) is not measured: its
-replacement differs only when other streams have work pending, which is exactly the case
-the pass cannot prove harmless.
+R006 and R010 (a device-wide synchronisation after one stream's work, reported or
+replaced by the stream's) are not measured: where R010 proves the replacement, every piece
+of device work is on that stream, so both calls wait for the same work and differ only
+by the cost of the call itself (on NVIDIA; on AMD a device-wide wait visits every queue,
+which this machine cannot show); where other streams have work pending the pass does
+not rewrite.
 
 The `rewrite` sources are committed translations (`python -m translator translate
 bench/runtime/X.cu --target cuda --stdout`; tests/test_runtime.py checks they are
@@ -53,10 +69,16 @@ PATTERNS = {
                            "pool": ("alloc_pool.cu", ())}},
     "handles": {"rule": "R003", "what": "a stream and an event created and destroyed in every iteration",
                 "variants": {"original": ("handles.cu", ()), "rewrite": ("handles.rewritten.cu", ())}},
+    "pageable": {"rule": "R007", "what": "a malloc'd host buffer copied with cudaMemcpy in every iteration",
+                 "variants": {"original": ("pageable.cu", ()), "rewrite": ("pageable.rewritten.cu", ())}},
+    "graph": {"rule": "R012", "what": "a loop of four short launches and nothing else, on the function's stream",
+              "variants": {"original": ("graph.cu", ()), "rewrite": ("graph.rewritten.cu", ())}},
     "sync": {"rule": "R005", "what": "cudaDeviceSynchronize in the error check after every launch",
              "variants": {"original": ("sync.cu", ()), "fix": ("sync.fixed.cu", ("-DNDEBUG",))}},
 }
 SYNC_LINE = "    CHECK(cudaDeviceSynchronize());\n"
+GRAPH_LAUNCHES = 4      # the launches of graph.cu's loop
+REWRITTEN = ("alloc", "handles", "graph")     # the patterns whose `rewrite` is the pass's
 
 
 def debug_only(text: str) -> str:
@@ -68,7 +90,7 @@ def debug_only(text: str) -> str:
 
 
 def retranslate() -> None:
-    for name in ("alloc", "handles"):
+    for name in REWRITTEN:
         out = subprocess.run([sys.executable, "-m", "translator", "translate", str(SOURCES / f"{name}.cu"),
                               "--target", "cuda", "--stdout", "-q"], cwd=REPO, capture_output=True, check=True)
         (SOURCES / f"{name}.rewritten.cu").write_bytes(out.stdout)
@@ -124,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     results = {"command": " ".join(shlex.quote(a) for a in [sys.executable, *sys.argv]),
                "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "host": platform.node(),
-               "nvcc": version(args.nvcc), "gpu": gpu(), "arch": args.arch, "iters": 1000, "sizes": sizes,
+               "nvcc": version(args.nvcc), "gpu": gpu(), "arch": args.arch, "iters": "per row", "sizes": sizes,
                "patterns": {}}
     with tempfile.TemporaryDirectory(prefix="cu2hip-runtime-") as tmp:
         work = Path(tmp)
@@ -154,6 +176,11 @@ def main(argv: list[str] | None = None) -> int:
                 if variant != "original":
                     entry["ratio"][variant] = {str(r["n"]): round(base[r["n"]] / r["ms"], 3)
                                                for r in row.get("rows", []) if r["n"] in base and r["ms"] > 0}
+            if pattern == "graph":      # R012/R013's estimate: the dispatch saved per launch
+                rows = {r["n"]: r["us_per_iter"] for r in entry["variants"]["rewrite"].get("rows", [])}
+                entry["saving_us_per_launch"] = {
+                    str(r["n"]): round((r["us_per_iter"] - rows[r["n"]]) / GRAPH_LAUNCHES, 3)
+                    for r in entry["variants"]["original"].get("rows", []) if r["n"] in rows}
             results["patterns"][pattern] = entry
     if args.build_only:
         print("built every variant" if not failed else "a build failed", file=sys.stderr)

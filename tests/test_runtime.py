@@ -3,6 +3,7 @@ as Python than as goldens, its switch, and the benchmark's committed rewrites.""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from translator.cli import main
@@ -91,10 +92,10 @@ def test_no_runtime_in_the_configuration_turns_the_pass_off(tmp_path, capsys):
 
 
 def test_the_benchmark_rewrites_are_the_current_translations():
-    for name in ("alloc", "handles"):
+    for name, rule in (("alloc", "R001"), ("handles", "R003"), ("graph", "R012")):
         src = ROOT / "bench" / "runtime" / f"{name}.cu"
         result = translate(str(src), src.read_bytes(), Options(target="cuda"))
-        assert any(f.rule in ("R001", "R003") for f in result.applied), name
+        assert {f.rule for f in result.applied} == {rule}, name
         assert result.output == (ROOT / "bench" / "runtime" / f"{name}.rewritten.cu").read_bytes(), name
 
 
@@ -112,3 +113,60 @@ def test_a_jump_nested_thousands_of_blocks_deep_in_a_loop_body_is_found():
     assert "break" in found["R002"]
     result, found = _run(_deep_loop(b"k<<<1, 64>>>(d, n);"))
     assert "R001" in found and result.output.count(b"cudaMalloc(&d, n * 4);") == 1
+
+
+def test_the_pageable_benchmark_measures_the_fix_r008_names_for_its_run_time_sizes():
+    # Its element counts are run-time values: no rewrite, R008 with the fix; the benchmark's
+    # `rewrite` is that fix (R007's edit), applied by hand.
+    src = ROOT / "bench" / "runtime" / "pageable.cu"
+    data = src.read_bytes()
+    result = translate(str(src), data, Options(target="cuda"))
+    assert result.applied == []
+    (warning,) = [d for d in result.diagnostics if d.code == "R008"]
+    assert "its size is not known" in warning.message and "where it holds 256 KiB or more" in warning.message
+    fixed = data.replace(b"  float* h = (float*)malloc(n * sizeof(float));\n",
+                         b"  float* h = nullptr;\n  cudaMallocHost(&h, n * sizeof(float));\n").replace(
+        b"  free(h);\n", b"  cudaFreeHost(h);\n")
+    assert fixed == (ROOT / "bench" / "runtime" / "pageable.rewritten.cu").read_bytes()
+
+
+def test_the_graph_estimate_is_the_recorded_measurement_or_none():
+    from translator.passes.runtime import graphs
+    recorded = ROOT / "bench" / "results" / "runtime-h200.json"
+    saving = None
+    if recorded.exists():
+        entry = json.loads(recorded.read_text()).get("patterns", {}).get("graph")
+        if entry and entry.get("saving_us_per_launch"):
+            by_size = entry["saving_us_per_launch"]
+            saving = by_size[min(by_size, key=int)]
+    assert graphs.MEASURED_SAVING_US == saving
+    if saving is None:
+        assert "not measured yet" in graphs.estimate(2)
+    else:
+        assert f"{2 * saving:.1f} µs per iteration" in graphs.estimate(2)
+
+
+def test_report_lists_the_runtime_findings_per_host_function_and_per_kernel(tmp_path, capsys):
+    src = tmp_path / "a.cu"
+    src.write_bytes(
+        b"__global__ void k(float* x, int n) { __shared__ float t[64]; t[threadIdx.x] = x[threadIdx.x];"
+        b" __syncthreads(); x[threadIdx.x] = t[63 - threadIdx.x]; }\n"
+        b"void pinned(float* d) {\n    const int n = 1 << 20;\n    float* h = (float*)malloc(n * sizeof(float));\n"
+        b"    for (int i = 0; i < 4; ++i) cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);\n"
+        b"    free(h);\n}\n"
+        b"void graph(float* d, int n) {\n    cudaStream_t s;\n    cudaStreamCreate(&s);\n"
+        b"    for (int i = 0; i < 4; ++i) {\n        k<<<1, 64, 0, s>>>(d, n);\n        k<<<1, 64, 0, s>>>(d, n);\n"
+        b"    }\n    cudaStreamDestroy(s);\n}\n")
+    assert main(["report", str(src), "--no-compile", "--format", "json", "--ignore", "L,F"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    hosts = {r["function"]: r for r in doc["host_functions"]}
+    assert sorted(hosts) == ["graph", "pinned"]
+    assert (hosts["pinned"]["line"], [(f["line"], f["code"], f["applied"]) for f in hosts["pinned"]["findings"]]) \
+        == (2, [(4, "R007", True)])
+    assert [(f["line"], f["code"], f["applied"]) for f in hosts["graph"]["findings"]] == [(11, "R012", True)]
+    (kernel,) = doc["kernels"]
+    assert [c["code"] for c in kernel["launch_changes"]] == ["R012"]
+    assert main(["report", str(src), "--no-compile", "--format", "html", "--ignore", "L,F"]) == 0
+    page = capsys.readouterr().out
+    assert "<h2>Host functions</h2>" in page
+    assert f"<tr><td>{src}:2</td><td>pinned</td><td>line 4: [R007] (applied) " in page

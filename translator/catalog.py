@@ -11,6 +11,7 @@ and returns all of them; help (`cu2hip rules`), the generated docs, `--select` a
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 import re
@@ -130,9 +131,14 @@ def _specificity(code: str, selectors) -> int:
     return max((0 if s == "ALL" else len(s) for s in selectors if s == "ALL" or code.startswith(s)), default=-1)
 
 
+@functools.lru_cache(maxsize=8192)
+def _enabled(code: str, select: tuple, ignore: tuple) -> bool:
+    chosen = _specificity(code, select) if select else 0
+    return chosen >= 0 and chosen > _specificity(code, ignore)
+
+
 def enabled(code: str, select=(), ignore=()) -> bool:
     """A code is on when `select` (default: all) matches it and `ignore` does not; the
     more specific selector wins where both match (`--select I --ignore I00` turns I00x
     off, `--ignore I --select I003` keeps I003 on); on a tie, `ignore` wins."""
-    chosen = _specificity(code, select) if select else 0
-    return chosen >= 0 and chosen > _specificity(code, ignore)
+    return _enabled(code, tuple(select), tuple(ignore))

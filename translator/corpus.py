@@ -27,6 +27,7 @@ cooperative-groups texture surface curand-host curand-device cublas cusparse cuf
 math-intrinsics graphs driver-api module-load nvrtc macros preprocessor-if local-header reduction
 elementwise launch-bounds warp-size-assumption fusion-chain fusion-refused multi-tu rebalance inline-ptx
 cmake make static-library header-only-kernel relocatable-device-code nvcc-flags loop-allocation
+pageable-copy device-sync graph-dispatch
 """.split())
 
 

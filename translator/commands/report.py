@@ -1,7 +1,8 @@
 """`cu2hip report PATH...`: what the optimizing passes found, file by file, in sections
 named by the rules' topics (each rewrite made, and each one considered and refused, with
 the reason), then the kernel table (translator.output.kernels): per kernel its launches,
-bounds, static register estimate, launch-configuration changes and compiler figures.
+bounds, static register estimate, launch-configuration changes and compiler figures, then
+the host functions that hold findings, each with its own (translator.output.functions).
 Translates as `translate` would, with the same options, and writes nothing but the
 report: text, JSON, Markdown or HTML.
 
@@ -20,7 +21,7 @@ from translator import __version__, compile_context
 from translator.catalog import catalog
 from translator.commands.run import Batch
 from translator.diagnostics import Diagnostic
-from translator.output import kernels
+from translator.output import functions, kernels
 from translator.output.html import to_html
 from translator.source import SourceFile
 from translator.settings import Settings, UsageError
@@ -68,6 +69,7 @@ def run(args, settings: Settings) -> int:
         items.sort(key=lambda d: (d.path, d.line, d.col))
     table = kernels.rows(pairs, batch.options)
     kernels.launch_changes(table, findings)
+    hosts = functions.rows(pairs, findings, batch.options)
     if not args.compile:
         missing = ["--no-compile: no compiler figures"]
     elif settings.options.target != "hip":
@@ -82,10 +84,10 @@ def run(args, settings: Settings) -> int:
     if args.compile and table:
         missing += kernels.nvcc_figures(table, pairs, settings.jobs, context, settings.compile_timeout)
     if args.format == "html":
-        sys.stdout.write(to_html(findings, table, missing, settings.options.offload_arch[0]))
+        sys.stdout.write(to_html(findings, table, missing, settings.options.offload_arch[0], hosts))
     else:
         sys.stdout.write({"text": _text, "json": _json, "markdown": _markdown}[args.format](
-            findings, rules, table, missing, settings.options.offload_arch[0]))
+            findings, rules, table, missing, settings.options.offload_arch[0], hosts))
     return 1 if (settings.strict and errors) or workspace.missing else 0
 
 
@@ -111,7 +113,7 @@ def _estimate(row: dict) -> str:
     return out + (f", scratch arrays: {', '.join(e['scratch_arrays'])}" if e.get("scratch_arrays") else "")
 
 
-def _text(findings, rules, table, missing, arch) -> str:
+def _text(findings, rules, table, missing, arch, hosts=()) -> str:
     out = []
     for topic, items in findings.items():
         done = sum(d.fix is not None for d in items)
@@ -131,19 +133,25 @@ def _text(findings, rules, table, missing, arch) -> str:
                       if row.get("nvcc_registers") is not None else "")
                    + f"; estimate {_estimate(row)}")
         out += [f"    launch change: {c['message']} [{c['code']}]" for c in row.get("launch_changes", ())]
+    out.append(f"host functions with findings: {len(hosts)}")
+    for row in hosts:
+        out.append(f"  {row['file']}:{row['line']}: {row['function']}: {len(row['findings'])} "
+                   f"finding{'s' if len(row['findings']) != 1 else ''}")
+        out += [f"    line {f['line']}: {'applied' if f['applied'] else 'not applied'}: {f['message']} [{f['code']}]"
+                for f in row["findings"]]
     out += [f"missing: {m}" for m in missing]
     return "\n".join(out) + "\n"
 
 
-def _json(findings, rules, table, missing, arch) -> str:
+def _json(findings, rules, table, missing, arch, hosts=()) -> str:
     doc = {"tool": {"name": "cu2hip", "version": __version__},
            "topics": {topic: [_entry(d, rules) for d in items] for topic, items in findings.items()},
            "offload_arch": arch, "kernels": [dict(row, spills=row.get("vgpr_spills")) for row in table],
-           "missing": missing}
+           "host_functions": list(hosts), "missing": missing}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def _markdown(findings, rules, table, missing, arch) -> str:
+def _markdown(findings, rules, table, missing, arch, hosts=()) -> str:
     out = ["## cu2hip report"]
     for topic, items in findings.items():
         out += ["", f"### {topic}", ""]
@@ -165,5 +173,13 @@ def _markdown(findings, rules, table, missing, arch) -> str:
                 .replace("|", chr(92) + "|") + " |" for r in table]
     else:
         out.append("No kernel.")
+    out += ["", "### host functions", ""]
+    if hosts:
+        out += ["| Where | Function | Findings |", "| --- | --- | --- |"]
+        out += [f"| `{r['file']}:{r['line']}` | {r['function']} | "
+                + "<br>".join(f"line {f['line']}, {f['code']}{' (applied)' if f['applied'] else ''}: {f['message']}"
+                              for f in r["findings"]).replace("|", chr(92) + "|") + " |" for r in hosts]
+    else:
+        out.append("No host function with a finding.")
     out += [f"- missing: {m}" for m in missing]
     return "\n".join(out) + "\n"

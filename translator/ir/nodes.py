@@ -153,17 +153,17 @@ def enclosing_function(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> str
     return text(parsed, frag, decl) if decl is not None else None
 
 
-def descendants(node: ts.Node) -> list[ts.Node]:
-    """The node and its named descendants, in document order (for the small subtrees of
-    one kernel or statement: `.parent`-free, no recursion). A list, built by one loop: a
-    generator costs twice as much per node."""
+def descendants(node: ts.Node, named: bool = True) -> list[ts.Node]:
+    """The node and its named descendants (all of them with `named=False`), in document
+    order (for the small subtrees of one kernel or statement: `.parent`-free, no
+    recursion). A list, built by one loop: a generator costs twice as much per node."""
     out: list[ts.Node] = []
     stack = [node]
     pop, extend, add = stack.pop, stack.extend, out.append
     while stack:
         n = pop()
         add(n)
-        kids = n.named_children
+        kids = n.named_children if named else n.children
         if kids:
             extend(kids[::-1])      # a copy: tree-sitter hands out the node's own list of children
     return out

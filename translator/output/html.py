@@ -67,7 +67,7 @@ def _estimate_cell(e: dict | None) -> str:
     return html.escape(text)
 
 
-def to_html(findings: dict, table: list[dict], missing: list[str], arch: str) -> str:
+def to_html(findings: dict, table: list[dict], missing: list[str], arch: str, hosts: list[dict] = ()) -> str:
     cell = lambda v: html.escape("" if v is None else str(v))   # noqa: E731
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><title>cu2hip report</title>',
              f"<style>{STYLE}</style></head><body>", "<h1>cu2hip report</h1>",
@@ -92,6 +92,13 @@ def to_html(findings: dict, table: list[dict], missing: list[str], arch: str) ->
                      + ("<br>".join(f"[{cell(c['code'])}] {cell(c['message'])}" for c in r.get("launch_changes", ()))
                         or "none") + "</td></tr>")
     parts.append("</table>")
+    if hosts:       # translator.output.functions.rows
+        parts.append("<h2>Host functions</h2><table><tr><th>Where</th><th>Function</th><th>Findings</th></tr>")
+        for h in hosts:
+            parts.append(f"<tr><td>{cell(h['file'])}:{h['line']}</td><td>{cell(h['function'])}</td><td>"
+                         + "<br>".join(f"line {f['line']}: [{cell(f['code'])}]{' (applied)' if f['applied'] else ''} "
+                                       f"{cell(f['message'])}" for f in h["findings"]) + "</td></tr>")
+        parts.append("</table>")
     for topic, items in findings.items():
         parts.append(f"<h2>{html.escape(topic)}</h2><ul>")
         parts += [f"<li>{cell(d.path)}:{d.line}: [{cell(d.code)}] {cell(d.message)}</li>" for d in items]

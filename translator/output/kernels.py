@@ -7,7 +7,8 @@ per lane, occupancy, spills), from `-Rpass-analysis=kernel-resource-usage`.
 
 It reads the IR, the findings and the toolchain, never a pass: "without the optimizing
 passes" is a translation that ignores every rule with a report topic, and a kernel's
-launch changes are the findings of those rules whose subject is the kernel's name.
+launch changes are the findings of those rules whose subject is the kernel's name (or a
+list of names, `a, b`, that holds it: a loop of launches of several kernels).
 """
 
 from __future__ import annotations
@@ -108,7 +109,12 @@ def launch_changes(table: list[dict], findings: dict[str, list]) -> None:
     for row in table:
         row["launch_changes"] = [
             {"code": d.code, "message": d.message} for items in findings.values() for d in items
-            if d.path == row["file"] and d.subject == row["kernel"] and not _writes_bounds(d, row)]
+            if d.path == row["file"] and row["kernel"] in _subjects(d) and not _writes_bounds(d, row)]
+
+
+def _subjects(d) -> tuple[str, ...]:
+    """The names a finding is about: its subject, or each of a list `a, b`."""
+    return tuple(d.subject.split(", ")) if d.subject else ()
 
 
 def _writes_bounds(d, row: dict) -> bool:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from translator.ir.nodes import call_of, hits
+from translator.ir.nodes import call_of, descendants, hits
 
 LOOPS = ("for_statement", "while_statement", "do_statement")
 _JUMPS = {"break_statement": "break", "continue_statement": "continue", "return_statement": "return",
@@ -59,18 +59,8 @@ def text(data: bytes, node: ts.Node | None) -> str:
 
 
 def walk(node: ts.Node) -> list[ts.Node]:
-    """The node and all its descendants (named or not), in document order: a list built
-    by one loop (a generator costs twice as much per node)."""
-    out: list[ts.Node] = []
-    stack = [node]
-    pop, extend, add = stack.pop, stack.extend, out.append
-    while stack:
-        n = pop()
-        add(n)
-        kids = n.children
-        if kids:
-            extend(kids[::-1])      # a copy: tree-sitter hands out the node's own list of children
-    return out
+    """The node and all its descendants (named or not), in document order."""
+    return descendants(node, named=False)
 
 
 def names_pattern(names) -> re.Pattern:
@@ -235,8 +225,10 @@ def declared_in_file(data: bytes, root: ts.Node, name: str) -> bool:
     return name in _FILE_NAMES[2]
 
 
-def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node) -> str | None:
-    """None when `expr` has the same value at every iteration of `loop`, else why not."""
+def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node, taken_ok=None) -> str | None:
+    """None when `expr` has the same value at every iteration of `loop`, else why not.
+    `taken_ok(node)`: an `&name` that keeps nothing (a runtime call's output argument
+    before the loop), where the caller knows one."""
     callees = values.callees
     for n in walk(expr):
         if n.type == "call_expression":
@@ -263,7 +255,8 @@ def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node) -> str | None:
             continue
         taken = next((u for u in walk(function) if u.type == "pointer_expression"
                       and text(data, u.child_by_field_name("operator")) == "&"
-                      and text(data, u.child_by_field_name("argument")) == name), None)
+                      and text(data, u.child_by_field_name("argument")) == name
+                      and not (taken_ok is not None and taken_ok(u))), None)
         if taken is not None:
             line = data.count(b"\n", 0, taken.start_byte) + 1
             return f"'{name}' has its address taken (line {line}): a call in the loop may write it through that"
@@ -309,9 +302,8 @@ def escape(data: bytes, body: ts.Node, acquire: Call, release: Call, name: str, 
             if holder is not None and holder.type == "pointer_expression":
                 return f"'&{text(data, parent)}' takes an address into it (line {line})"
             continue
-        node = use
         if parent is not None and parent.type == "binary_expression" and text(data, parent.child_by_field_name("operator")) in ("+", "-"):
-            node, parent = parent, parent.parent
+            parent = parent.parent      # `p + k`: the expression is the use
         if parent is not None and parent.type == "kernel_call_syntax":
             continue
         if parent is not None and parent.type == "argument_list":

@@ -1,5 +1,5 @@
-"""Device-wide synchronisation (R005, R006), reported with the exact fix; nothing is
-rewritten yet.
+"""Device-wide synchronisation (R005, R006, R010, R011): replaced by one stream's, or
+removed, where that is proved; else reported with the exact fix.
 
 R005: `cudaDeviceSynchronize()` (or `cudaThreadSynchronize()`) inside an error-check
 macro or function, right after a launch, in a loop whose body does nothing but launches
@@ -11,15 +11,33 @@ keep checking launch errors with `cudaGetLastError()`.
 R006: `cudaDeviceSynchronize()` where every launch and asynchronous call of the function
 before it (since the function's start or its previous synchronisation) is on one named
 stream `s`: `cudaStreamSynchronize(s)` would do, unless work that other code left on other
-streams must finish here. That is what cannot be proved from one function (its callers,
-other host threads, a library's own streams), so the replacement is reported, not made.
+streams must finish here. Reported (R006) with the first fact of R010's proof that is
+missing; made (R010) where the proof holds:
+
+* the function is `main` (no caller left work on other streams before it) and the file
+  starts no host thread (`std::thread`, `pthread_create`, `std::async`, OpenMP);
+* `s` is a stream `main` creates itself (translator.passes.runtime.streams.created);
+* every call of `main` before the synchronisation, and every call of the outermost loop
+  around it (a later statement of a loop runs before it at the next iteration), is a
+  launch or an asynchronous call on `s`, or a call that enqueues no work (allocation,
+  creation, error strings, other synchronisation, host C functions): no blocking copy on
+  the default stream, no library call (its handle's stream), no call of the program's
+  own functions or of another file's (unseen: they may enqueue on any stream).
+Then every piece of device work the program has enqueued is on `s`, and waiting for `s`
+waits for all of it.
+
+R011: a bare `cudaDeviceSynchronize();` statement (its result unread) followed at once,
+in its block, by another device-wide synchronisation is removed: nothing is enqueued
+between the two, and the second (or the `cudaStreamSynchronize(s)` R010 makes of it,
+which covers all work exactly when the first would be replaced too) waits for the same.
 """
 
 from __future__ import annotations
 
-from translator.catalog import WARNING, rule
+from translator.catalog import NOTE, WARNING, rule
+from translator.edits import Edit
 from translator.ir.nodes import calls_between
-from translator.passes.runtime import loops
+from translator.passes.runtime import loops, streams
 from translator.passes.runtime.loops import text
 
 _DEVICE_SYNC = ("cudaDeviceSynchronize", "cudaThreadSynchronize")
@@ -59,7 +77,50 @@ not made, because whether work that other code left on other streams must finish
             "    cudaMemcpyAsync(h, x, 256, cudaMemcpyDeviceToHost, s);\n    cudaDeviceSynchronize();\n}\n",
     options=_OPTIONS, topic="runtime")
 
-RULES = (SYNC_IN_CHECK, DEVICE_SYNC_STREAM)
+_ONE_STREAM_MAIN = """__global__ void step(float* x) { x[threadIdx.x] += 1; }
+int main() {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    float* x;
+    cudaMalloc(&x, 256);
+    cudaMemsetAsync(x, 0, 256, s);
+    step<<<1, 64, 0, s>>>(x);
+    cudaDeviceSynchronize();
+    cudaFree(x);
+    cudaStreamDestroy(s);
+    return 0;
+}
+"""
+
+SYNC_REPLACED = rule(
+    "R010", "device-sync-to-stream-sync", NOTE, "a device-wide synchronisation after one stream's work waits for the "
+    "stream", """
+`cudaDeviceSynchronize()` in `main`, where every launch and asynchronous call the program
+has made before it (and in the loop around it) is on one stream `s` that `main` created,
+and nothing else can have enqueued work (no blocking copy on the default stream, no
+library call, no call of a function of the program or of another file, no host thread),
+becomes `cudaStreamSynchronize(s)`: it waits for the same work, without a device-wide
+round trip (on AMD, a device synchronisation waits on every queue of the device). An
+error check around the call stays. The note names the proof; where a fact is missing,
+R006 reports the replacement with it.""",
+    edits=True, safe=False, example=_ONE_STREAM_MAIN,
+    translation=_ONE_STREAM_MAIN.replace("    cudaDeviceSynchronize();", "    cudaStreamSynchronize(s);"),
+    options=_OPTIONS, topic="runtime")
+
+SYNC_REMOVED = rule(
+    "R011", "device-sync-redundant", NOTE, "a device-wide synchronisation followed at once by another is removed", """
+A bare `cudaDeviceSynchronize();` (its result not read) is followed, in the same block,
+by another device-wide synchronisation (`cudaDeviceSynchronize`, `cudaThreadSynchronize`,
+bare or in an error check): nothing is enqueued between the two, so the first waits for
+nothing the second does not, and it is removed. A checked one stays (its check may be
+the one that reports an error).""",
+    edits=True, safe=True,
+    example=_ONE_STREAM_MAIN.replace("    cudaDeviceSynchronize();", "    cudaDeviceSynchronize();\n    cudaDeviceSynchronize();")
+                            .replace("cudaMemsetAsync(x, 0, 256, s)", "cudaMemset(x, 0, 256)"),
+    translation=_ONE_STREAM_MAIN.replace("cudaMemsetAsync(x, 0, 256, s)", "cudaMemset(x, 0, 256)"),
+    options=_OPTIONS, topic="runtime")
+
+RULES = (SYNC_IN_CHECK, DEVICE_SYNC_STREAM, SYNC_REPLACED, SYNC_REMOVED)
 
 
 def run(ctx) -> None:
@@ -87,12 +148,18 @@ def run(ctx) -> None:
                        f"{text(data, statement)}` / `#endif`, with `{macro}(cudaGetLastError())` after the launch",
                        end=node.end_byte)
             continue
+        fname = streams.function_name(data, function)
+        if statement is not None and _redundant(ctx, data, statement, name, fname):
+            continue
         stream, why = _one_stream(parsed, function, statement or node)
         if stream is not None:
+            why = _replace(ctx, data, function, statement or node, node, name, stream, fname)
+            if why is None:
+                continue
             ctx.report(DEVICE_SYNC_STREAM, node.start_byte,
                        f"{name}() after work on stream '{stream}' only: replace it with `cudaStreamSynchronize({stream})`"
                        f" unless work that other code left on other streams must finish here; not rewritten: {why}",
-                       end=node.end_byte, subject=stream)
+                       end=node.end_byte, subject=fname)
 
 
 def _after_launch_in_loop(data: bytes, statement) -> bool:
@@ -152,7 +219,7 @@ def _one_stream(parsed, function, statement) -> tuple[str | None, str]:
         elif callee in _ASYNC:
             streams.add(text(data, args[-1]) if args else "?")
             work += 1
-        elif callee in _STOPS:
+        elif callee in _STOPS and _next_sync(data, n.parent) is None:   # R011 removes a redundant one
             streams, work = set(), 0
         elif not loops._LIBRARY.match(callee) or callee.startswith(("cublas", "cufft", "curand", "cusparse",
                                                                       "cusolver", "cudnn")):
@@ -164,3 +231,97 @@ def _one_stream(parsed, function, statement) -> tuple[str | None, str]:
     if stream in ("0", "NULL", "nullptr", "cudaStreamDefault", "cudaStreamLegacy", "cudaStreamPerThread", "?"):
         return None, ""
     return stream, "the work other code enqueued before this function (its callers, other threads) is not visible here"
+
+
+def _ancestors(node, stop):
+    n = node.parent
+    while n is not None and n != stop:
+        yield n
+        n = n.parent
+
+
+def _line(data: bytes, node) -> int:
+    return data.count(b"\n", 0, node.start_byte) + 1
+
+
+def _next_sync(data: bytes, statement):
+    """The statement after `statement` in its block when `statement` is a bare device-wide
+    synchronisation and that one synchronises the device too, else None."""
+    if statement is None or statement.type != "expression_statement" or statement.named_child_count != 1 or \
+            statement.named_children[0].type != "call_expression" or \
+            text(data, statement.named_children[0].child_by_field_name("function")) not in _DEVICE_SYNC or \
+            statement.parent is None or statement.parent.type != "compound_statement":
+        return None
+    items = loops.statements(statement.parent)
+    i = items.index(statement)
+    if i + 1 >= len(items) or loops.call_of_statement(data, items[i + 1], set(_DEVICE_SYNC)) is None:
+        return None
+    return items[i + 1]
+
+
+def _redundant(ctx, data: bytes, statement, name: str, fname: str) -> bool:
+    """R011: the bare statement is followed at once by another device-wide synchronisation."""
+    after = _next_sync(data, statement)
+    if after is None:
+        return False
+    start = data.rfind(b"\n", 0, statement.start_byte) + 1
+    end = statement.end_byte
+    if data[start:statement.start_byte].strip() == b"" and data[end:data.find(b"\n", end) + 1].strip() == b"":
+        end = data.find(b"\n", end) + 1
+    else:
+        start = statement.start_byte
+    reason = (f"{name}() removed: the next statement (line {_line(data, after)}) synchronises the device "
+              "again and nothing is enqueued between them; its result was not read")
+    fix = ctx.fix(SYNC_REMOVED, Edit(start, end, b""), reason)
+    if fix is not None:
+        ctx.report(SYNC_REMOVED, statement.start_byte, reason, end=statement.end_byte, fix=fix, subject=fname)
+    return True
+
+
+def _replace(ctx, data: bytes, function, statement, call, name: str, stream: str, fname: str) -> str | None:
+    """R010: None when the replacement is made, else the missing fact."""
+    if fname != "main":
+        return (f"the function is '{fname}', not main: the work other code (its callers, other threads) enqueued "
+                "before it is not visible here")
+    started = streams.threads(data)
+    if started is not None:
+        return f"the file starts host threads ('{started}'): another thread may have work on other streams"
+    body = function.child_by_field_name("body")
+    lambda_ = next((n for n in _ancestors(statement, function) if n.type == "lambda_expression"), None)
+    if lambda_ is not None:
+        return "it is in a lambda, which may run after work that follows it in main"
+    jump = next((n for n in loops.walk(body) if n.type == "goto_statement"), None)
+    if jump is not None:
+        return f"main has a goto (line {_line(data, jump)}): work written after it may run before it"
+    why = streams.created(data, function, stream, statement.start_byte)
+    if why is not None:
+        return why
+    outer, n = None, statement.parent
+    while n is not None and n != function:
+        if n.type in loops.LOOPS:
+            outer = n
+        n = n.parent
+    end = max(statement.start_byte, outer.end_byte if outer is not None else 0)
+    for op in streams.operations(data, body):
+        if op.call.start_byte >= end:
+            break
+        if op.call.start_byte >= statement.start_byte and (outer is None or op.call.start_byte >= outer.end_byte):
+            continue
+        where = f"line {_line(data, op.call)}"
+        if op.kind in ("launch", "async") and op.stream != stream:
+            shown = "the default stream" if op.stream in streams.DEFAULT_STREAMS else f"stream '{op.stream}'"
+            return f"{'a launch of ' + op.name if op.kind == 'launch' else op.name} at {where} is on {shown}"
+        if op.kind == "default":
+            return f"{op.name} at {where} runs on the default stream"
+        if op.kind == "library":
+            return f"{op.name} at {where} enqueues work on its handle's stream"
+        if op.kind == "unseen":
+            return f"'{op.name}' at {where} is a call this pass does not see into: it may enqueue work on another stream"
+    reason = (f"{name}() replaced by cudaStreamSynchronize({stream}): in main, every launch and asynchronous call before "
+              f"it{' and in its loop' if outer is not None else ''} is on '{stream}', which main creates, and no other "
+              "call can enqueue work (no default-stream copy, library call, unseen function or host thread)")
+    fix = ctx.fix(SYNC_REPLACED, Edit(call.start_byte, call.end_byte, f"cudaStreamSynchronize({stream})".encode()),
+                  reason)
+    if fix is not None:
+        ctx.report(SYNC_REPLACED, call.start_byte, reason, end=call.end_byte, fix=fix, subject=fname)
+    return None

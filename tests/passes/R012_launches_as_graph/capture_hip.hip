@@ -1,0 +1,34 @@
+// cu2hip-options: --ignore L,F --rocm-version 6.0
+
+#include <hip/hip_runtime.h>
+#include <cstdio>
+#include <cstdlib>
+#define CHECK(x) do { hipError_t e_ = (x); if (e_ != hipSuccess) { printf("%s\n", hipGetErrorString(e_)); exit(1); } } while (0)
+__global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
+__global__ void half(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 0.5f; }
+
+// Launches only, on a stream the function creates, loop-invariant arguments: one graph.
+void run(int n, int steps) {
+    hipStream_t s;
+    CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+    float* d;
+    CHECK(hipMalloc(&d, n * sizeof(float)));
+    const float* src = d;
+    hipGraph_t cu2hip_graph;
+    hipGraphExec_t cu2hip_graph_exec;
+    hipStreamBeginCapture(s, hipStreamCaptureModeThreadLocal);
+    twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+    half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+    twice<<<(n + 255) / 256, 256, 0,
+            s>>>(d + n / 2, n / 2);
+    hipStreamEndCapture(s, &cu2hip_graph);
+    hipGraphInstantiate(&cu2hip_graph_exec, cu2hip_graph, nullptr, nullptr, 0);
+    for (int it = 0; it < steps; ++it) {
+        hipGraphLaunch(cu2hip_graph_exec, s);
+    }
+    hipGraphExecDestroy(cu2hip_graph_exec);
+    hipGraphDestroy(cu2hip_graph);
+    CHECK(hipStreamSynchronize(s));
+    CHECK(hipFree(d));
+    CHECK(hipStreamDestroy(s));
+}

@@ -1,0 +1,281 @@
+"""Dispatch (pattern 4: R012, R013): a loop whose body is nothing but a fixed sequence of
+kernel launches, two or more, with no host work between iterations (no call in the
+loop's header either), pays the launch overhead of every kernel at every iteration. The
+sequence is captured once as a CUDA graph and the graph launched per iteration where
+that is proved to run the same work in the same order; else the loop is reported with the
+fix and the estimate.
+
+The rewrite (R012) is made when:
+
+* every launch is on one stream `s` that the function creates itself
+  (translator.passes.runtime.streams.created): not the default stream, on which capture
+  is illegal (the legacy default stream cannot be captured), not a parameter or a global
+  (a caller's stream may be the default stream or already capturing);
+* each launch's configuration and arguments are loop-invariant (loops.invariant: names
+  declared outside the loop that nothing in it writes; an address passed to a runtime
+  call before the loop, `cudaMalloc(&d, ...)`, keeps nothing): a graph replays the
+  arguments it captured;
+* the loop is a statement of a block, and for HIP the target ROCm has stream capture
+  and graphs (4.3 and later: hipStreamBeginCapture, hipGraphInstantiate, hipGraphLaunch,
+  hipGraphExecDestroy, as the mapping tables say).
+
+The capture records and runs nothing, so a loop that runs zero times launches nothing
+either way. The capture is thread-local (`cudaStreamCaptureModeThreadLocal`): other host
+threads' calls are not affected. `cudaGraphInstantiate` takes three arguments from CUDA
+12 (exec, graph, flags) and five in HIP (exec, graph, error node, log buffer, its size):
+the pass writes the form of the target (for HIP the five, which hipify renames).
+"""
+
+from __future__ import annotations
+
+import re
+
+from translator.catalog import NOTE, WARNING, rule
+from translator.edits import Edit
+from translator.passes.runtime import loops, streams
+from translator.passes.runtime.loops import text
+
+# The graph benchmark's measured saving per launch (µs, at its smallest kernel size), from
+# bench/results/runtime-h200.json (`bench/runtime.py`, pattern "graph"); None until that
+# result is recorded (tests/test_runtime.py checks this against the file). Measured on the
+# H200, 2026-12-02: 3.07 µs per launch with 1024-element kernels.
+MEASURED_SAVING_US = 3.072
+_MEASURED_WHERE = "bench/runtime.py's graph benchmark (bench/results/runtime-h200.json)"
+_HIP_GRAPHS = (4, 3)
+
+_EXAMPLE = """__global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
+__global__ void half(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 0.5f; }
+void run(float* d, int n) {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    for (int it = 0; it < 100; ++it) {
+        twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+        half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+    }
+    cudaStreamSynchronize(s);
+    cudaStreamDestroy(s);
+}
+"""
+_CAPTURED = _EXAMPLE.replace("""    for (int it = 0; it < 100; ++it) {
+        twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+        half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+    }
+""", """    cudaGraph_t cu2hip_graph;
+    cudaGraphExec_t cu2hip_graph_exec;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
+    twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+    half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+    cudaStreamEndCapture(s, &cu2hip_graph);
+    cudaGraphInstantiate(&cu2hip_graph_exec, cu2hip_graph, 0);
+    for (int it = 0; it < 100; ++it) {
+        cudaGraphLaunch(cu2hip_graph_exec, s);
+    }
+    cudaGraphExecDestroy(cu2hip_graph_exec);
+    cudaGraphDestroy(cu2hip_graph);
+""")
+_OPTIONS = ("--target", "cuda", "--ignore", "L,F")
+
+CAPTURED = rule(
+    "R012", "launches-as-graph", NOTE, "a loop of launches only is captured once as a graph, launched per iteration", """
+A loop's body is a fixed sequence of two or more kernel launches and nothing else, with no
+host work between iterations: every iteration pays each launch's overhead on the host.
+Where the launches are all on one stream the function creates (capture is illegal on the
+legacy default stream) and their configurations and arguments are loop-invariant, the
+sequence is captured once before the loop (`cudaStreamBeginCapture` in thread-local
+mode, the launches as written, `cudaStreamEndCapture`, `cudaGraphInstantiate`), the loop
+launches the graph (`cudaGraphLaunch(exec, s)`) and the graph is destroyed after it. For
+HIP (ROCm 4.3 and later) `hipGraphInstantiate` takes its five arguments (exec, graph,
+error node, log buffer, its size); CUDA 12 and later take three (exec, graph, flags).
+A launch error is reported by the capture's end or the instantiation instead of at the
+launch.""",
+    edits=True, safe=False, example=_EXAMPLE, translation=_CAPTURED, options=_OPTIONS, topic="runtime")
+
+DISPATCH = rule(
+    "R013", "launch-loop-dispatch", WARNING, "a loop of launches only that is not captured as a graph, with the fix", """
+A loop's body is a fixed sequence of two or more launches and nothing else, but capturing
+it as a graph is not proved safe: the warning names the missing fact (the launches are on
+the default stream or on several streams, the stream is not one the function creates, an
+argument changes per iteration, the target ROCm has no graphs). The fix: capture the
+sequence once on a stream of your own (`cudaStreamBeginCapture(s, ...)`, the launches,
+`cudaStreamEndCapture(s, &graph)`, `cudaGraphInstantiate`), launch the graph per
+iteration (`cudaGraphLaunch(exec, s)`; arguments that change per iteration through
+`cudaGraphExecKernelNodeSetParams`), and destroy it after the loop. The estimate of the
+launch overhead saved comes from the graph benchmark's recorded result on the H200.""",
+    example=_EXAMPLE.replace(", 0, s>>>", ">>>"), options=_OPTIONS, topic="runtime")
+
+RULES = (CAPTURED, DISPATCH)
+
+
+def run(ctx, values) -> None:
+    parsed = ctx.parsed
+    if b"<<<" not in parsed.data:
+        return
+    data = parsed.data
+    taken = [(e.start, e.end) for f in ctx.fixes for e in f.edits]
+    # After round 0, only the loops an earlier round's fix edited (deferred then) are new.
+    edited = getattr(ctx.source, "omap", None) if ctx.round > 0 else None
+    for loop in _loops_of_launches(parsed):
+        if loops.host_function(data, loop) is not None and \
+                not any(start <= loop.end_byte and end >= loop.start_byte for start, end in taken) and \
+                (ctx.round == 0 or (edited is not None and edited.touching(loop.start_byte, loop.end_byte))):
+            launches = _launches_only(data, loop)
+            if launches is not None:
+                _consider(ctx, values, data, loop, launches)
+
+
+def _loops_of_launches(parsed) -> list:
+    """The loops whose body (a block) holds a launch statement, found from each `<<<` of
+    the file (no walk of the whole tree), in document order."""
+    root, found = parsed.main.root, {}
+    for m in re.finditer(rb"<<<", parsed.data):
+        n = root.descendant_for_byte_range(m.start(), m.end())
+        while n is not None and n.type != "call_expression":
+            n = n.parent
+        statement = n.parent if n is not None else None
+        block = statement.parent if statement is not None and statement.type == "expression_statement" else None
+        loop = block.parent if block is not None and block.type == "compound_statement" else None
+        if loop is not None and loop.type in loops.LOOPS and loop.child_by_field_name("body") == block:
+            found.setdefault((loop.start_byte, loop.end_byte), loop)
+    return [found[k] for k in sorted(found)]
+
+
+def _launches_only(data: bytes, loop):
+    """The launches (call nodes) when the loop's body is two or more bare launch statements
+    and nothing else, and its header calls nothing; else None."""
+    body = loops.loop_body(loop)
+    if body is None:
+        return None
+    items = loops.statements(body)
+    calls = []
+    for s in items:
+        call = s.named_children[0] if s.type == "expression_statement" and s.named_child_count == 1 else None
+        if call is None or call.type != "call_expression" or streams.launch_stream(data, call) is None:
+            return None
+        calls.append(call)
+    if len(calls) < 2:
+        return None
+    for field in ("initializer", "condition", "update"):
+        part = loop.child_by_field_name(field)
+        if part is not None and any(n.type == "call_expression" for n in loops.walk(part)):
+            return None
+    return calls
+
+
+def estimate(count: int) -> str:
+    if MEASURED_SAVING_US is None:
+        return f"launch overhead not measured yet: {_MEASURED_WHERE} records it"
+    return (f"about {MEASURED_SAVING_US:.1f} µs of launch overhead per launch, {count * MEASURED_SAVING_US:.1f} µs "
+            f"per iteration, as measured by {_MEASURED_WHERE}")
+
+
+def _consider(ctx, values, data: bytes, loop, launches) -> None:
+    function = loops.host_function(data, loop)
+    kernels = ", ".join(dict.fromkeys(text(data, c.child_by_field_name("function")) for c in launches))
+    why, stream = _prove(ctx, values, data, loop, launches, function)
+    line = ctx.source.position(loop.start_byte)[0]      # the input's line in every round
+    if why is not None:
+        ctx.report(DISPATCH, loop.start_byte,
+                   f"the loop at line {line} makes {len(launches)} launches ({kernels}) per iteration and "
+                   f"nothing else: {estimate(len(launches))}. Not captured as a graph: {why}. Fix: capture the "
+                   "launches once on a stream of your own (cudaStreamBeginCapture, the launches, cudaStreamEndCapture, "
+                   "cudaGraphInstantiate), cudaGraphLaunch the graph per iteration, destroy it after the loop",
+                   end=loop.end_byte, subject=kernels)
+        return
+    words = ctx.parsed.words
+    graph, exec_ = _fresh(words, "cu2hip_graph"), _fresh(words, "cu2hip_graph_exec")
+    newline = b"\r\n" if b"\r\n" in data else b"\n"
+    loop_line = data.rfind(b"\n", 0, loop.start_byte) + 1
+    indent = data[loop_line:loop.start_byte]
+    indent = indent if indent.strip() == b"" else b""
+    first, last = launches[0].parent, launches[-1].parent
+    body_line = data.rfind(b"\n", 0, first.start_byte) + 1
+    body_indent = data[body_line:first.start_byte]
+    moved = data[first.start_byte:last.end_byte]
+    if body_indent.strip() == b"" and body_indent:
+        moved = moved.replace(newline + body_indent, newline + indent)
+    if ctx.options.target == "hip":
+        instantiate = f"cudaGraphInstantiate(&{exec_}, {graph}, nullptr, nullptr, 0);"
+    else:
+        instantiate = f"cudaGraphInstantiate(&{exec_}, {graph}, 0);"
+    s = stream
+    before = (f"cudaGraph_t {graph};".encode() + newline + indent + f"cudaGraphExec_t {exec_};".encode() + newline
+              + indent + f"cudaStreamBeginCapture({s}, cudaStreamCaptureModeThreadLocal);".encode() + newline + indent
+              + moved + newline + indent + f"cudaStreamEndCapture({s}, &{graph});".encode() + newline + indent
+              + instantiate.encode() + newline + indent)
+    after = (newline + indent + f"cudaGraphExecDestroy({exec_});".encode() + newline + indent
+             + f"cudaGraphDestroy({graph});".encode())
+    edits = (Edit(loop.start_byte, loop.start_byte, before),
+             Edit(first.start_byte, last.end_byte, f"cudaGraphLaunch({exec_}, {s});".encode()),
+             Edit(loop.end_byte, loop.end_byte, after))
+    reason = (f"the {len(launches)} launches of the loop at line {line} ({kernels}) captured once as a graph on "
+              f"'{s}' and the graph launched per iteration: the body is nothing but the launches, all on '{s}', a "
+              f"stream the function creates, and their configurations and arguments are loop-invariant; "
+              f"{estimate(len(launches))}")
+    fix = ctx.fix(CAPTURED, edits, reason)
+    if fix is not None:
+        ctx.report(CAPTURED, loop.start_byte, reason, end=loop.end_byte, fix=fix, subject=kernels)
+
+
+def _fresh(words, name: str) -> str:
+    candidate, k = name, 2
+    while candidate.encode() in words:
+        candidate, k = f"{name}_{k}", k + 1
+    return candidate
+
+
+def _prove(ctx, values, data: bytes, loop, launches, function):
+    """(None, the stream) when the rewrite is proved, else (the missing fact, None)."""
+    found = [streams.launch_stream(data, c) for c in launches]
+    distinct = list(dict.fromkeys(found))
+    if len(distinct) > 1:
+        return f"the launches are on several streams ({', '.join(distinct)})", None
+    stream = distinct[0]
+    if stream in streams.DEFAULT_STREAMS:
+        return "the launches are on the default stream, which cannot be captured (capture is illegal on the legacy " \
+               "default stream): launch them on a stream of your own", None
+    why = streams.created(data, function, stream, loop.start_byte)
+    if why is not None:
+        return f"the stream is not known: {why}", None
+    if loop.parent is None or loop.parent.type != "compound_statement":
+        return "the loop is not a statement of a block (nothing can go before it)", None
+    line_start = data.rfind(b"\n", 0, loop.start_byte)
+    before = data[data.rfind(b"\n", 0, max(line_start, 0)) + 1:line_start].strip() if line_start > 0 else b""
+    if before.startswith(b"#pragma") or before.startswith(b"#") and b"pragma" in before:
+        return (f"a '{before.decode('utf-8', 'replace')}' line precedes the loop: its iterations may run on "
+                "several threads, which one graph would serialise or race on"), None
+    capture = next((n for n in loops.walk(function) if n.type == "call_expression" and
+                    text(data, n.child_by_field_name("function")) in ("cudaStreamBeginCapture",
+                                                                       "cudaStreamBeginCaptureToGraph")), None)
+    if capture is not None:
+        return (f"the function captures a stream itself (line {ctx.source.position(capture.start_byte)[0]}): the "
+                "loop may run inside that capture, where another would be illegal"), None
+    for field in ("initializer", "condition", "update"):
+        part = loop.child_by_field_name(field)
+        read = next((n for n in loops.walk(part) if n.type == "subscript_expression" or n.type == "pointer_expression"
+                     and text(data, n.child_by_field_name("operator")) == "*" or n.type == "field_expression"
+                     and text(data, n.child_by_field_name("operator")) == "->"), None) if part is not None else None
+        if read is not None:
+            return (f"the loop's header reads memory ('{text(data, read)}'): host work between iterations that may "
+                    "read what the launches wrote"), None
+    if ctx.options.target == "hip" and ctx.options.rocm_version < _HIP_GRAPHS:
+        return (f"the target ROCm {'.'.join(map(str, ctx.options.rocm_version))} has no stream capture "
+                "(hipStreamBeginCapture and hipGraphInstantiate: ROCm 4.3 and later)"), None
+
+    def taken_ok(node) -> bool:     # `&d` of `cudaMalloc(&d, ...)` before the loop keeps nothing
+        parent = node.parent
+        while parent is not None and parent.type == "cast_expression":
+            parent = parent.parent
+        call = parent.parent if parent is not None and parent.type == "argument_list" else None
+        return call is not None and call.end_byte <= loop.start_byte and \
+            loops._LIBRARY.match(text(data, call.child_by_field_name("function"))) is not None
+    for call in launches:
+        config = next(c for c in call.children if c.type == "kernel_call_syntax")
+        parts = [c for c in config.named_children if c.type != "comment"]
+        arguments = call.child_by_field_name("arguments")
+        args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+        for expr in parts + args:
+            why = loops.invariant(values, data, loop, expr, taken_ok)
+            if why is not None:
+                return f"'{text(data, expr)}' of the launch of {text(data, call.child_by_field_name('function'))} " \
+                       f"may change per iteration: {why}", None
+    return None, stream

@@ -1,0 +1,476 @@
+"""Pageable copies in loops (pattern 3: R007-R009): a host buffer that a function allocates
+with `malloc` or `new T[n]` and copies to or from the device with `cudaMemcpy` in a loop is
+allocated pinned (`cudaMallocHost`, freed with `cudaFreeHost` where the function freed it)
+when every use of it is proved to keep nothing; else the copy is reported with the fix.
+
+A copy from pageable memory is staged through a pinned buffer of the driver's, in pieces,
+and a copy to the device from pageable memory may return before its DMA is done: the
+driver copies the bytes twice and the copy cannot overlap anything. Pinned, the DMA reads
+the buffer itself.
+
+The rewrite is made where the buffer is known to hold MIN_PINNED_BYTES (256 KiB) or more,
+the smallest size at which bench/runtime.py measured pinning to pay (a small buffer's
+pinned allocation costs more than its copies save); one of unknown size is reported with
+the fix (R008), a smaller one not at all. The buffer is proved not to escape when, in its
+function:
+
+* it is declared by `T* p = (T*)malloc(size);` (or `static_cast<T*>(malloc(size))`, or
+  `malloc(size)` in C style) or `T* p = new T[n];` with `T` a built-in type and no
+  initializer (pinned memory is not zeroed, `new T[n]()` is), neither `static` nor
+  `const`, outside every loop, the one declaration of its name in the function;
+* every use reads it or an element: an element access (`p[i]`, `*p`, `*(p + i)`), a
+  comparison, `sizeof`, an argument (the pointer, `p + k`, a cast of either) of the
+  blocking copies (`cudaMemcpy`, `cudaMemcpy2D`, `cudaMemcpyToSymbol`,
+  `cudaMemcpyFromSymbol`) or of the C library's functions that keep nothing (`memcpy`,
+  `memset`, `fread`, `printf`...); never assigned, stored, aliased (`T* q = p;`),
+  returned, taken by address, captured by a lambda, passed to a kernel, to `realloc`,
+  to another runtime call or to any other function;
+* it is freed once, by the matching `free(p)` or `delete[] p`, a statement of the block
+  that declares it, after every other use, and no `return`, `goto`, `throw`, `break` or
+  `continue` lies between the declaration and the free (a path that leaves without it),
+  nor a `cudaDeviceReset()` (which releases pinned memory). A function of the program
+  called between them that resets the device is not seen.
+
+`cudaMemcpyAsync` (or another `*Async` copy) of such a buffer is reported (R009): from
+pageable memory it is synchronous. The buffer is then not made pinned: pinned, the copy
+becomes asynchronous, and host code that reads the buffer after it would race.
+"""
+
+from __future__ import annotations
+
+import re
+
+from translator.catalog import NOTE, WARNING, rule
+from translator.edits import Edit
+from translator.ir.host_values import SIZES
+from translator.passes.runtime import loops, streams
+from translator.passes.runtime.loops import text
+
+BLOCKING_COPIES = frozenset({"cudaMemcpy", "cudaMemcpy2D", "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol"})
+ASYNC_COPIES = frozenset({"cudaMemcpyAsync", "cudaMemcpy2DAsync", "cudaMemcpyToSymbolAsync",
+                          "cudaMemcpyFromSymbolAsync"})
+# The C library's functions that read or write through a pointer and keep none.
+_KEEPS_NOTHING = frozenset({"memcpy", "memset", "memcmp", "memmove", "fread", "fwrite", "printf", "fprintf",
+                            "qsort", "std::memcpy", "std::memset", "std::memcmp", "std::fill", "std::copy"})
+_COMPARISONS = frozenset({"==", "!=", "<", ">", "<=", ">=", "&&", "||"})
+_LEAVES = {"return_statement": "return", "goto_statement": "goto", "throw_expression": "throw",
+           "break_statement": "break", "continue_statement": "continue"}
+
+_EXAMPLE = """__global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
+void run(float* d) {
+    const int n = 1 << 18;
+    float* h = (float*)malloc(n * sizeof(float));
+    for (int it = 0; it < 10; ++it) {
+        for (int i = 0; i < n; ++i) h[i] = it;
+        cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
+        twice<<<(n + 255) / 256, 256>>>(d, n);
+        cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+    }
+    free(h);
+}
+"""
+_PINNED = _EXAMPLE.replace("float* h = (float*)malloc(n * sizeof(float));",
+                           "float* h = nullptr;\n    cudaMallocHost(&h, n * sizeof(float));") \
+                  .replace("free(h);", "cudaFreeHost(h);")
+_OPTIONS = ("--target", "cuda", "--ignore", "L,F")
+
+PINNED = rule(
+    "R007", "pageable-made-pinned", NOTE, "a host buffer copied in a loop is allocated pinned", """
+A function allocates a host buffer with `malloc` or `new T[n]` and copies it to or from
+the device with `cudaMemcpy` in a loop. From pageable memory the driver stages every copy
+through a pinned buffer of its own (two copies, no overlap); the buffer is allocated with
+`cudaMallocHost` instead (`hipHostMalloc(..., hipHostMallocDefault)` for HIP), and freed
+with `cudaFreeHost` (`hipHostFree`) where the function freed it. Made only where the
+buffer is proved to stay in the function: every use reads it or an element, or passes it
+to a blocking copy or a C library function that keeps nothing; it is never stored,
+aliased, returned, passed to another function or a kernel, `realloc`'d or captured; it
+is freed once, by a statement of its own block after every use, with no `return`,
+`goto`, `throw`, `break` or `continue` between its allocation and its free; and its size
+is known to be 256 KiB or more (on the H200, pinning a 4 KiB buffer copied 100 times made
+the loop 0.56x as fast, a 256 KiB one 2.4x: a buffer of unknown size gets R008 with the
+fix, a smaller one nothing). Pinned memory is not zero-filled, so a `new T[n]()` is not
+changed; a failed allocation leaves the pointer null (the program's null check still sees
+it) where `new` would throw.""",
+    edits=True, safe=False, example=_EXAMPLE, translation=_PINNED, options=_OPTIONS, topic="runtime")
+
+PAGEABLE_IN_LOOP = rule(
+    "R008", "pageable-copy-in-loop", WARNING, "a pageable host buffer copied in a loop, not made pinned, with the fix", """
+A host buffer allocated with `malloc` or `new` in the function is copied with
+`cudaMemcpy` in a loop, but allocating it pinned is not proved safe: the warning names
+the use that may keep the pointer (it is stored, returned, passed to a function, freed
+conditionally or not in this function, `realloc`'d...). The fix: allocate it with
+`cudaMallocHost(&p, size)` and free it with `cudaFreeHost(p)` on every path that frees
+it (or register it once with `cudaHostRegister`), so that the copies read it directly.""",
+    example=_EXAMPLE.replace("    free(h);\n", "    keep(h);\n").replace("void run(", "void keep(float*);\nvoid run("),
+    options=_OPTIONS, topic="runtime")
+
+ASYNC_PAGEABLE = rule(
+    "R009", "async-copy-pageable", WARNING, "cudaMemcpyAsync of a pageable host buffer is synchronous", """
+`cudaMemcpyAsync` of a host buffer the function allocated with `malloc` or `new` does not
+overlap anything: from or to pageable memory the copy is staged by the driver and the
+call returns when the host side is done, as `cudaMemcpy` would. The buffer is not made
+pinned by the pass: pinned, the copy becomes asynchronous, and host code that reads the
+buffer after it without synchronising the stream would then race. The fix: allocate it
+with `cudaMallocHost` (freed with `cudaFreeHost`) and synchronise the stream
+(`cudaStreamSynchronize`) before the host reads what the copy wrote.""",
+    example="""__global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
+void run(float* d, int n, cudaStream_t s) {
+    float* h = (float*)malloc(n * sizeof(float));
+    twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+    cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
+    free(h);
+}
+""", options=_OPTIONS, topic="runtime")
+
+RULES = (PINNED, PAGEABLE_IN_LOOP, ASYNC_PAGEABLE)
+
+
+def run(ctx, values) -> None:
+    parsed = ctx.parsed
+    words = parsed.words
+    if not any(w in words for w in (b"malloc", b"new")) or not any(c.encode() in words for c in
+                                                                   BLOCKING_COPIES | ASYNC_COPIES):
+        return
+    data = parsed.data
+    root, seen = parsed.main.root, set()
+    for m in re.finditer(rb"\b(?:malloc|new)\b", data):      # no walk of the whole tree
+        node = root.descendant_for_byte_range(m.start(), m.end())
+        for _ in range(6):      # the declaration `T* p = (T*)static_cast<..>(malloc(...))` holds it
+            if node is None or node.type == "declaration":
+                break
+            node = node.parent
+        if node is None or node.type != "declaration" or node.start_byte in seen:
+            continue
+        seen.add(node.start_byte)
+        found = _allocation(data, node)
+        if found is not None and loops.host_function(data, node) is not None:
+            _consider(ctx, values, data, node, *found)
+
+
+def _allocation(data: bytes, declaration):
+    """(name, the initializer, 'malloc' or 'new', the size in bytes as text) of a declaration
+    `T* p = (T*)malloc(size);` or `T* p = new T[n];`, else None."""
+    declarators = declaration.children_by_field_name("declarator")
+    if len(declarators) != 1 or declarators[0].type != "init_declarator":
+        return None
+    pointer, value = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
+    if pointer is None or pointer.type != "pointer_declarator" or value is None:
+        return None
+    inner = pointer.child_by_field_name("declarator")
+    if inner is None or inner.type != "identifier":
+        return None
+    call = value
+    while call.type == "cast_expression":
+        call = call.child_by_field_name("value")
+    if call.type == "call_expression" and text(data, call.child_by_field_name("function")).replace(" ", "") \
+            .startswith("static_cast<"):
+        args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+        call = args[0] if len(args) == 1 else call
+    if call.type == "call_expression" and text(data, call.child_by_field_name("function")) in ("malloc", "std::malloc"):
+        args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+        if len(args) == 1:
+            return text(data, inner), value, "malloc", text(data, args[0])
+        return None
+    if value.type == "new_expression":
+        count = value.child_by_field_name("declarator")
+        kind = value.child_by_field_name("type")
+        if count is None or count.type != "new_declarator" or kind is None:
+            return None
+        size = [c for c in count.named_children if c.type != "comment"]
+        if len(size) != 1:
+            return None
+        n = text(data, size[0])
+        n = n if size[0].type in ("identifier", "number_literal") else f"({n})"
+        return text(data, inner), value, "new", f"{n} * sizeof({text(data, kind)})"
+    return None
+
+
+def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str, size: str) -> None:
+    function = loops.host_function(data, declaration)
+    facts = _uses(data, function, declaration, name)
+    fname = streams.function_name(data, function)
+    if facts["async"]:
+        for call in facts["async"]:
+            callee = text(data, call.child_by_field_name("function"))
+            ctx.report(ASYNC_PAGEABLE, call.start_byte,
+                       f"{callee} of '{name}', which this function allocates with {how}: from pageable memory the "
+                       f"copy is synchronous. Fix: allocate '{name}' with `cudaMallocHost(&{name}, {size})` and free "
+                       f"it with `cudaFreeHost({name})`, then synchronise the stream before the host reads it (not "
+                       "made: pinned, the copy becomes asynchronous, and host code reading it would race)",
+                       end=call.end_byte, subject=fname)
+        return
+    looped = [c for c in facts["copies"] if _in_loop(c, declaration.parent)]
+    if not looped:
+        return
+    copy = looped[0]
+    why = facts["escape"] or _kind_refusal(data, declaration, value, how) or _free_refusal(data, declaration, name,
+                                                                                          how, facts)
+    where = ""
+    if why is None:
+        small, why = _size_refusal(values, data, value, how)
+        if small:
+            return      # known to be small: pinned, the loop would be slower (nothing to gain, nothing to say)
+        where = f"where it holds {MIN_PINNED_BYTES // 1024} KiB or more, " if why is not None else ""
+    callee = text(data, copy.child_by_field_name("function"))
+    if why is not None:
+        ctx.report(PAGEABLE_IN_LOOP, copy.start_byte,
+                   f"{callee} of '{name}' (allocated with {how}) in a loop copies from pageable memory; not made "
+                   f"pinned: {why}. Fix: {where}allocate it with `cudaMallocHost(&{name}, {size})` and free it with "
+                   f"`cudaFreeHost({name})` on every path that frees it", end=copy.end_byte, subject=fname)
+        return
+    newline = b"\r\n" if b"\r\n" in data else b"\n"
+    line_start = data.rfind(b"\n", 0, declaration.start_byte) + 1
+    indent = data[line_start:declaration.start_byte]
+    indent = indent if indent.strip() == b"" else b""
+    free = facts["frees"][0]
+    allocate = Edit(value.start_byte, declaration.end_byte,
+                    b"nullptr;" + newline + indent + f"cudaMallocHost(&{name}, {size});".encode())
+    release = Edit(free.start_byte, free.end_byte, f"cudaFreeHost({name})".encode())
+    line = data.count(b"\n", 0, copy.start_byte) + 1
+    reason = (f"'{name}' allocated pinned (cudaMallocHost, freed with cudaFreeHost) in place of {how}: it is copied "
+              f"with {callee} in a loop (line {line}), every use of it reads it or passes it to a blocking copy or a "
+              "C library function that keeps nothing, and the one free is its block's, after every use, on every "
+              "path")
+    fix = ctx.fix(PINNED, (allocate, release), reason)
+    if fix is not None:
+        ctx.report(PINNED, value.start_byte, reason, end=value.end_byte, fix=fix, subject=fname)
+
+
+# Pinning pays where the copies are large: on the H200, a loop of 100 copies down and up
+# of a buffer allocated pinned in place of malloc ran 0.56x as fast at 4 KiB (the pinned
+# allocation, about 1.5 ms, costs more than the copies save) and 2.4x at 256 KiB
+# (bench/results/runtime-h200.txt, pattern pageable). The buffer is made pinned where its
+# size is known to be at least the smallest size measured to pay.
+MIN_PINNED_BYTES = 256 * 1024
+
+
+def _size_refusal(values, data: bytes, value, how: str) -> tuple[bool, str | None]:
+    """(False, None) when the buffer's size in bytes is known and at least
+    MIN_PINNED_BYTES; (True, why) when it is known and smaller; (False, why) when it is
+    not known."""
+    if how == "malloc":
+        call = value
+        while call.type == "cast_expression":
+            call = call.child_by_field_name("value")
+        while call.type == "call_expression" and text(data, call.child_by_field_name("function")) not in (
+                "malloc", "std::malloc"):
+            call = next(a for a in call.child_by_field_name("arguments").named_children if a.type != "comment")
+        size = values.evaluate(next(a for a in call.child_by_field_name("arguments").named_children
+                                    if a.type != "comment"))
+        element = 1
+    else:
+        count = next(c for c in value.child_by_field_name("declarator").named_children if c.type != "comment")
+        size = values.evaluate(count)
+        kind = " ".join(text(data, value.child_by_field_name("type")).split())
+        element = SIZES.get(kind)
+        if element is None:
+            return False, f"the size of '{kind}' is not known here"
+    if not size.known:
+        return False, (f"its size is not known ({size.reason}): pinning was measured to pay for buffers of "
+                       f"{MIN_PINNED_BYTES // 1024} KiB and more, and to cost more than it saves for small ones")
+    smallest = min(size.values) * element
+    if smallest < MIN_PINNED_BYTES:
+        return True, f"it holds {smallest} bytes"
+    return False, None
+
+
+def _in_loop(node, block) -> bool:
+    """A loop inside `block` (the buffer's) holds `node`: it is copied at every iteration."""
+    n = node.parent
+    while n is not None and n != block:
+        if n.type in loops.LOOPS:
+            return True
+        if n.type == "lambda_expression":
+            return False
+        n = n.parent
+    return False
+
+
+def _line(data: bytes, node) -> int:
+    return data.count(b"\n", 0, node.start_byte) + 1
+
+
+def _uses(data: bytes, function, declaration, name: str) -> dict:
+    """What the function does with `name`: its blocking copies, asynchronous copies and
+    frees (the calls, or `delete[]` expressions), and the first use that may keep it."""
+    facts = {"copies": [], "async": [], "frees": [], "escape": None, "uses": []}
+    body = function.child_by_field_name("body")
+    for use in loops.walk(body):
+        if use.type != "identifier" or text(data, use) != name:
+            continue
+        if declaration.start_byte <= use.start_byte < declaration.end_byte:
+            continue
+        facts["uses"].append(use.start_byte)
+        why = _use(data, use, name, facts)
+        if why is not None and facts["escape"] is None:
+            facts["escape"] = f"{why} (line {_line(data, use)})"
+    others = [n for n in loops.walk(body) if n.type == "declaration" and n != declaration
+              and loops.declared_in(data, n, name) is not None]
+    if others and facts["escape"] is None:
+        facts["escape"] = f"the function declares another '{name}' (line {_line(data, others[0])})"
+    return facts
+
+
+def _use(data: bytes, use, name: str, facts: dict) -> str | None:
+    """None when the use keeps nothing (recording copies and frees), else why it may."""
+    n = use.parent
+    while n is not None and n.type != "function_definition":
+        if n.type == "lambda_expression":
+            return f"a lambda uses '{name}'"
+        n = n.parent
+    node, parent = use, use.parent
+    while parent is not None:       # the value passed on: the pointer, `p + k`, a cast of it
+        if parent.type in ("cast_expression", "parenthesized_expression"):
+            node, parent = parent, parent.parent
+        elif parent.type == "binary_expression" and text(data, parent.child_by_field_name("operator")) in ("+", "-") \
+                and node == parent.child_by_field_name("left"):
+            node, parent = parent, parent.parent
+        else:
+            break
+    if parent is None:
+        return f"'{name}' is used where its use is not seen"
+    kind = parent.type
+    if kind == "subscript_expression" and parent.child_by_field_name("argument") == node:
+        holder = parent.parent
+        if holder is not None and holder.type == "pointer_expression" and \
+                text(data, holder.child_by_field_name("operator")) == "&":
+            return _argument(data, holder, f"'&{text(data, parent)}' takes an address into it", facts, name)
+        return None
+    if kind == "pointer_expression":
+        if text(data, parent.child_by_field_name("operator")) == "*":
+            return None
+        return f"'&{name}' takes its address"
+    if kind == "sizeof_expression":
+        return None
+    if kind == "binary_expression" and text(data, parent.child_by_field_name("operator")) in _COMPARISONS:
+        return None
+    if kind == "unary_expression" and text(data, parent.child_by_field_name("operator")) == "!":
+        return None
+    if kind in ("condition_clause",) and node == use:
+        return None
+    if kind == "delete_expression":
+        if how_deleted(data, parent) == "delete[]":
+            facts["frees"].append(parent)
+            return None
+        return f"'{text(data, parent)}' is not the delete[] of an array"
+    if kind == "argument_list":
+        return _argument(data, node, None, facts, name)
+    if kind == "return_statement":
+        return f"'{name}' is returned"
+    if kind == "init_declarator":
+        shown = parent.parent if parent.parent is not None and parent.parent.type == "declaration" else parent
+        return f"'{text(data, shown)}' aliases it"
+    if kind in ("assignment_expression", "initializer_list", "initializer_pair"):
+        return f"'{text(data, parent)}' stores or overwrites it"
+    return f"'{text(data, parent)}' uses it in a way that may keep it"
+
+
+def how_deleted(data: bytes, node) -> str:
+    return "delete[]" if any(c.type == "[" for c in node.children) else "delete"
+
+
+def _argument(data: bytes, node, why: str | None, facts: dict, name: str) -> str | None:
+    parent = node.parent
+    if parent is None or parent.type != "argument_list":
+        return why or f"'{text(data, node)}' may be kept"
+    call = parent.parent
+    callee = text(data, call.child_by_field_name("function")) if call is not None else ""
+    if call is not None and any(c.type == "kernel_call_syntax" for c in call.children):
+        return f"'{name}' is passed to a kernel launch (a pageable pointer on the device: left as it is)"
+    if callee in BLOCKING_COPIES:
+        facts["copies"].append(call)
+        return None
+    if callee in ASYNC_COPIES:
+        facts["async"].append(call)
+        return None
+    if callee in ("free", "std::free") and node.type == "identifier":
+        facts["frees"].append(call)
+        return None
+    if callee in _KEEPS_NOTHING:
+        return None
+    if callee in ("realloc", "std::realloc"):
+        return f"'{name}' is realloc'd"
+    return why or f"'{name}' is passed to {callee or 'a call'}, which may keep or free it"
+
+
+def _kind_refusal(data: bytes, declaration, value, how: str) -> str | None:
+    if any(c.type in ("storage_class_specifier", "type_qualifier") for c in declaration.children):
+        return f"its declaration '{text(data, declaration)}' is static, const or volatile"
+    declarator = declaration.children_by_field_name("declarator")[0].child_by_field_name("declarator")
+    if any(c.type == "type_qualifier" for c in declarator.children):
+        return "the pointer is const: it cannot be given the pinned allocation"
+    n = declaration.parent
+    while n is not None and n.type != "function_definition":
+        if n.type in loops.LOOPS:
+            return ("it is allocated in a loop: a pinned allocation per iteration costs more than the copies "
+                    "save (allocate it once before the loop)")
+        n = n.parent
+    if how == "new":
+        kind = value.child_by_field_name("type")
+        if kind is None or kind.type not in ("primitive_type", "sized_type_specifier"):
+            return f"'{text(data, value)}' constructs objects of '{text(data, kind)}': pinned memory constructs none"
+        if value.child_by_field_name("arguments") is not None or re.search(rb"\]\s*[({]", data[value.start_byte:value.end_byte]):
+            return f"'{text(data, value)}' initialises its elements: pinned memory is not initialised"
+    return None
+
+
+def _free_refusal(data: bytes, declaration, name: str, how: str, facts: dict) -> str | None:
+    frees = facts["frees"]
+    want = "free" if how == "malloc" else "delete[]"
+    if not frees:
+        return f"the function does not free '{name}': it may be freed elsewhere, where free() would meet pinned memory"
+    if len(frees) > 1:
+        return f"'{name}' is freed {len(frees)} times in the function (line {_line(data, frees[1])}): on several paths"
+    free = frees[0]
+    got = "free" if free.type == "call_expression" else how_deleted(data, free)
+    if got != want:
+        return f"'{name}' is allocated with {how} and released with {got} (line {_line(data, free)})"
+    statement = free.parent
+    if statement is None or statement.type != "expression_statement" or statement.parent != declaration.parent:
+        return (f"the free of '{name}' (line {_line(data, free)}) is not a statement of the block that allocates it: "
+                "it is conditional or on a path this pass does not follow")
+    if any(u > free.end_byte for u in facts["uses"]):
+        return f"'{name}' is used after its free (line {_line(data, free)})"
+    reset = next((n for n in loops.walk(declaration.parent) if n.type == "call_expression"
+                  and declaration.end_byte <= n.start_byte < statement.start_byte
+                  and text(data, n.child_by_field_name("function")) == "cudaDeviceReset"), None)
+    if reset is not None:
+        return (f"cudaDeviceReset() at line {_line(data, reset)} comes before the free: it would release pinned "
+                "memory the host still holds")
+    for n in loops.walk(declaration.parent):
+        if not (declaration.end_byte <= n.start_byte < statement.start_byte) or n.type not in _LEAVES:
+            continue
+        if _inside(n, ("lambda_expression",), declaration.parent) or _null_path(data, n, name, declaration.parent):
+            continue
+        if n.type in ("break_statement", "continue_statement") and \
+                _inside(n, loops.LOOPS + (("switch_statement",) if n.type == "break_statement" else ()),
+                        declaration.parent):
+            continue
+        return (f"a '{_LEAVES[n.type]}' at line {_line(data, n)} leaves between the allocation and the free: on that "
+                "path the buffer is freed elsewhere or not at all")
+    return None
+
+
+def _null_path(data: bytes, node, name: str, stop) -> bool:
+    """The jump is taken only where the allocation failed: in the branch of an
+    `if (!p)` or `if (p == NULL)` (nullptr, 0), where there is nothing to free."""
+    n = node
+    while n.parent is not None and n.parent != stop:
+        parent = n.parent
+        if parent.type == "if_statement" and parent.child_by_field_name("consequence") == n:
+            condition = re.sub(r"\s+", "", text(data, parent.child_by_field_name("condition")))
+            nulls = [f"(!{name})"] + [f"({name}=={z})" for z in ("NULL", "nullptr", "0")] + \
+                    [f"({z}=={name})" for z in ("NULL", "nullptr", "0")]
+            if condition in nulls:
+                return True
+        n = parent
+    return False
+
+
+def _inside(node, kinds, stop) -> bool:
+    n = node.parent
+    while n is not None and n != stop:
+        if n.type in kinds:
+            return True
+        n = n.parent
+    return False
