@@ -348,3 +348,16 @@ def test_a_consumer_calling_activemask_is_fused_or_not_the_same_way_in_a_second_
             b"256, 256>>>(a, x, b, r, n); sum_squares<<<(n + 255) / 256, 256>>>(r, tal, n);\n")
     options = {"rocm_version": (6, 0), "roc": False, "hip_kernel_execution_syntax": False}
     assert fuzz.check("fuse_map_reduce_residual_norm.cu", data, options)["failures"] == []
+
+
+def test_a_launch_in_a_block_at_file_scope_is_rebalanced_in_neither_run() -> None:
+    # The seed 1801 finding (the H200 campaign), minimized: the first run parsed the launch
+    # inside an ERROR and left it; the second, whose first line is the runtime include,
+    # parsed it in a block at file scope with a missing '}' and rebalanced it (L007).
+    # Structural edits now need the function around them to parse whole.
+    data = (b')#define WIDE 1024\n(6)\n__global__ axpb(x,a,b,t n){t i=blockIdx.x*blockDim.x+threadIdx.x;if(i<n);}'
+            b'{ axpb<<<(n + WIDE - 1) / WIDE, WIDE>>>(x, 0f, 0f, n);')
+    options = {"rocm_version": (7, 0), "roc": True, "hip_kernel_execution_syntax": False}
+    assert fuzz.check("rebalance_launches.cu", data, options)["failures"] == []
+    again = translate("a.cu", translate("a.cu", data, Options(rocm_version=(7, 0))).output, Options(rocm_version=(7, 0)))
+    assert [f.rule for f in again.applied if f.rule.startswith("L")] == []

@@ -87,7 +87,21 @@ class Fragment:
         # up one `.parent` at a time costs the depth squared.
         if self.tree.root_node.has_error:
             from translator.ir.ancestry import ancestry
-            if ancestry(self).error_above(node):
+            tree = ancestry(self)
+            if tree.error_above(node):
+                return False
+            # A `}` tree-sitter supplied in the function around it makes that function's
+            # block structure a guess, which the next run over the output may guess
+            # otherwise; so does a block outside every function (code at file scope). (A
+            # missing `;` or `)` is local: a statement macro leaves those.)
+            holder = tree.function_of(node)
+            if holder is None and not self.in_macro:
+                ups = list(tree.ancestors(node))
+                if any(a.type == "compound_statement" for a in ups):
+                    return False
+                holder = ups[-2] if len(ups) >= 2 else node       # its top-level item
+            if holder is not None and any(s.message == _MISSING_BRACE and holder.start_byte <= s.start - self.delta
+                                          <= holder.end_byte for s in self.error_sites):
                 return False
         start, end = node.start_byte, node.end_byte
         if self.owns is not None and not any(lo <= start + self.delta and end + self.delta <= hi
@@ -97,6 +111,9 @@ class Fragment:
         # shape is what tree-sitter guessed around it.
         return not any((s.start - self.delta < end and start < s.end - self.delta) if s.end > s.start
                        else start <= s.start - self.delta <= end for s in self.error_sites)
+
+
+_MISSING_BRACE = "parse error: expected '}'"     # error_sites' message for a `}` tree-sitter supplied
 
 
 def error_sites(root: ts.Node, delta: int = 0) -> list[ErrorSite]:
