@@ -153,6 +153,16 @@ def enclosing_function(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> str
     return text(parsed, frag, decl) if decl is not None else None
 
 
+def function_name(data: bytes, function: ts.Node, missing: str = "?") -> str:
+    """The name a function definition declares, as written (through pointer and reference
+    declarators); `missing` where it has none."""
+    d = function.child_by_field_name("declarator")
+    while d is not None and d.type != "function_declarator":
+        d = d.child_by_field_name("declarator")
+    name = d.child_by_field_name("declarator") if d is not None else None
+    return data[name.start_byte:name.end_byte].decode("utf-8", "replace") if name is not None else missing
+
+
 def descendants(node: ts.Node, named: bool = True) -> list[ts.Node]:
     """The node and its named descendants (all of them with `named=False`), in document
     order (for the small subtrees of one kernel or statement: `.parent`-free, no

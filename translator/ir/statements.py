@@ -23,7 +23,7 @@ import tree_sitter as ts
 from translator.frontend import ParsedFile, node_at
 from translator.ir.model import LaunchSite, Module, Span
 from translator.ir.ancestry import ancestry
-from translator.ir.nodes import assigned, descendants, with_parents
+from translator.ir.nodes import assigned, descendants, function_name, with_parents
 
 PURE_CALLS = frozenset({
     "min", "max", "std::min", "std::max", "fmin", "fmax", "fminf", "fmaxf", "abs", "std::abs", "fabs", "fabsf",
@@ -288,7 +288,7 @@ def pointers(parsed: ParsedFile, function_span: Span, shapes: dict | None = None
                                          "reference and change it")
         uses.setdefault(name, []).append(PointerUse((n.start_byte, n.end_byte), role))
     for name, count in written.items():
-        changed.setdefault(name, f"'{name}' is assigned or its address taken in {_function_name(parsed, function)}")
+        changed.setdefault(name, f"'{name}' is assigned or its address taken in {function_name(parsed.data, function, 'the function')}")
     allocated = {name for name, count in allocations.items()
                  if count == 1 and name in declared and name not in changed}
     for name, count in allocations.items():
@@ -350,14 +350,6 @@ def parameter_shapes(parsed: ParsedFile) -> dict[str, list[tuple[bool, ...]]]:
                       if p.type != "comment")
         out.setdefault(_text(parsed, name), []).append(shape)
     return out
-
-
-def _function_name(parsed: ParsedFile, function: ts.Node) -> str:
-    declarator = function.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
-    name = declarator.child_by_field_name("declarator") if declarator is not None else None
-    return _text(parsed, name) if name is not None else "the function"
 
 
 def _reference_binding(parsed: ParsedFile, node: ts.Node, changed: dict[str, str]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from translator.frontend import parse_file
+from translator.ir.nodes import function_name
 
 _DEVICE = re.compile(rb"\b__(global|device)__\b")
 
@@ -23,18 +24,10 @@ def definitions(data: bytes, options) -> list[tuple[str, int, int]]:
             body = node.child_by_field_name("body")
             head = data[node.start_byte:body.start_byte if body is not None else node.end_byte]
             if not _DEVICE.search(head):
-                out.append((_name(data, node), node.start_point[0] + 1, node.end_point[0] + 1))
+                out.append((function_name(data, node), node.start_point[0] + 1, node.end_point[0] + 1))
             continue        # a lambda's body or a local class's method belongs to this function
         stack.extend(reversed(node.children))
     return out
-
-
-def _name(data: bytes, node) -> str:
-    d = node.child_by_field_name("declarator")
-    while d is not None and d.type != "function_declarator":
-        d = d.child_by_field_name("declarator")
-    name = d.child_by_field_name("declarator") if d is not None else None
-    return data[name.start_byte:name.end_byte].decode("utf-8", "replace") if name is not None else "?"
 
 
 def rows(pairs, findings: dict[str, list], options) -> list[dict]:

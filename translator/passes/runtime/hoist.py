@@ -206,7 +206,7 @@ def _prove(ctx, values, data, loop, call, name, kind, args, target):
         return None, f"the body goes on after {release.name}({target}): it is not the iteration's last step"
     jump = loops.jump_in(body)
     if jump is not None:
-        line = data.count(b"\n", 0, jump.start_byte) + 1
+        line = loops.line_of(data, jump)
         return None, f"a '{text(data, jump).split()[0].rstrip(';')}' at line {line} may skip the release or leave it acquired"
     trips = loops.runs_once(values, data, loop)
     if trips is not None:

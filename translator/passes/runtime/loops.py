@@ -58,6 +58,11 @@ def text(data: bytes, node: ts.Node | None) -> str:
     return "" if node is None else data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
 
+def line_of(data: bytes, node: ts.Node) -> int:
+    """The 1-based line the node starts on (for messages)."""
+    return data.count(b"\n", 0, node.start_byte) + 1
+
+
 def walk(node: ts.Node) -> list[ts.Node]:
     """The node and all its descendants (named or not), in document order."""
     return descendants(node, named=False)
@@ -258,13 +263,13 @@ def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node, taken_ok=None) 
                       and text(data, u.child_by_field_name("argument")) == name
                       and not (taken_ok is not None and taken_ok(u))), None)
         if taken is not None:
-            line = data.count(b"\n", 0, taken.start_byte) + 1
+            line = line_of(data, taken)
             return f"'{name}' has its address taken (line {line}): a call in the loop may write it through that"
         for use in walk(loop):
             if use.type == "identifier" and text(data, use) == name:
                 why = _write(data, use, callees)
                 if why is not None:
-                    line = data.count(b"\n", 0, use.start_byte) + 1
+                    line = line_of(data, use)
                     return f"'{name}' is written in the loop (line {line}: {why})"
     return None
 
@@ -288,7 +293,7 @@ def escape(data: bytes, body: ts.Node, acquire: Call, release: Call, name: str, 
             continue
         if release.call.start_byte <= use.start_byte < release.call.end_byte:
             continue
-        line = data.count(b"\n", 0, use.start_byte) + 1
+        line = line_of(data, use)
         parent = use.parent
         if parent is not None and parent.type in ("pointer_declarator", "declaration") or \
                 parent is not None and parent.type == "init_declarator" and parent.child_by_field_name("declarator") == use:
@@ -368,7 +373,7 @@ def clash(data: bytes, loop: ts.Node, name: str, function: ts.Node) -> str | Non
                 break
             scope = scope.parent
         if not shadowed:
-            line = data.count(b"\n", 0, n.start_byte) + 1
+            line = line_of(data, n)
             return f"'{name}' is named after the loop (line {line}): moved out, the declaration would change what it names"
     return None
 
@@ -425,7 +430,7 @@ def implicit_sync_needed(data: bytes, body: ts.Node, moved: list[ts.Node]) -> st
     host = next((s for s in items[:first] if not _device_work(data, s) and s.type != "declaration"), None)
     if host is None:
         return None
-    line = data.count(b"\n", 0, host.start_byte) + 1
+    line = line_of(data, host)
     return (f"the release synchronises the device at the end of every iteration, and host code at line {line} runs "
             "before the next iteration synchronises: it may read what the previous iteration's work wrote")
 

@@ -43,8 +43,9 @@ import re
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.ir.host_values import SIZES
-from translator.passes.runtime import loops, streams
-from translator.passes.runtime.loops import text
+from translator.ir.nodes import function_name
+from translator.passes.runtime import loops
+from translator.passes.runtime.loops import line_of, text
 
 BLOCKING_COPIES = frozenset({"cudaMemcpy", "cudaMemcpy2D", "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol"})
 ASYNC_COPIES = frozenset({"cudaMemcpyAsync", "cudaMemcpy2DAsync", "cudaMemcpyToSymbolAsync",
@@ -188,7 +189,7 @@ def _allocation(data: bytes, declaration):
 def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str, size: str) -> None:
     function = loops.host_function(data, declaration)
     facts = _uses(data, function, declaration, name)
-    fname = streams.function_name(data, function)
+    fname = function_name(data, function)
     if facts["async"]:
         for call in facts["async"]:
             callee = text(data, call.child_by_field_name("function"))
@@ -226,7 +227,7 @@ def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str,
     allocate = Edit(value.start_byte, declaration.end_byte,
                     b"nullptr;" + newline + indent + f"cudaMallocHost(&{name}, {size});".encode())
     release = Edit(free.start_byte, free.end_byte, f"cudaFreeHost({name})".encode())
-    line = data.count(b"\n", 0, copy.start_byte) + 1
+    line = line_of(data, copy)
     reason = (f"'{name}' allocated pinned (cudaMallocHost, freed with cudaFreeHost) in place of {how}: it is copied "
               f"with {callee} in a loop (line {line}), every use of it reads it or passes it to a blocking copy or a "
               "C library function that keeps nothing, and the one free is its block's, after every use, on every "
@@ -286,10 +287,6 @@ def _in_loop(node, block) -> bool:
     return False
 
 
-def _line(data: bytes, node) -> int:
-    return data.count(b"\n", 0, node.start_byte) + 1
-
-
 def _uses(data: bytes, function, declaration, name: str) -> dict:
     """What the function does with `name`: its blocking copies, asynchronous copies and
     frees (the calls, or `delete[]` expressions), and the first use that may keep it."""
@@ -303,11 +300,11 @@ def _uses(data: bytes, function, declaration, name: str) -> dict:
         facts["uses"].append(use.start_byte)
         why = _use(data, use, name, facts)
         if why is not None and facts["escape"] is None:
-            facts["escape"] = f"{why} (line {_line(data, use)})"
+            facts["escape"] = f"{why} (line {line_of(data, use)})"
     others = [n for n in loops.walk(body) if n.type == "declaration" and n != declaration
               and loops.declared_in(data, n, name) is not None]
     if others and facts["escape"] is None:
-        facts["escape"] = f"the function declares another '{name}' (line {_line(data, others[0])})"
+        facts["escape"] = f"the function declares another '{name}' (line {line_of(data, others[0])})"
     return facts
 
 
@@ -420,22 +417,22 @@ def _free_refusal(data: bytes, declaration, name: str, how: str, facts: dict) ->
     if not frees:
         return f"the function does not free '{name}': it may be freed elsewhere, where free() would meet pinned memory"
     if len(frees) > 1:
-        return f"'{name}' is freed {len(frees)} times in the function (line {_line(data, frees[1])}): on several paths"
+        return f"'{name}' is freed {len(frees)} times in the function (line {line_of(data, frees[1])}): on several paths"
     free = frees[0]
     got = "free" if free.type == "call_expression" else how_deleted(data, free)
     if got != want:
-        return f"'{name}' is allocated with {how} and released with {got} (line {_line(data, free)})"
+        return f"'{name}' is allocated with {how} and released with {got} (line {line_of(data, free)})"
     statement = free.parent
     if statement is None or statement.type != "expression_statement" or statement.parent != declaration.parent:
-        return (f"the free of '{name}' (line {_line(data, free)}) is not a statement of the block that allocates it: "
+        return (f"the free of '{name}' (line {line_of(data, free)}) is not a statement of the block that allocates it: "
                 "it is conditional or on a path this pass does not follow")
     if any(u > free.end_byte for u in facts["uses"]):
-        return f"'{name}' is used after its free (line {_line(data, free)})"
+        return f"'{name}' is used after its free (line {line_of(data, free)})"
     reset = next((n for n in loops.walk(declaration.parent) if n.type == "call_expression"
                   and declaration.end_byte <= n.start_byte < statement.start_byte
                   and text(data, n.child_by_field_name("function")) == "cudaDeviceReset"), None)
     if reset is not None:
-        return (f"cudaDeviceReset() at line {_line(data, reset)} comes before the free: it would release pinned "
+        return (f"cudaDeviceReset() at line {line_of(data, reset)} comes before the free: it would release pinned "
                 "memory the host still holds")
     for n in loops.walk(declaration.parent):
         if not (declaration.end_byte <= n.start_byte < statement.start_byte) or n.type not in _LEAVES:
@@ -446,7 +443,7 @@ def _free_refusal(data: bytes, declaration, name: str, how: str, facts: dict) ->
                 _inside(n, loops.LOOPS + (("switch_statement",) if n.type == "break_statement" else ()),
                         declaration.parent):
             continue
-        return (f"a '{_LEAVES[n.type]}' at line {_line(data, n)} leaves between the allocation and the free: on that "
+        return (f"a '{_LEAVES[n.type]}' at line {line_of(data, n)} leaves between the allocation and the free: on that "
                 "path the buffer is freed elsewhere or not at all")
     return None
 

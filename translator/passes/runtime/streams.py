@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 
 from translator.passes.runtime import loops
-from translator.passes.runtime.loops import text
+from translator.passes.runtime.loops import line_of, text
 
 DEFAULT_STREAMS = frozenset({"0", "NULL", "nullptr", "cudaStreamDefault", "cudaStreamLegacy", "cudaStreamPerThread",
                              "(cudaStream_t)0", "cudaStream_t(0)", "0L"})
@@ -152,27 +152,15 @@ def created(data: bytes, function, name: str, before: int) -> str | None:
         parent = n.parent
         if parent is not None and parent.type == "pointer_expression" and \
                 text(data, parent.child_by_field_name("operator")) == "&":
-            return f"'&{name}' is taken again (line {_line(data, n)})"
+            return f"'&{name}' is taken again (line {line_of(data, n)})"
         if parent is not None and parent.type in ("assignment_expression", "update_expression") and \
                 parent.child_by_field_name("left") in (n, None):
-            return f"'{name}' is assigned (line {_line(data, n)})"
+            return f"'{name}' is assigned (line {line_of(data, n)})"
         if parent is not None and parent.type == "argument_list" and parent.parent is not None and \
                 text(data, parent.parent.child_by_field_name("function")) == "cudaStreamDestroy" and \
                 n.start_byte < before:
-            return f"'{name}' is destroyed before this point (line {_line(data, n)})"
+            return f"'{name}' is destroyed before this point (line {line_of(data, n)})"
     return None
-
-
-def _line(data: bytes, node) -> int:
-    return data.count(b"\n", 0, node.start_byte) + 1
-
-
-def function_name(data: bytes, function) -> str:
-    d = function.child_by_field_name("declarator")
-    while d is not None and d.type != "function_declarator":
-        d = d.child_by_field_name("declarator")
-    name = d.child_by_field_name("declarator") if d is not None else None
-    return text(data, name) if name is not None else "?"
 
 
 _THREADS = (b"std::thread", b"pthread_create", b"std::async", b"#pragma omp", b"std::jthread")

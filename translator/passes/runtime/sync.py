@@ -36,9 +36,9 @@ from __future__ import annotations
 
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
-from translator.ir.nodes import calls_between
+from translator.ir.nodes import calls_between, function_name
 from translator.passes.runtime import loops, streams
-from translator.passes.runtime.loops import text
+from translator.passes.runtime.loops import line_of, text
 
 _DEVICE_SYNC = ("cudaDeviceSynchronize", "cudaThreadSynchronize")
 _SYNC_NAMES = loops.names_pattern(_DEVICE_SYNC)
@@ -148,7 +148,7 @@ def run(ctx) -> None:
                        f"{text(data, statement)}` / `#endif`, with `{macro}(cudaGetLastError())` after the launch",
                        end=node.end_byte)
             continue
-        fname = streams.function_name(data, function)
+        fname = function_name(data, function)
         if statement is not None and _redundant(ctx, data, statement, name, fname):
             continue
         stream, why = _one_stream(parsed, function, statement or node)
@@ -240,10 +240,6 @@ def _ancestors(node, stop):
         n = n.parent
 
 
-def _line(data: bytes, node) -> int:
-    return data.count(b"\n", 0, node.start_byte) + 1
-
-
 def _next_sync(data: bytes, statement):
     """The statement after `statement` in its block when `statement` is a bare device-wide
     synchronisation and that one synchronises the device too, else None."""
@@ -270,7 +266,7 @@ def _redundant(ctx, data: bytes, statement, name: str, fname: str) -> bool:
         end = data.find(b"\n", end) + 1
     else:
         start = statement.start_byte
-    reason = (f"{name}() removed: the next statement (line {_line(data, after)}) synchronises the device "
+    reason = (f"{name}() removed: the next statement (line {line_of(data, after)}) synchronises the device "
               "again and nothing is enqueued between them; its result was not read")
     fix = ctx.fix(SYNC_REMOVED, Edit(start, end, b""), reason)
     if fix is not None:
@@ -292,7 +288,7 @@ def _replace(ctx, data: bytes, function, statement, call, name: str, stream: str
         return "it is in a lambda, which may run after work that follows it in main"
     jump = next((n for n in loops.walk(body) if n.type == "goto_statement"), None)
     if jump is not None:
-        return f"main has a goto (line {_line(data, jump)}): work written after it may run before it"
+        return f"main has a goto (line {line_of(data, jump)}): work written after it may run before it"
     why = streams.created(data, function, stream, statement.start_byte)
     if why is not None:
         return why
@@ -307,7 +303,7 @@ def _replace(ctx, data: bytes, function, statement, call, name: str, stream: str
             break
         if op.call.start_byte >= statement.start_byte and (outer is None or op.call.start_byte >= outer.end_byte):
             continue
-        where = f"line {_line(data, op.call)}"
+        where = f"line {line_of(data, op.call)}"
         if op.kind in ("launch", "async") and op.stream != stream:
             shown = "the default stream" if op.stream in streams.DEFAULT_STREAMS else f"stream '{op.stream}'"
             return f"{'a launch of ' + op.name if op.kind == 'launch' else op.name} at {where} is on {shown}"
