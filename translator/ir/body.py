@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from translator.frontend import Fragment, ParsedFile
 from translator.ir.ancestry import ancestry
-from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Access, Expr, SharedDecl
+from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Expr, SharedDecl
 from translator.ir.nodes import call_of, expr, hits, parent_of, text
 
 _INDEX = re.compile(rb"(?:threadIdx|blockIdx|blockDim|gridDim)\b")
@@ -122,13 +122,9 @@ def shared_decl(parsed: ParsedFile, frag: Fragment, decl: ts.Node, declarator: t
                       text(parsed, frag, type_node) if type_node else "", size, is_extern, frag.span(decl))
 
 
-def access(parsed: ParsedFile, frag: Fragment, name: str, sub: ts.Node, body: ts.Node,
-           conditions: dict | None = None) -> Access:
-    """One subscript of a parameter: its mode (read, write, or readwrite for `+=`, `++`
-    ...), the `if` conditions around it up to the body (`!cond` in an else branch),
-    outermost first, and its index as written. `conditions` keeps each `if`'s condition
-    span and else branch, for the other subscripts under it."""
-    # `p[i].x = v` and `(p[i]) = v` store through p[i] too.
+def access_mode(parsed: ParsedFile, frag: Fragment, sub: ts.Node) -> str:
+    """How a subscript of a parameter is used: "read", "write", or "readwrite" for `+=`,
+    `++` ... (`p[i].x = v` and `(p[i]) = v` store through p[i] too)."""
     # The ancestors come from the fragment's Ancestry: `.parent` costs the node's depth.
     tree = ancestry(frag)
     target, parent = sub, tree.parent(sub)
@@ -136,26 +132,10 @@ def access(parsed: ParsedFile, frag: Fragment, name: str, sub: ts.Node, body: ts
             (parent.type == "field_expression" and parent.child_by_field_name("argument") == target)
             or parent.type == "parenthesized_expression"):
         target, parent = parent, tree.parent(parent)
-    mode = "read"
     if parent is not None and parent.type in _WRITE_PARENTS:
         if parent.type == "update_expression":
-            mode = "readwrite"
-        elif parent.child_by_field_name("left") == target:
+            return "readwrite"
+        if parent.child_by_field_name("left") == target:
             op = parent.child_by_field_name("operator")
-            mode = "write" if op is not None and text(parsed, frag, op) == "=" else "readwrite"
-    guards = []
-    conditions = {} if conditions is None else conditions
-    for node, child in tree.ifs_between(sub, body):
-        known = conditions.get(node)
-        if known is None:
-            cond = node.child_by_field_name("condition")
-            known = conditions[node] = (frag.span(cond) if cond is not None else None,
-                                        node.child_by_field_name("alternative"))
-        span, alternative = known
-        if span is not None:
-            # Decoded for each subscript: Access values share no string objects, as before.
-            cond_text = parsed.data[span[0]:span[1]].decode("utf-8", "replace")
-            guards.append(f"!{cond_text}" if alternative == child else cond_text)
-    indices = sub.child_by_field_name("indices")
-    index = text(parsed, frag, indices)[1:-1].strip() if indices is not None else ""
-    return Access(name, index, mode, tuple(reversed(guards)), frag.span(sub))
+            return "write" if op is not None and text(parsed, frag, op) == "=" else "readwrite"
+    return "read"

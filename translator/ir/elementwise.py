@@ -315,7 +315,6 @@ class _StageWalk:
         self.locals: set[str] = set()
         self.helpers: set[str] = set()
         self.reason: str | None = None
-        self._conditions: dict = {}
         for statement in statements:
             self._visit(statement, loops=0)
             if self.reason:
@@ -384,8 +383,8 @@ class _StageWalk:
             if index_text != self.index:
                 return self._refuse(f"it reads or writes {name}[{index_text}], not its own element "
                                     f"{name}[{self.index}]")
-            found = body_facts.access(self.parsed, self.frag, name, parent, self.body, self._conditions)
-            self.accesses.append(Access(name, found.mode, found.span, self._plain_store(parent)))
+            mode = body_facts.access_mode(self.parsed, self.frag, parent)
+            self.accesses.append(Access(name, mode, self.frag.span(parent), self._plain_store(parent)))
         elif name in self.scalars or name == self.index:
             if assigned(self.parsed.data, node):
                 what = "its index" if name == self.index else f"its parameter '{name}'"

@@ -100,16 +100,6 @@ class SharedDecl:
 
 
 @dataclass(frozen=True)
-class Access:
-    """One `param[index]` in a kernel: how it is used and under which `if` conditions."""
-    param: str
-    index: str
-    mode: str                 # "read", "write" or "readwrite"
-    guards: tuple[str, ...]
-    span: Span
-
-
-@dataclass(frozen=True)
 class Kernel:
     name: str
     span: Span
