@@ -149,7 +149,8 @@ def run(ctx, values) -> None:
 
 
 def _allocation(data: bytes, declaration):
-    """(name, the initializer, 'malloc' or 'new', the size in bytes as text) of a declaration
+    """(name, the initializer, 'malloc' or 'new', the size in bytes as text, the expression
+    that counts the elements, the element type or None for bytes) of a declaration
     `T* p = (T*)malloc(size);` or `T* p = new T[n];`, else None."""
     declarators = declaration.children_by_field_name("declarator")
     if len(declarators) != 1 or declarators[0].type != "init_declarator":
@@ -170,7 +171,7 @@ def _allocation(data: bytes, declaration):
     if call.type == "call_expression" and text(data, call.child_by_field_name("function")) in ("malloc", "std::malloc"):
         args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
         if len(args) == 1:
-            return text(data, inner), value, "malloc", text(data, args[0])
+            return text(data, inner), value, "malloc", text(data, args[0]), args[0], None
         return None
     if value.type == "new_expression":
         count = value.child_by_field_name("declarator")
@@ -182,11 +183,12 @@ def _allocation(data: bytes, declaration):
             return None
         n = text(data, size[0])
         n = n if size[0].type in ("identifier", "number_literal") else f"({n})"
-        return text(data, inner), value, "new", f"{n} * sizeof({text(data, kind)})"
+        return text(data, inner), value, "new", f"{n} * sizeof({text(data, kind)})", size[0], text(data, kind)
     return None
 
 
-def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str, size: str) -> None:
+def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str, size: str, count,
+              element: str | None) -> None:
     function = loops.host_function(data, declaration)
     facts = _uses(data, function, declaration, name)
     fname = function_name(data, function)
@@ -208,7 +210,7 @@ def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str,
                                                                                           how, facts)
     where = ""
     if why is None:
-        small, why = _size_refusal(values, data, value, how)
+        small, why = _size_refusal(values, count, element)
         if small:
             return      # known to be small: pinned, the loop would be slower (nothing to gain, nothing to say)
         where = f"where it holds {MIN_PINNED_BYTES // 1024} KiB or more, " if why is not None else ""
@@ -245,31 +247,21 @@ def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str,
 MIN_PINNED_BYTES = 256 * 1024
 
 
-def _size_refusal(values, data: bytes, value, how: str) -> tuple[bool, str | None]:
-    """(False, None) when the buffer's size in bytes is known and at least
-    MIN_PINNED_BYTES; (True, why) when it is known and smaller; (False, why) when it is
-    not known."""
-    if how == "malloc":
-        call = value
-        while call.type == "cast_expression":
-            call = call.child_by_field_name("value")
-        while call.type == "call_expression" and text(data, call.child_by_field_name("function")) not in (
-                "malloc", "std::malloc"):
-            call = next(a for a in call.child_by_field_name("arguments").named_children if a.type != "comment")
-        size = values.evaluate(next(a for a in call.child_by_field_name("arguments").named_children
-                                    if a.type != "comment"))
-        element = 1
-    else:
-        count = next(c for c in value.child_by_field_name("declarator").named_children if c.type != "comment")
-        size = values.evaluate(count)
-        kind = " ".join(text(data, value.child_by_field_name("type")).split())
-        element = SIZES.get(kind)
-        if element is None:
+def _size_refusal(values, count, element: str | None) -> tuple[bool, str | None]:
+    """(False, None) when the buffer's size in bytes (`count` elements of `element`, bytes
+    where None) is known and at least MIN_PINNED_BYTES; (True, why) when it is known and
+    smaller; (False, why) when it is not known."""
+    width = 1
+    if element is not None:
+        kind = " ".join(element.split())
+        width = SIZES.get(kind)
+        if width is None:
             return False, f"the size of '{kind}' is not known here"
+    size = values.evaluate(count)
     if not size.known:
         return False, (f"its size is not known ({size.reason}): pinning was measured to pay for buffers of "
                        f"{MIN_PINNED_BYTES // 1024} KiB and more, and to cost more than it saves for small ones")
-    smallest = min(size.values) * element
+    smallest = min(size.values) * width
     if smallest < MIN_PINNED_BYTES:
         return True, f"it holds {smallest} bytes"
     return False, None
