@@ -113,7 +113,12 @@ class Fragment:
                        else start <= s.start - self.delta <= end for s in self.error_sites)
 
 
-_MISSING_BRACE = "parse error: expected '}'"     # error_sites' message for a `}` tree-sitter supplied
+def _expected(kind: str) -> str:
+    """error_sites' message for a token tree-sitter supplied."""
+    return f"parse error: expected '{kind}'"
+
+
+_MISSING_BRACE = _expected("}")
 
 
 def error_sites(root: ts.Node, delta: int = 0) -> list[ErrorSite]:
@@ -128,7 +133,7 @@ def error_sites(root: ts.Node, delta: int = 0) -> list[ErrorSite]:
             continue
         if node.is_missing:
             sites.append(ErrorSite(node.start_byte + delta, node.end_byte + delta,
-                                   f"parse error: expected '{node.type}'"))
+                                   _expected(node.type)))
             continue
         children = [c for c in node.children if c.has_error or c.is_missing or c.type == "ERROR"]
         if not children:
