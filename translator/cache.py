@@ -116,12 +116,28 @@ def digest(*parts: bytes, options=None) -> str:
     by content: an edited rule must translate again)."""
     out = hashlib.sha256(fingerprint().encode())
     if options is not None:
-        rules = b"".join(_read(path) for path in getattr(options, "rules", ()))
-        parts = (*parts, _canonical(options).encode(), rules)
+        parts = (*parts, _options_digest(options))
     for part in parts:
         out.update(len(part).to_bytes(8, "little"))
         out.update(part)
     return out.hexdigest()
+
+
+# The last options digested and their digest. A run's options hold its local headers and
+# launch index (hundreds of KB): digested once per process and run, not once per file.
+_LAST_OPTIONS: tuple = (None, b"")
+
+
+def _options_digest(options) -> bytes:
+    """A SHA-256 of every field of `options` and of the user's rules files' bytes, read
+    when these options are first digested in this process."""
+    global _LAST_OPTIONS
+    held, value = _LAST_OPTIONS
+    if held is not options:
+        rules = b"".join(_read(path) for path in getattr(options, "rules", ()))
+        value = hashlib.sha256(_canonical(options).encode() + b"\0" + rules).digest()
+        _LAST_OPTIONS = (options, value)
+    return value
 
 
 def _payload_digest(text: str) -> str:

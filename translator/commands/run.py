@@ -30,48 +30,84 @@ _POOL_MIN_FILES = 3
 
 class Batch:
     """Translates a workspace's jobs, `workers` at a time, in job order (so output does not
-    depend on the worker count), answering from the cache where it can."""
+    depend on the worker count), answering from the cache where it can.
+
+    The options (with the run's local headers and launch index, the largest part of what
+    a worker needs) go to each worker once, when it starts; a task carries a job and its
+    bytes. Each worker looks its files up in the cache and writes their entries itself,
+    so that neither the keys nor the entries wait on the parent."""
 
     def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True):
         # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
-        self.cache = Cache(default_dir()) if use_cache else None
+        folder = default_dir() if use_cache else None
         headers = local_headers(workspace)
         options = dataclasses.replace(options, qualifier_macros=workspace.qualifier_macros,
                                       tree_names=workspace.declared_names, local_headers=headers,
-                                      launch_index=launch_index(workspace, self.cache, headers))
-        self.workspace, self.options, self.workers = workspace, options, workers
+                                      launch_index=launch_index(workspace, Cache(folder) if folder else None,
+                                                                headers))
+        self.workspace, self.options, self.workers, self.folder = workspace, options, workers, folder
         self.hits = 0
 
     def results(self):
         """(job, Result) pairs in job order."""
         jobs = self.workspace.jobs
         inputs = [self.workspace.read(job) for job in jobs]
-        keys = [self.cache.key(job.display, data, self.options) if self.cache and isinstance(data, bytes) else None
-                for job, data in zip(jobs, inputs)]
-        found = [self.cache.get(key, data) if key else None for key, data in zip(keys, inputs)]
-        self.hits = sum(r is not None for r in found)
-        todo = [i for i, r in enumerate(found) if r is None]
-        fresh = self._stream([jobs[i] for i in todo], [inputs[i] for i in todo])
-        for i, job in enumerate(jobs):
-            result = found[i]
-            if result is None:
-                result = next(fresh)
-                if keys[i]:
-                    self.cache.put(keys[i], result)
+        for job, (result, hit) in zip(jobs, self._stream(jobs, inputs)):
+            self.hits += hit
             yield job, result
 
     def _stream(self, jobs: list[Job], inputs: list):
-        """The jobs' results, in order, from a pool of workers where there is enough work."""
+        """(Result, from the cache) of each job, in order, from a pool of workers where
+        there is enough work."""
         if self.workers == 1 or len(jobs) < _POOL_MIN_FILES:
+            work = _Work(self.options, self.folder)
             for job, data in zip(jobs, inputs):
-                yield translate_one(job, data, self.options)
+                yield work.one(job, data)
             return
         context = multiprocessing.get_context()
         # A forkserver's workers are its children, not ours: it ends with us, and they with it.
         parent = None if context.get_start_method() == "forkserver" else os.getpid()
-        with ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=_end_with_parent,
-                                 initargs=(parent,)) as pool:
-            yield from pool.map(translate_one, jobs, inputs, [self.options] * len(jobs), chunksize=4)
+        with ProcessPoolExecutor(max_workers=min(self.workers, len(jobs)), mp_context=context,
+                                 initializer=_start_worker, initargs=(parent, self.options, self.folder)) as pool:
+            yield from pool.map(_one, jobs, inputs, chunksize=_chunk(len(jobs), self.workers))
+
+
+def _chunk(jobs: int, workers: int) -> int:
+    """Tasks per message: few enough messages that sending them costs little, enough
+    chunks (8 a worker) that a worker done early takes more while the others finish."""
+    return max(1, min(16, jobs // (8 * workers)))
+
+
+class _Work:
+    """What a process translates with: the run's options and cache (None: no cache)."""
+
+    def __init__(self, options, folder: Path | None):
+        self.options = options
+        self.cache = Cache(folder) if folder is not None else None
+
+    def one(self, job: Job, data) -> tuple[Result, bool]:
+        if self.cache is None or not isinstance(data, bytes):
+            return translate_one(job, data, self.options), False
+        key = self.cache.key(job.display, data, self.options)
+        found = self.cache.get(key, data)
+        if found is not None:
+            return found, True
+        result = translate_one(job, data, self.options)
+        self.cache.put(key, result)
+        return result, False
+
+
+_WORKER: _Work | None = None
+
+
+def _start_worker(parent: int | None, options, folder: Path | None) -> None:
+    global _WORKER
+    _end_with_parent(parent)
+    _WORKER = _Work(options, folder)
+
+
+def _one(job: Job, data) -> tuple[Result, bool]:
+    return _WORKER.one(job, data)
 
 
 def _end_with_parent(parent: int | None) -> None:
