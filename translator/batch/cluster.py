@@ -4,8 +4,8 @@ sized to the machine or on a running cluster (`--scheduler ADDRESS`).
 A task that raises (a repository that fails) is retried once (`retries=1`); a task whose worker dies is given to
 another worker once (the scheduler's `allowed-failures`, set to 1 for the embedded
 cluster; a running cluster keeps its own setting), and then reported as failed. Each
-repository is translated with as many files at a time as its worker's share of the
-machine's cores.
+repository is translated with as many files at a time as its worker's share of its
+machine's cores (the cores over the tasks its host's workers run at once).
 
 Only this module imports Dask, and only when a batch runs.
 """
@@ -43,11 +43,22 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def _task(task: dict) -> dict:
-    """A worker's share of its machine's cores, then the repository."""
+def _task(task: dict, threads_by_host: dict[str, int]) -> dict:
+    """The repository, translated with this worker's share of its machine's cores (the
+    cores over the task threads of every worker on the host)."""
     from distributed import get_worker
+    from distributed.comm import get_address_host
     worker = get_worker()
-    return translate_repository(task, max(1, cores() // max(1, worker.state.nthreads)))
+    threads = threads_by_host.get(get_address_host(worker.address), worker.state.nthreads)
+    return translate_repository(task, max(1, cores() // max(1, threads)))
+
+
+def threads_by_host(client) -> dict[str, int]:
+    """How many tasks each host of the cluster runs at once."""
+    out: dict[str, int] = {}
+    for info in client.scheduler_info(n_workers=-1)["workers"].values():
+        out[info["host"]] = out.get(info["host"], 0) + info["nthreads"]
+    return out
 
 
 def failed(task: dict, error: str) -> dict:
@@ -81,7 +92,8 @@ class Run:
 
     def _run(self, client, distributed) -> list[dict]:
         repos = self.manifest.repositories
-        futures = {client.submit(_task, repo.as_task(), key=_key(i, repo), retries=RETRIES, pure=False): repo
+        hosts = threads_by_host(client)
+        futures = {client.submit(_task, repo.as_task(), hosts, key=_key(i, repo), retries=RETRIES, pure=False): repo
                    for i, repo in enumerate(repos)}
         results: dict[str, dict] = {}
         states = {repo.name: "queued" for repo in repos}
