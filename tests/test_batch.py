@@ -303,3 +303,31 @@ def test_translate_options_after_a_double_dash_are_checked_for_every_repository(
     assert main(["batch", str(path), "-q", "--", "--no-such-flag"]) == 2
     assert "options --no-such-flag: unrecognized arguments: --no-such-flag" in capsys.readouterr().err
     assert manifest_.load(path, options=("--no-fuse",)).repositories[0].options == ("--no-fuse",)
+
+
+def test_a_running_cluster_gets_the_same_work(tmp_path, repos, cluster):
+    address = cluster.scheduler.address
+    assert main(["batch", str(_manifest(tmp_path, repos)), "--scheduler", address, "-q"]) == 0
+    expected = _expected(tmp_path, repos, "v1")
+    for name, files in expected.items():
+        assert _tree(tmp_path / "ported" / name) == files, name
+
+
+def test_the_terminal_shows_each_repository_and_the_total():
+    import io
+
+    from translator.commands.batch import _Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+    screen = Terminal()
+    progress = _Progress(screen, ["a", "b"], quiet=False)
+    progress.show({"a": "queued", "b": "queued"})
+    progress.show({"a": "running", "b": "ok"})
+    text = screen.getvalue()
+    first, second = text.split("\x1b[3F")
+    assert first == ("\x1b[2K  queued    a\n\x1b[2K  queued    b\n"
+                     "\x1b[2Kcu2hip batch: 0/2 repositories, 0 running, 0 failed, 0 s\n")
+    assert second == ("\x1b[2K  running   a\n\x1b[2K  ok        b\n"
+                      "\x1b[2Kcu2hip batch: 1/2 repositories, 1 running, 0 failed, 0 s\n")
