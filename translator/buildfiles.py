@@ -332,11 +332,16 @@ def _rule_colon(data: bytes, start: int, end: int) -> int | None:
 # ---------------------------------------------------------------------------------------
 # Words
 
-def words(data: bytes, start: int, end: int, *, semicolons: bool = False) -> list[Word]:
+def words(data: bytes, start: int, end: int, *, semicolons: bool = False,
+          skip: dict[int, int] | None = None) -> list[Word]:
     """The words of data[start:end]: separated by whitespace (a backslash-newline is
     whitespace), and by ';' too with `semicolons` (a CMake list); `$(...)`, `${...}`,
-    `$<...>` and quoted strings are part of the word they are in."""
+    `$<...>` and quoted strings are part of the word they are in. `skip` maps the
+    offset of a `$<` to the end of its generator expression: it is stepped over in one
+    move (part of its word), and a word that is one of them alone is left out (the words
+    of each level of nested genexes, read in work linear in the whole)."""
     out: list[Word] = []
+    skip = skip or {}
     i = start
     while i < end:
         c = data[i:i + 1]
@@ -354,6 +359,9 @@ def words(data: bytes, start: int, end: int, *, semicolons: bool = False) -> lis
                     break
                 j += 2
                 continue
+            if d == b"$" and j in skip:
+                j = skip[j]
+                continue
             if d == b"$" and data[j + 1:j + 2] in (b"(", b"{", b"<"):
                 stack.append({b"(": b")", b"{": b"}", b"<": b">"}[data[j + 1:j + 2]])
                 j += 2
@@ -369,6 +377,38 @@ def words(data: bytes, start: int, end: int, *, semicolons: bool = False) -> lis
             elif not stack and (d in b" \t\r\n" or (semicolons and d == b";")):
                 break
             j += 1
-        out.append(Word(i, j, data[i:j]))
+        if skip.get(i) != j:
+            out.append(Word(i, j, data[i:j]))
         i = j
     return out
+
+
+@dataclass(frozen=True)
+class Genex:
+    start: int          # the "$<"
+    content: int        # after the first ':' of its own level (`end` where it has none)
+    end: int            # after its ">"
+    parent: int         # the index of the genex it is in, or -1
+
+
+def genexes(data: bytes, start: int, end: int) -> list[Genex]:
+    """The generator expressions `$<...>` of data[start:end], in the order they start,
+    nested ones included, each with its parent: one scan, no recursion on the depth. An
+    unclosed one ends at `end`."""
+    out: list[list[int]] = []
+    open_: list[int] = []
+    i = start
+    while i < end:
+        c = data[i:i + 1]
+        if c == b"$" and data[i + 1:i + 2] == b"<":
+            out.append([i, -1, end, open_[-1] if open_ else -1])
+            open_.append(len(out) - 1)
+            i += 2
+            continue
+        if open_:
+            if c == b">":
+                out[open_.pop()][2] = i + 1
+            elif c == b":" and out[open_[-1]][1] < 0:
+                out[open_[-1]][1] = i + 1
+        i += 1
+    return [Genex(s, c if c >= 0 else e, e, p) for s, c, e, p in out]
