@@ -100,3 +100,28 @@ def test_no_build_file_makes_the_pass_raise_and_a_second_run_changes_nothing(cma
                 assert result.output == result.input
                 continue
             parse_cmake(result.output)
+
+
+def test_a_cmake_file_with_a_utf8_bom_is_translated_with_the_bom_kept() -> None:
+    data = b"\xef\xbb\xbfcmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\n"
+    result = translate("CMakeLists.txt", data)
+    assert result.output == b"\xef\xbb\xbfcmake_minimum_required(VERSION 3.21)\nproject(p LANGUAGES CXX HIP)\n"
+    assert not result.diagnostics
+
+
+def test_recipes_after_a_recipeprefix_are_nvcc_commands() -> None:
+    data = b".RECIPEPREFIX = >\nNVCC = nvcc\napp: main.cu\n> $(NVCC) -lineinfo -o $@ $<\n"
+    assert [line.kind for line in parse_make(data).lines] == ["assign", "assign", "rule", "recipe"]
+    assert translate("Makefile", data).output == (b".RECIPEPREFIX = >\nNVCC = hipcc\napp: main.cu\n"
+                                                  b"> $(NVCC) -o $@ $<\n")
+
+
+def test_shell_options_and_genexes_nested_in_a_cuda_genex_are_nvcc_flags() -> None:
+    data = (b'project(p LANGUAGES CUDA)\ntarget_compile_options(app PRIVATE '
+            b'"$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcompiler -fopenmp,-Wall>" '
+            b'$<$<COMPILE_LANGUAGE:CUDA>:$<$<CONFIG:Debug>:-lineinfo -G>> "SHELL:-Xcompiler -Wextra")\n')
+    result = translate("CMakeLists.txt", data)
+    assert result.output == (b'project(p LANGUAGES HIP)\ntarget_compile_options(app PRIVATE '
+                             b'"$<$<COMPILE_LANGUAGE:HIP>:SHELL:-fopenmp -Wall>" '
+                             b'$<$<COMPILE_LANGUAGE:HIP>:$<$<CONFIG:Debug>:-G>> "SHELL:-Wextra")\n')
+    assert [d.code for d in result.diagnostics] == ["B024"]
