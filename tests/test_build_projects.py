@@ -101,7 +101,7 @@ def test_the_makefile_translates_every_kind_of_flag(tmp_path) -> None:
     text = (out / "Makefile").read_text()
     assert "NVCC ?= hipcc\n" in text
     assert "GENCODE = --offload-arch=gfx90a\n" in text
-    assert "NVCCFLAGS = -O3 -std=c++17 $(GENCODE) -fgpu-rdc -ffast-math \\\n -Wall -Wextra -I.\n" in text
+    assert "NVCCFLAGS = -O3 -std=c++17 $(GENCODE) -fgpu-rdc -Xarch_device -ffast-math \\\n -Wall -Wextra -I.\n" in text
     assert "LDLIBS = -lamdhip64\n" in text
     assert "\t$(NVCC) $(NVCCFLAGS) -o $@ main.o libhisto.a $(LDLIBS)\n" in text
 
@@ -118,7 +118,7 @@ def test_the_cmake_files_say_hip(tmp_path) -> None:
     assert "add_library(stats STATIC ${STATS_SOURCES})\nset_source_files_properties(scale.cu reduce.cu " \
            "PROPERTIES LANGUAGE HIP)\n" in src
     assert "target_link_libraries(stats PUBLIC hip::host)\n" in src
-    assert "$<$<COMPILE_LANGUAGE:HIP>:-ffast-math -Wall>" in src
+    assert "$<$<COMPILE_LANGUAGE:HIP>:-Xarch_device;-ffast-math;-Wall>" in src
     app = (out / "app" / "CMakeLists.txt").read_text()
     assert "set_property(TARGET stats_app PROPERTY HIP_ARCHITECTURES gfx90a)\n" in app
     assert "$<$<COMPILE_LANGUAGE:HIP>:-Rpass-analysis=kernel-resource-usage>" in app

@@ -4,6 +4,10 @@ build-file pass raise."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -100,3 +104,57 @@ def test_no_build_file_makes_the_pass_raise_and_a_second_run_changes_nothing(cma
                 assert result.output == result.input
                 continue
             parse_cmake(result.output)
+
+
+def test_a_cmake_file_with_a_utf8_bom_is_translated_with_the_bom_kept() -> None:
+    data = b"\xef\xbb\xbfcmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\n"
+    result = translate("CMakeLists.txt", data)
+    assert result.output == b"\xef\xbb\xbfcmake_minimum_required(VERSION 3.21)\nproject(p LANGUAGES CXX HIP)\n"
+    assert not result.diagnostics
+
+
+def test_recipes_after_a_recipeprefix_are_nvcc_commands() -> None:
+    data = b".RECIPEPREFIX = >\nNVCC = nvcc\napp: main.cu\n> $(NVCC) -lineinfo -o $@ $<\n"
+    assert [line.kind for line in parse_make(data).lines] == ["assign", "assign", "rule", "recipe"]
+    assert translate("Makefile", data).output == (b".RECIPEPREFIX = >\nNVCC = hipcc\napp: main.cu\n"
+                                                  b"> $(NVCC) -o $@ $<\n")
+
+
+def test_shell_options_and_genexes_nested_in_a_cuda_genex_are_nvcc_flags() -> None:
+    data = (b'project(p LANGUAGES CUDA)\ntarget_compile_options(app PRIVATE '
+            b'"$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcompiler -fopenmp,-Wall>" '
+            b'$<$<COMPILE_LANGUAGE:CUDA>:$<$<CONFIG:Debug>:-lineinfo -G>> "SHELL:-Xcompiler -Wextra")\n')
+    result = translate("CMakeLists.txt", data)
+    assert result.output == (b'project(p LANGUAGES HIP)\ntarget_compile_options(app PRIVATE '
+                             b'"$<$<COMPILE_LANGUAGE:HIP>:SHELL:-fopenmp -Wall>" '
+                             b'$<$<COMPILE_LANGUAGE:HIP>:$<$<CONFIG:Debug>:-G>> "SHELL:-Wextra")\n')
+    assert [d.code for d in result.diagnostics] == ["B024"]
+
+
+_FAST_MATH_SIDES = b"""#include <hip/hip_runtime.h>
+#include <cmath>
+#if defined(__HIP_DEVICE_COMPILE__)
+#  ifndef __FAST_MATH__
+#    error "device code without fast math"
+#  endif
+#elif defined(__FAST_MATH__)
+#  error "host code with fast math: a host std::isnan check would change"
+#endif
+__global__ void k(float *x) { x[0] = x[0] / 3.0f; }
+bool host_nan(float v) { return std::isnan(v); }
+"""
+
+
+@pytest.mark.skipif(shutil.which("hipcc") is None, reason="hipcc is not installed (apt-get install hipcc)")
+def test_use_fast_math_becomes_fast_math_of_the_device_code_only(tmp_path) -> None:
+    """nvcc's --use_fast_math is the device code's; hipcc's -ffast-math alone reaches the
+    host compile too (its __FAST_MATH__ and its std::isnan). The mapped flags, given to
+    hipcc, define __FAST_MATH__ in the device compile and not in the host one."""
+    data = b"NVCC = nvcc\napp: k.cu\n\t$(NVCC) --use_fast_math -c k.cu\n"
+    recipe = translate("Makefile", data).output.splitlines()[-1].decode()
+    flags = recipe.split()[1:-2]
+    assert flags == ["-Xarch_device", "-ffast-math"], recipe
+    (tmp_path / "k.hip").write_bytes(_FAST_MATH_SIDES)
+    done = subprocess.run(["hipcc", *flags, "--offload-arch=gfx90a", "-c", "k.hip", "-o", "k.o"], cwd=tmp_path,
+                          capture_output=True, text=True, env={**os.environ, "HIP_PLATFORM": "amd"})
+    assert done.returncode == 0, done.stderr

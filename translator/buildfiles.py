@@ -9,8 +9,8 @@ counted; line comments `# ...` and bracket comments `#[[...]]`.
 Make (`Makefile`, `makefile`, `GNUmakefile`, `*.mk`) is read line by line as GNU make
 reads it: logical lines (a backslash before the newline continues one), comments,
 variable assignments (`=`, `:=`, `::=`, `?=`, `+=`, `!=`, with `override`/`export`,
-target-specific ones after `target:`), rule lines, recipe lines (a tab first, after a
-rule), `define ... endef` bodies, conditionals and includes.
+target-specific ones after `target:`), rule lines, recipe lines (a tab first, or the
+character `.RECIPEPREFIX` names, after a rule), `define ... endef` bodies, conditionals and includes.
 
 `words` splits a span into shell-like words (whitespace and, for CMake lists, `;`
 separate; `$(...)`, `${...}`, `$<...>` and quotes stay whole): the flags and names the
@@ -99,13 +99,14 @@ class CMakeFile:
 
 
 _IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+_BOM = b"\xef\xbb\xbf"
 _BRACKET_OPEN = re.compile(rb"\[(=*)\[")
 
 
 def parse_cmake(data: bytes) -> CMakeFile:
     """The commands and comments of a CMake file; BuildSyntaxError where it cannot be read."""
     out = CMakeFile()
-    i, n = 0, len(data)
+    i, n = len(_BOM) if data.startswith(_BOM) else 0, len(data)    # CMake reads past a UTF-8 BOM
     while i < n:
         c = data[i:i + 1]
         if c in b" \t\r\n":
@@ -263,7 +264,10 @@ def parse_make(data: bytes) -> MakeFile:
     out = MakeFile()
     in_rule = False
     define = None
+    prefix = b"\t"         # what starts a recipe line: `.RECIPEPREFIX = >` changes it
     for start, end in _logical_lines(data):
+        if start == 0 and data.startswith(_BOM):
+            start = len(_BOM)
         if define is not None:
             if _ENDEF.match(data, start):
                 out.lines.append(MakeLine("directive", start, end))
@@ -271,7 +275,7 @@ def parse_make(data: bytes) -> MakeFile:
             else:
                 out.lines.append(MakeLine("define", start, end, define, (start, end)))
             continue
-        if data[start:start + 1] == b"\t" and in_rule:
+        if data[start:start + 1] == prefix and in_rule:
             # A recipe: the shell's text; its '#' starts a shell comment only at a word's start.
             out.lines.append(MakeLine("recipe", start, end, value=(start + 1, end)))
             continue
@@ -294,6 +298,9 @@ def parse_make(data: bytes) -> MakeFile:
         m = _ASSIGN.match(data, start, text_end)
         if m and b":" not in data[start:m.start(2)].replace(b"::=", b""):
             out.lines.append(MakeLine("assign", start, end, m.group(1), (m.end(), text_end), m.group(2)))
+            if m.group(1) == b".RECIPEPREFIX" and m.group(2) != b"+=":
+                # GNU make: the value's first character, or a tab where it is empty.
+                prefix = data[m.end():m.end() + 1] if text_end > m.end() else b"\t"
             continue
         colon = _rule_colon(data, start, text_end)
         if colon is not None:
@@ -307,7 +314,7 @@ def parse_make(data: bytes) -> MakeFile:
                 semi = data.find(b";", rest, text_end)
                 out.lines.append(MakeLine("rule", start, end, value=(semi + 1, text_end) if semi >= 0 else (0, 0)))
             continue
-        in_rule = in_rule and data[start:start + 1] == b"\t"
+        in_rule = in_rule and data[start:start + 1] == prefix
         out.lines.append(MakeLine("directive", start, end))
     return out
 
@@ -332,11 +339,16 @@ def _rule_colon(data: bytes, start: int, end: int) -> int | None:
 # ---------------------------------------------------------------------------------------
 # Words
 
-def words(data: bytes, start: int, end: int, *, semicolons: bool = False) -> list[Word]:
+def words(data: bytes, start: int, end: int, *, semicolons: bool = False,
+          skip: dict[int, int] | None = None) -> list[Word]:
     """The words of data[start:end]: separated by whitespace (a backslash-newline is
     whitespace), and by ';' too with `semicolons` (a CMake list); `$(...)`, `${...}`,
-    `$<...>` and quoted strings are part of the word they are in."""
+    `$<...>` and quoted strings are part of the word they are in. `skip` maps the
+    offset of a `$<` to the end of its generator expression: it is stepped over in one
+    move (part of its word), and a word that is one of them alone is left out (the words
+    of each level of nested genexes, read in work linear in the whole)."""
     out: list[Word] = []
+    skip = skip or {}
     i = start
     while i < end:
         c = data[i:i + 1]
@@ -354,6 +366,9 @@ def words(data: bytes, start: int, end: int, *, semicolons: bool = False) -> lis
                     break
                 j += 2
                 continue
+            if d == b"$" and j in skip:
+                j = skip[j]
+                continue
             if d == b"$" and data[j + 1:j + 2] in (b"(", b"{", b"<"):
                 stack.append({b"(": b")", b"{": b"}", b"<": b">"}[data[j + 1:j + 2]])
                 j += 2
@@ -369,6 +384,38 @@ def words(data: bytes, start: int, end: int, *, semicolons: bool = False) -> lis
             elif not stack and (d in b" \t\r\n" or (semicolons and d == b";")):
                 break
             j += 1
-        out.append(Word(i, j, data[i:j]))
+        if skip.get(i) != j:
+            out.append(Word(i, j, data[i:j]))
         i = j
     return out
+
+
+@dataclass(frozen=True)
+class Genex:
+    start: int          # the "$<"
+    content: int        # after the first ':' of its own level (`end` where it has none)
+    end: int            # after its ">"
+    parent: int         # the index of the genex it is in, or -1
+
+
+def genexes(data: bytes, start: int, end: int) -> list[Genex]:
+    """The generator expressions `$<...>` of data[start:end], in the order they start,
+    nested ones included, each with its parent: one scan, no recursion on the depth. An
+    unclosed one ends at `end`."""
+    out: list[list[int]] = []
+    open_: list[int] = []
+    i = start
+    while i < end:
+        c = data[i:i + 1]
+        if c == b"$" and data[i + 1:i + 2] == b"<":
+            out.append([i, -1, end, open_[-1] if open_ else -1])
+            open_.append(len(out) - 1)
+            i += 2
+            continue
+        if open_:
+            if c == b">":
+                out[open_.pop()][2] = i + 1
+            elif c == b":" and out[open_[-1]][1] < 0:
+                out[open_[-1]][1] = i + 1
+        i += 1
+    return [Genex(s, c if c >= 0 else e, e, p) for s, c, e, p in out]

@@ -15,7 +15,7 @@ What it does:
     `$<$<COMPILE_LANGUAGE:CUDA>:...>` are mapped as Make's are.
     For Make (`Makefile`, `makefile`, `GNUmakefile`, `*.mk`): nvcc becomes hipcc (B020);
     in the words proven to reach nvcc (see translator.passes.buildfiles.make), flags are
-    mapped (B021: `--use_fast_math` -> `-ffast-math`, `-rdc=true` -> `-fgpu-rdc`,
+    mapped (B021: `--use_fast_math` -> `-Xarch_device -ffast-math`, `-rdc=true` -> `-fgpu-rdc`,
     `-Xcompiler a,b` -> `a b`...), architectures become `--offload-arch` (B022), flags
     with no meaning for hipcc are removed with the reason (B023: `-lineinfo`, `-t=0`,
     `--expt-relaxed-constexpr`...), and `-l` of CUDA's libraries become ROCm's (B026).
@@ -156,7 +156,8 @@ compiler driver (the flags that reach it are translated by B021-B026).""", edits
     example_path=_MK, example="NVCC = nvcc\n", translation="NVCC = hipcc\n")
 FLAG = rule(
     "B021", "nvcc-flag-mapped", NOTE, "an nvcc flag becomes hipcc's", """
-`--use_fast_math` is `-ffast-math`, `-rdc=true` `-fgpu-rdc`, `-dc` `-fgpu-rdc -c`,
+`--use_fast_math` is `-Xarch_device -ffast-math` (device code only, as nvcc's: a
+plain `-ffast-math` would reach host code too), `-rdc=true` `-fgpu-rdc`, `-dc` `-fgpu-rdc -c`,
 `-Xcompiler a,b` is `a b` (hipcc compiles host code itself), `-x cu` `-x hip`,
 `--default-stream per-thread` `-fgpu-default-stream=per-thread`, `-ftz=true`
 `-fgpu-flush-denormals-to-zero`, `-prec-div=false` `-fno-hip-fp32-correctly-rounded-divide-sqrt`,
@@ -165,7 +166,7 @@ FLAG = rule(
     edits=True, safe=True, example_path=_MK,
     example="NVCC = nvcc\nNVCCFLAGS = -O3 --use_fast_math -rdc=true -Xcompiler -fopenmp,-Wall\n"
             "app: main.cu\n\t$(NVCC) $(NVCCFLAGS) -o $@ $<\n",
-    translation="NVCC = hipcc\nNVCCFLAGS = -O3 -ffast-math -fgpu-rdc -fopenmp -Wall\n"
+    translation="NVCC = hipcc\nNVCCFLAGS = -O3 -Xarch_device -ffast-math -fgpu-rdc -fopenmp -Wall\n"
                 "app: main.cu\n\t$(NVCC) $(NVCCFLAGS) -o $@ $<\n")
 OFFLOAD_ARCH = rule(
     "B022", "offload-arch-flag", NOTE, "-arch and -gencode become --offload-arch", """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from translator.buildfiles import Arg, CMakeFile, Command, words
+from translator.buildfiles import Arg, CMakeFile, Command, Word, genexes, words
 from translator.passes.buildfiles.flags import HIP_RUNTIME, FlagReader, Package, library, rewritten
 
 HIP_LANGUAGE_SINCE = (3, 21)
@@ -379,10 +379,9 @@ class CMakeTranslation:
             return
         if name in _OPTION_COMMANDS:
             for a in args:
-                for lo, hi in _cuda_genex_spans(a.text):
-                    ws = words(self.data, a.inner[0] + lo, a.inner[0] + hi, semicolons=True)
+                for ws in _cuda_genex_words(self.data, *a.inner):
                     self.e.flag_actions(self.flags.read(ws))
-            plain = [w for a in args if not _CUDA_GENEX.search(a.text) for w in _arg_words(a, self.data)]
+            plain = [w for a in args if not _CUDA_GENEX.search(a.text) for w in _shell_words(_arg_words(a, self.data))]
             self.e.flag_actions(self.flags.read(plain), only_known=True)
         if name in _LINK_COMMANDS:
             for a in args[1:]:
@@ -411,16 +410,25 @@ def _bare_library(lib: str) -> bool:
                                            "cusolver", "nvrtc", "cudnn", "cudadevrt")
 
 
-def _cuda_genex_spans(text: bytes):
-    """The content spans of `$<$<COMPILE_LANGUAGE:CUDA>:...>` in an argument's text."""
-    for m in _CUDA_GENEX.finditer(text):
-        depth, i = 1, m.end()
-        while i < len(text) and depth:
-            if text[i:i + 2] == b"$<":
-                depth += 1
-                i += 2
-                continue
-            if text[i:i + 1] == b">":
-                depth -= 1
-            i += 1
-        yield m.end(), i - 1
+def _shell_words(ws: list[Word]) -> list[Word]:
+    """The words with CMake's `SHELL:` prefix (an option of several words, kept together)
+    taken off: its flags are read as the others are."""
+    return [Word(w.start + 6, w.end, w.text[6:]) if w.text.startswith(b"SHELL:") else w for w in ws]
+
+
+def _cuda_genex_words(data: bytes, start: int, end: int) -> list[list[Word]]:
+    """The words of each level of the `$<$<COMPILE_LANGUAGE:CUDA>:...>` genexes of
+    data[start:end] and of the genexes nested in their content (`$<$<CONFIG:Debug>:-G>`
+    in one is nvcc's too), `SHELL:` taken off; each level's words leave out the nested
+    genexes, so that a genex nested N deep is read in work linear in N."""
+    found = genexes(data, start, end)
+    skip = {g.start: g.end for g in found}
+    cuda = [False] * len(found)
+    out = []
+    for k, g in enumerate(found):
+        parent = found[g.parent] if g.parent >= 0 else None
+        cuda[k] = bool(_CUDA_GENEX.match(data, g.start)) or (
+            parent is not None and cuda[g.parent] and g.start >= parent.content)
+        if cuda[k] and g.content < g.end:
+            out.append(_shell_words(words(data, g.content, g.end - 1, semicolons=True, skip=skip)))
+    return out

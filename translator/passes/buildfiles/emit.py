@@ -4,6 +4,8 @@ flag actions of translator.passes.buildfiles.flags turned into fixes and diagnos
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
+
 from translator.edits import Edit
 from translator.passes import Context
 
@@ -11,17 +13,21 @@ from translator.passes import Context
 class Emitter:
     def __init__(self, ctx: Context, rules: dict[str, object]):
         self.ctx, self.data, self.rules = ctx, ctx.source.data, rules
+        # The spans edited so far, sorted: disjoint (each was free when taken), so their
+        # ends are sorted too, and one look-up answers `free` (a scan of them all made a
+        # file of N edits cost N squared).
         self.taken: list[tuple[int, int]] = []
 
     def free(self, start: int, end: int) -> bool:
         """No edit of this run touches [start, end) yet (a word two rules would both read)."""
-        return all(end <= a or b <= start for a, b in self.taken)
+        i = bisect_left(self.taken, (end, -1))      # the spans that start before `end`...
+        return i == 0 or self.taken[i - 1][1] <= start     # ... the last of them ends by `start`
 
     def edit(self, rule, start: int, end: int, new: bytes, reason: str) -> bool:
         if not self.free(start, end) or self.data[start:end] == new:
             return False
         if self.ctx.fix(rule, Edit(start, end, new), reason) is not None:
-            self.taken.append((start, end))
+            insort(self.taken, (start, end))
         return True
 
     def insert(self, rule, at: int, new: bytes, reason: str) -> None:

@@ -174,6 +174,9 @@ _NO_EQUIVALENT = {
     "-split-compile": "nvcc's split compilation has no hipcc counterpart",
     "--split-compile": "nvcc's split compilation has no hipcc counterpart",
 }
+# nvcc's --use_fast_math: clang's -ffast-math for the device side only (hipcc 5.2 checked:
+# __FAST_MATH__ defined in the device compile, not in the host one).
+FAST_MATH = b"-Xarch_device -ffast-math"
 _ARCH = re.compile(rb"(?:sm|compute|lto)_\d+[af]?|native|all|all-major")
 _GENCODE = re.compile(rb"arch=(?:compute|sm|lto)_\d+[af]?,code=(?:\[?[a-z_0-9,]+\]?)")
 
@@ -265,7 +268,9 @@ class FlagReader:
                            "and occupancy per kernel")
             return act(None, "no-equivalent", f"'{shown}' has no hipcc equivalent ({_NO_EQUIVALENT[flag]}); kept")
         if flag in ("--use_fast_math", "-use_fast_math"):
-            return act(b"-ffast-math", "mapped", f"'{shown}' -> -ffast-math")
+            return act(FAST_MATH, "mapped", f"'{shown}' -> {FAST_MATH.decode()}: nvcc's fast math is the device "
+                       "code's; hipcc's -ffast-math alone would apply to host code too (a host std::isnan check "
+                       "would change)")
         if flag in ("--resource-usage", "-res-usage"):
             return act(b"-Rpass-analysis=kernel-resource-usage", "mapped",
                        f"'{shown}' -> -Rpass-analysis=kernel-resource-usage: hipcc's report of registers and "
