@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import os
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from dataclasses import dataclass
 from functools import cache
@@ -191,9 +193,101 @@ def _run(command: list[str], env: dict | None = None, timeout: float = DEFAULT_T
     return CompileResult(proc.returncode == 0, tuple(command), out.decode("utf-8", "replace"))
 
 
-def _context(include_dirs, defines) -> list[str]:
-    """A compile's `-I` and `-D` flags (the project's: translator.compile_context)."""
-    return [f"-I{d}" for d in include_dirs] + [f"-D{d}" for d in defines]
+# What a shell leaves alone unquoted: hipcc (a perl script) and nvcc hand some arguments to
+# `sh -c` as they are (hipcc an input named `*.a`, its `-o` value in double quotes; nvcc
+# its inputs and definitions), so a name with `$(...)` in it would run a command.
+_SHELL_SAFE = re.compile(r"[A-Za-z0-9_./+,=-]+")
+_SOURCE_SUFFIXES = (".cu", ".hip", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hxx", ".inl")
+_MACRO = re.compile(r"([A-Za-z_]\w*(?:\([\w\s,.]*\))?)(?:=(.*))?", re.S)
+_WORD = re.compile(r"[\w+.-]+")
+
+
+class _Refused(Exception):
+    """An argument no compiler can be given safely (the reason says which)."""
+
+
+class _Stage:
+    """The names a compile is given: a path a shell could mangle is replaced by a link
+    with a plain name in a private folder, and definitions a shell could mangle are
+    written to a header the compile includes first (`-include`), so that no argument
+    holds a character a shell reads; what the compiler prints names the originals again."""
+
+    def __init__(self, folder: str):
+        self.folder = folder
+        self.names: dict[str, str] = {}         # a link's path -> the original's
+
+    def _link(self, original: str, name: str, copy: bool = False) -> str:
+        link = os.path.join(self.folder, name)
+        if copy:
+            shutil.copyfile(original, link)
+        else:
+            os.symlink(os.path.abspath(original), link)
+        self.names[link] = original
+        return link
+
+    def source(self, path: str, suffix: str) -> tuple[list[str], str]:
+        """The flags a source needs first, and its name: its own when plain, else a copy
+        named `unitSUFFIX` (nvcc resolves a link and hands the real name to the shell),
+        with its folder searched first (the includer's folder, where a quoted `#include`
+        looks before any `-I`)."""
+        if _SHELL_SAFE.fullmatch(path) and not path.startswith("-") and path.endswith(_SOURCE_SUFFIXES):
+            return [], path
+        folder = self.folder_flag(os.path.dirname(os.path.abspath(path)))
+        return [folder], self._link(path, "unit" + suffix, copy=True)
+
+    def folder_flag(self, folder: str) -> str:
+        if _SHELL_SAFE.fullmatch(folder) and not folder.startswith("-"):
+            return f"-I{folder}"
+        return f"-I{self._link(folder, f'dir{len(self.names)}')}"
+
+    def defines(self, defines, include: str) -> list[str]:
+        if all(_SHELL_SAFE.fullmatch(d) and not d.startswith("-") for d in defines):
+            return [f"-D{d}" for d in defines]
+        lines = []
+        for d in defines:
+            match = _MACRO.fullmatch(d)
+            if match is None or "\n" in d or "\r" in d or "\0" in d:
+                raise _Refused(f"-D{d!r} is not a macro definition a compile can be given")
+            value = match.group(2)
+            lines.append(f"#define {match.group(1)} {'1' if value is None else value}\n")
+        header = os.path.join(self.folder, "defines.h")
+        with open(header, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.writelines(lines)
+        return [include + header]
+
+    def restore(self, output: str) -> str:
+        for link in sorted(self.names, key=len, reverse=True):
+            output = output.replace(link, self.names[link])
+        return output
+
+
+def _word(value: str, what: str) -> str:
+    if not _WORD.fullmatch(value):
+        raise _Refused(f"{what} {value!r} is not a name a compile can be given")
+    return value
+
+
+def _compile(head: list[str], path, include_dirs, defines, suffix: str, env: dict | None,
+             timeout: float) -> CompileResult:
+    """Run `head`, then the project's `-I`/`-D` flags (translator.compile_context) and the
+    source, each under a name no shell can mangle (_Stage). The suffix names the
+    compiler: `.hip` hipcc, `.cu` nvcc."""
+    include = "-include" if suffix == ".hip" else "--pre-include="     # one argument: hipcc takes a lone word for an input
+    with tempfile.TemporaryDirectory(prefix="cu2hip-stage-") as folder:
+        if not _SHELL_SAFE.fullmatch(folder):       # a TMPDIR of odd characters
+            return CompileResult(False, tuple(head), f"the temporary folder {folder!r} has a name no compiler "
+                                                     "can be given safely: set TMPDIR")
+        stage = _Stage(folder)
+        try:
+            first, source = stage.source(str(path), suffix)
+            command = head + first + [stage.folder_flag(str(d)) for d in include_dirs]
+            command += stage.defines(defines, include) + [source]
+        except OSError as exc:
+            return CompileResult(False, tuple(head), f"cannot stage {path}: {exc.strerror or exc}")
+        except _Refused as exc:
+            return CompileResult(False, tuple(head), str(exc))
+        result = _run(command, env, timeout)
+    return dataclasses.replace(result, output=stage.restore(result.output))
 
 
 def hip_syntax_check(path: str | Path, offload_arch: str = "gfx90a",
@@ -204,9 +298,12 @@ def hip_syntax_check(path: str | Path, offload_arch: str = "gfx90a",
     if tool is None:
         raise FileNotFoundError("hipcc is not installed")
     env = dict(os.environ, HIP_PLATFORM="amd")
-    command = [tool, "-x", "hip", f"--offload-arch={offload_arch}", "-fsyntax-only", f"-std={std}"]
-    command += _context(include_dirs, defines) + [str(path)]
-    return _run(command, env, timeout)
+    try:
+        head = [tool, "-x", "hip", f"--offload-arch={_word(offload_arch, 'offload arch')}", "-fsyntax-only",
+                f"-std={_word(std, 'standard')}"]
+    except _Refused as exc:
+        return CompileResult(False, (tool,), str(exc))
+    return _compile(head, path, include_dirs, defines, ".hip", env, timeout)
 
 
 def nvcc_compile_check(path: str | Path, arch: str = "sm_90", include_dirs: tuple[str, ...] = (),
@@ -216,9 +313,11 @@ def nvcc_compile_check(path: str | Path, arch: str = "sm_90", include_dirs: tupl
     tool = nvcc()
     if tool is None:
         raise FileNotFoundError("nvcc is not installed")
-    command = [tool, f"-std={std}", f"-arch={arch}", "-c", "-o", os.devnull]
-    command += _context(include_dirs, defines) + [str(path)]
-    return _run(command, timeout=timeout)
+    try:
+        head = [tool, f"-std={_word(std, 'standard')}", f"-arch={_word(arch, 'arch')}", "-c", "-o", os.devnull]
+    except _Refused as exc:
+        return CompileResult(False, (tool,), str(exc))
+    return _compile(head, path, include_dirs, defines, ".cu", None, timeout)
 
 
 @dataclass(frozen=True)
@@ -250,10 +349,13 @@ def hip_kernel_resources(path: str | Path, offload_arch: str = "gfx90a", include
     if tool is None:
         raise FileNotFoundError("hipcc is not installed")
     env = dict(os.environ, HIP_PLATFORM="amd")
-    command = [tool, "-x", "hip", f"--offload-arch={offload_arch}", "--cuda-device-only", "-O3", "-c", f"-std={std}",
-               "-Rpass-analysis=kernel-resource-usage", "-o", os.devnull]
-    command += _context(include_dirs, defines) + [str(path)]
-    result = _run(command, env, timeout)
+    try:
+        head = [tool, "-x", "hip", f"--offload-arch={_word(offload_arch, 'offload arch')}", "--cuda-device-only",
+                "-O3", "-c", f"-std={_word(std, 'standard')}", "-Rpass-analysis=kernel-resource-usage", "-o",
+                os.devnull]
+    except _Refused as exc:
+        return CompileResult(False, (tool,), str(exc)), []
+    result = _compile(head, path, include_dirs, defines, ".hip", env, timeout)
     found: list[dict] = []       # each kernel's fields, as its remarks come
     for match in _REMARK.finditer(result.output):
         key, value = match.group("key").strip(), match.group("value")
@@ -285,9 +387,12 @@ def nvcc_kernel_resources(path: str | Path, arch: str = "sm_90", include_dirs: t
     tool = nvcc()
     if tool is None:
         raise FileNotFoundError("nvcc is not installed")
-    command = [tool, f"-std={std}", f"-arch={arch}", "-x", "cu", "-c", "--resource-usage", "-o", os.devnull]
-    command += _context(include_dirs, defines) + [str(path)]
-    result = _run(command, timeout=timeout)
+    try:
+        head = [tool, f"-std={_word(std, 'standard')}", f"-arch={_word(arch, 'arch')}", "-x", "cu", "-c",
+                "--resource-usage", "-o", os.devnull]
+    except _Refused as exc:
+        return CompileResult(False, (tool,), str(exc)), []
+    result = _compile(head, path, include_dirs, defines, ".cu", None, timeout)
     spills = {m.group(1): int(m.group(3)) for m in _PTXAS_FUNCTION.finditer(result.output)}
     kernels = [NvccResources(m.group(1), int(m.group(2)), spills.get(m.group(1), 0))
                for m in _PTXAS_USED.finditer(result.output)]
