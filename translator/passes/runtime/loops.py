@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from translator.ir.ancestry import ancestry
 from translator.ir.nodes import call_of, descendants, hits
 
 LOOPS = ("for_statement", "while_statement", "do_statement")
@@ -112,11 +113,17 @@ def call_of_statement(data: bytes, statement: ts.Node, names) -> Call | None:
     return None
 
 
-def host_function(data: bytes, node: ts.Node) -> ts.Node | None:
-    """The host function definition around `node` (None inside a kernel or device function)."""
-    n = node.parent
-    while n is not None and n.type != "function_definition":
-        n = n.parent
+def host_function(data: bytes, node: ts.Node, frag=None) -> ts.Node | None:
+    """The host function definition around `node` (None inside a kernel or device function).
+    With the node's fragment, found from the fragment's Ancestry: a node thousands of
+    blocks deep costs no walk of `.parent` (each of which costs the depth)."""
+    if frag is not None:
+        parent = ancestry(frag).parent(node)
+        n = ancestry(frag).function_of(parent) if parent is not None else None
+    else:
+        n = node.parent
+        while n is not None and n.type != "function_definition":
+            n = n.parent
     if n is None:
         return None
     body = n.child_by_field_name("body")
