@@ -14,6 +14,10 @@ Cases (each input is generated, nothing is read but corpus/):
             text, the launches inside it: its memory grows with the square of N)
   blocks    N launches, each in a block nested in the one before,
             `{ k<<<1, 1>>>(); { k<<<1, 1>>>(); ...} }`: N = 2.5k, 5k, 10k, 20k
+  loops     N launches, each in the body of a loop nested in the loop of the one before,
+            `for (...) { k<<<1, 1>>>(); for (...) { ...} }`: N = 1k, 2k, 4k (the runtime
+            pass's graph capture found each loop's function with `.parent` walks: 1k
+            took 30 s, exponent 1.7-1.9)
   longline  one line `void f() { cudaFree(0);cudaFree(0);... }`: 0.5, 1, 2, 5 MB
   corpus    the .cu/.cuh files of corpus/ concatenated (again and again, in name order)
             to 1, 2, 4 MB (launch facts walked every node for each template argument:
@@ -78,6 +82,7 @@ CASES = {
     "braces": ((2_500, 5_000, 10_000, 20_000), 1_000, "1k levels", (1_000, 2_000, 4_000)),
     "launches": ((2_500, 5_000, 10_000, 20_000), 1_000, "1k levels", (1_000, 2_000, 4_000)),
     "blocks": ((2_500, 5_000, 10_000, 20_000), 1_000, "1k levels", (1_000, 2_000, 4_000)),
+    "loops": ((1_000, 2_000, 4_000), 1_000, "1k levels", (500, 1_000, 2_000)),
     "longline": ((0.5, 1, 2, 5), 1, "MB", (0.1, 0.2, 0.4)),
     "corpus": ((1, 2, 4), 1, "MB", (0.25, 0.5, 1)),
     "fusion": ((1_000, 2_000, 4_000), 1_000, "1k launches", (250, 500, 1_000)),
@@ -104,6 +109,10 @@ def make_input(case: str, size: float) -> bytes:
     if case == "blocks":
         n = int(size)
         return b"__global__ void k() {}\nvoid f() {\n" + b"{ k<<<1, 1>>>();\n" * n + b"}" * n + b"\n}\n"
+    if case == "loops":
+        n = int(size)
+        return (b"__global__ void k() {}\nvoid f(int m) {\n" + b"for (int i = 0; i < m; ++i) { k<<<1, 1>>>();\n" * n
+                + b"}" * n + b"\n}\n")
     if case == "longline":
         return b"void f() { " + b"cudaFree(0);" * int(size * MB / 12) + b" }\n"
     if case == "fusion":
@@ -167,7 +176,7 @@ def check_output(case: str, size: float, data: bytes, result) -> str | None:
     if case == "braces":
         if result.output.count(b"hipFree(0);") != 1 or b"cudaFree" in result.output:
             return "cudaFree not renamed exactly once"
-    elif case in ("launches", "blocks", "hkes"):
+    elif case in ("launches", "blocks", "hkes", "loops"):
         from translator.ir import module_of
         launches = module_of("x.cu", data).launches     # the input's IR, whole (translate builds what it reads)
         if len(launches) != int(size) or any(s.function != "f" for s in launches):

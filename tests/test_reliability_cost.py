@@ -564,3 +564,21 @@ def test_build_files_translate_in_work_linear_in_their_size(path, make, n, edits
         return count[0]
     small, large = work(n), work(2 * n)
     assert math.log2(large / small) <= 1.2, (small, large)
+
+
+def loop_launches(n: int) -> bytes:
+    """n launches, each in the body of a loop nested in the loop of the one before."""
+    return (b"__global__ void k() {}\nvoid f(int m) {\n" + b"for (int i = 0; i < m; ++i) { k<<<1, 1>>>();\n" * n
+            + b"}" * n + b"\n}\n")
+
+
+def test_launches_in_nested_loops_grow_linearly_in_the_runtime_pass() -> None:
+    """The graph capture looked for each loop's function with `.parent` walks (each of which
+    costs the depth): 1,000 nested loops took 30 s (issues 23 and 24: exponent 1.7-1.9)."""
+    def work(n: int) -> int:
+        with shallow_stack(), lines_run("translator/passes/runtime") as count:
+            result = translate("deep.cu", loop_launches(n), OPTIONS)
+        assert result.output.count(b"k<<<1, 1>>>();") == n and b"__launch_bounds__(1) k()" in result.output
+        return count[0]
+    small, large = work(500), work(1_000)
+    assert large <= LINEAR * small, (small, large)

@@ -32,6 +32,8 @@ import re
 
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
+from translator.ir.ancestry import ancestry
+from translator.ir.nodes import hits
 from translator.passes.runtime import loops, streams
 from translator.passes.runtime.loops import text
 
@@ -42,6 +44,7 @@ from translator.passes.runtime.loops import text
 MEASURED_SAVING_US = 3.072
 _MEASURED_WHERE = "bench/runtime.py's graph benchmark (bench/results/runtime-h200.json)"
 _HIP_GRAPHS = (4, 3)
+_CHEVRONS = re.compile(rb"<<<")
 
 _EXAMPLE = """__global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
 __global__ void half(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 0.5f; }
@@ -115,25 +118,28 @@ def run(ctx, values) -> None:
     # After round 0, only the loops an earlier round's fix edited (deferred then) are new.
     edited = getattr(ctx.source, "omap", None) if ctx.round > 0 else None
     for loop in _loops_of_launches(parsed):
-        if loops.host_function(data, loop) is not None and \
-                not any(start <= loop.end_byte and end >= loop.start_byte for start, end in taken) and \
-                (ctx.round == 0 or (edited is not None and edited.touching(loop.start_byte, loop.end_byte))):
-            launches = _launches_only(data, loop)
-            if launches is not None:
-                _consider(ctx, values, data, loop, launches)
+        if any(start <= loop.end_byte and end >= loop.start_byte for start, end in taken) or \
+                not (ctx.round == 0 or (edited is not None and edited.touching(loop.start_byte, loop.end_byte))):
+            continue
+        launches = _launches_only(data, loop)
+        if launches is not None:
+            function = loops.host_function(data, loop, parsed.main)
+            if function is not None:
+                _consider(ctx, values, data, loop, launches, function)
 
 
 def _loops_of_launches(parsed) -> list:
     """The loops whose body (a block) holds a launch statement, found from each `<<<` of
-    the file (no walk of the whole tree), in document order."""
-    root, found = parsed.main.root, {}
-    for m in re.finditer(rb"<<<", parsed.data):
-        n = root.descendant_for_byte_range(m.start(), m.end())
+    the file (no walk of the whole tree; each step up is the fragment's Ancestry's, not a
+    `.parent`, which costs the depth), in document order."""
+    frag, found = parsed.main, {}
+    tree = ancestry(frag)
+    for _, n in hits(parsed, frag, _CHEVRONS, 0, len(parsed.data)):
         while n is not None and n.type != "call_expression":
-            n = n.parent
-        statement = n.parent if n is not None else None
-        block = statement.parent if statement is not None and statement.type == "expression_statement" else None
-        loop = block.parent if block is not None and block.type == "compound_statement" else None
+            n = tree.parent(n)
+        statement = tree.parent(n) if n is not None else None
+        block = tree.parent(statement) if statement is not None and statement.type == "expression_statement" else None
+        loop = tree.parent(block) if block is not None and block.type == "compound_statement" else None
         if loop is not None and loop.type in loops.LOOPS and loop.child_by_field_name("body") == block:
             found.setdefault((loop.start_byte, loop.end_byte), loop)
     return [found[k] for k in sorted(found)]
@@ -168,8 +174,7 @@ def estimate(count: int) -> str:
             f"per iteration, as measured by {_MEASURED_WHERE}")
 
 
-def _consider(ctx, values, data: bytes, loop, launches) -> None:
-    function = loops.host_function(data, loop)
+def _consider(ctx, values, data: bytes, loop, launches, function) -> None:
     kernels = ", ".join(dict.fromkeys(text(data, c.child_by_field_name("function")) for c in launches))
     why, stream = _prove(ctx, values, data, loop, launches, function)
     line = ctx.source.position(loop.start_byte)[0]      # the input's line in every round

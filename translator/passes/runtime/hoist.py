@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
-from translator.passes.runtime import loops
+from translator.passes.runtime import loops, ordering
 from translator.passes.runtime.loops import text
 
 
@@ -255,7 +255,7 @@ def _prove(ctx, values, data, loop, call, name, kind, args, target):
     rule_ = ALLOC_HOISTED if kind.memory else HANDLE_HOISTED
     moved = [declaration, acquire.statement] if declaration is not None else [acquire.statement]
     if release.name in loops.SYNCHRONISING_RELEASES:
-        why = loops.implicit_sync_needed(data, body, moved + [release.statement])
+        why = ordering.free_wait_needed(data, values.root, loop, body, moved + [release.statement])
         if why is not None:
             return None, why
     edits = _move(data, loop, moved, release.statement)

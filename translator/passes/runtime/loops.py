@@ -20,9 +20,8 @@ one of these is proved, and refused with the first that is not:
   the loop whose address is never taken and that nothing in the loop writes
   (translator.ir.writes accounts for every write; a global may be written by any call);
 * a release that synchronises the device (`cudaFree`, `cudaFreeHost`, `cublasDestroy`,
-  `cufftDestroy`) is not what host code of the next iteration waits for: the body
-  synchronises after its last device work, or runs no host code before its first
-  synchronisation;
+  `cufftDestroy`) keeps what its wait ordered (host reads, other streams):
+  translator.passes.runtime.ordering proves it;
 * the pointer or handle does not escape the iteration: it is declared in the body
   before the acquisition (or outside the loop, and named nowhere else in the function
   before the loop), not used before the acquisition, and every use between is an
@@ -38,6 +37,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from translator.ir.ancestry import ancestry
 from translator.ir.nodes import call_of, descendants, hits
 
 LOOPS = ("for_statement", "while_statement", "do_statement")
@@ -112,11 +112,17 @@ def call_of_statement(data: bytes, statement: ts.Node, names) -> Call | None:
     return None
 
 
-def host_function(data: bytes, node: ts.Node) -> ts.Node | None:
-    """The host function definition around `node` (None inside a kernel or device function)."""
-    n = node.parent
-    while n is not None and n.type != "function_definition":
-        n = n.parent
+def host_function(data: bytes, node: ts.Node, frag=None) -> ts.Node | None:
+    """The host function definition around `node` (None inside a kernel or device function).
+    With the node's fragment, found from the fragment's Ancestry: a node thousands of
+    blocks deep costs no walk of `.parent` (each of which costs the depth)."""
+    if frag is not None:
+        parent = ancestry(frag).parent(node)
+        n = ancestry(frag).function_of(parent) if parent is not None else None
+    else:
+        n = node.parent
+        while n is not None and n.type != "function_definition":
+            n = n.parent
     if n is None:
         return None
     body = n.child_by_field_name("body")
@@ -382,63 +388,3 @@ def clash(data: bytes, loop: ts.Node, name: str, function: ts.Node) -> str | Non
 # for the device; cublasDestroy calls cudaDeviceSynchronize, as cuBLAS documents; a cuFFT
 # plan's destruction frees its work area).
 SYNCHRONISING_RELEASES = frozenset({"cudaFree", "cudaFreeHost", "cublasDestroy", "cublasDestroy_v2", "cufftDestroy"})
-_DEVICE_WIDE = frozenset({"cudaDeviceSynchronize", "cudaThreadSynchronize"})
-_BLOCKING = frozenset({"cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyToSymbol", "cudaMemcpyFromSymbol",
-                       "cudaMemset", "cudaMemset2D"})
-
-
-def _innermost(data: bytes, statement: ts.Node) -> str | None:
-    """The callee of the call the statement is, bare or inside error checks."""
-    if statement.type != "expression_statement" or statement.named_child_count != 1:
-        return None
-    call, name = statement.named_children[0], None
-    while call.type == "call_expression":
-        name = text(data, call.child_by_field_name("function"))
-        if _LIBRARY.match(name):
-            return name
-        arguments = call.child_by_field_name("arguments")
-        args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
-        if len(args) != 1:
-            return None
-        call = args[0]
-    return None
-
-
-def _device_work(data: bytes, statement: ts.Node) -> bool:
-    return any(n.type == "kernel_call_syntax" for n in walk(statement)) or _innermost(data, statement) is not None
-
-
-def implicit_sync_needed(data: bytes, body: ts.Node, moved: list[ts.Node]) -> str | None:
-    """Why the device synchronisation that a release makes at the end of every iteration
-    may be what host code of the next iteration waits for, or None. It is not needed
-    when the body synchronises the device after its last device work (nothing is pending
-    at the iteration's end), or when nothing before the body's first synchronisation is
-    host code (which could read what the previous iteration's work writes). A blocking
-    copy counts as a synchronisation only when no work of the body names a stream."""
-    items = [s for s in statements(body) if s not in moved]
-    streamed = any(_names_stream(data, n) for s in items for n in walk(s))
-    def syncs(s: ts.Node) -> bool:
-        name = _innermost(data, s)
-        return name in _DEVICE_WIDE or (name in _BLOCKING and not streamed)
-    sync_at = [i for i, s in enumerate(items) if syncs(s)]
-    releases = {i for i, s in enumerate(items) if _innermost(data, s) in SYNCHRONISING_RELEASES}
-    last = sync_at[-1] if sync_at else -1
-    pending = any(_device_work(data, s) for i, s in enumerate(items) if i > last and i not in releases)
-    if not pending:
-        return None
-    first = sync_at[0] if sync_at else len(items)
-    host = next((s for s in items[:first] if not _device_work(data, s) and s.type != "declaration"), None)
-    if host is None:
-        return None
-    line = line_of(data, host)
-    return (f"the release synchronises the device at the end of every iteration, and host code at line {line} runs "
-            "before the next iteration synchronises: it may read what the previous iteration's work wrote")
-
-
-def _names_stream(data: bytes, node: ts.Node) -> bool:
-    if node.type == "kernel_call_syntax":
-        return len([c for c in node.named_children if c.type != "comment"]) > 3
-    if node.type == "call_expression":
-        name = text(data, node.child_by_field_name("function"))
-        return name.endswith("Async") or name in ("cudaEventRecord", "cudaStreamWaitEvent")
-    return False
