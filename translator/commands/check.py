@@ -2,7 +2,9 @@
 
 Fails (exit 1) when a file has an error diagnostic, or, where an output folder is set
 (`output` in the configuration, or -o), when its committed translation there is missing
-or stale; says what to run."""
+or stale; says what to run. With an output folder, the translations checked are the
+inputs' and those of the project's files whose translation reads them (a header's
+kernel bounded by the launches of the file that changed)."""
 
 from __future__ import annotations
 
@@ -24,7 +26,8 @@ def run(args, settings: Settings) -> int:
                                                         exclude=settings.exclude, base=base,
                                                         project=settings.config.root,
                                                         patterns_root=settings.patterns_root,
-                                                        gitignore=settings.gitignore))
+                                                        gitignore=settings.gitignore,
+                                                        dependents=output is not None))
     if workspace.onto_inputs:
         raise UsageError(f"the output folder {output} is where the inputs are ({', '.join(workspace.onto_inputs)}): "
                          "there is no translation there to check")

@@ -64,7 +64,7 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
     selection = Selection(output, not settings.only_translated, args.in_place, settings.include, settings.exclude,
                           settings.config.root if settings.output_from_config and output is not None else None,
                           settings.config.root, tuple(p for p in (settings.output,) if p is not None),
-                          settings.patterns_root, settings.gitignore)
+                          settings.patterns_root, settings.gitignore, dependents=args.pre_commit)
     workspace = Workspace.collect(args.paths, selection)
     if workspace.onto_inputs:
         raise UsageError(f"the output folder {output} would overwrite the inputs themselves "
