@@ -112,6 +112,25 @@ def test_a_block_macro_under_ifndef_bounds_in_its_own_name(tmp_path) -> None:
     assert "__global__ void twice(" in out["k.cu"]
 
 
+def test_a_commit_of_one_file_rewrites_every_translation_that_reads_it(tmp_path, monkeypatch) -> None:
+    """The hook is given the changed files only: the files that include a changed header
+    (its macros are theirs) and the kernel's file that a changed launch bounds are
+    rewritten with them; an unrelated file is not."""
+    _write(tmp_path, {"pyproject.toml": '[tool.cu2hip]\noutput = "hip"\nrocm-version = "6.0"\n',
+                      "config.h": "#pragma once\n#define BLOCK 192\n",
+                      "k.cuh": "#pragma once\n" + KERNEL,
+                      "k.cu": '#include "config.h"\n#include "k.cuh"\nint main() { scale<<<4, BLOCK>>>(0, 768); }\n',
+                      "other.cu": "void g(float *p) {}\n"})
+    monkeypatch.chdir(tmp_path)
+    assert main(["translate", ".", "-q", "--no-cache", "--no-rebalance"]) == 0
+    (tmp_path / "config.h").write_text("#pragma once\n#define BLOCK 256\n")
+    (tmp_path / "hip" / "other.cu").write_text("left alone\n")
+    assert main(["translate", "--pre-commit", "--no-cache", "--no-rebalance", "config.h"]) == 1
+    assert "__launch_bounds__(256) scale(" in (tmp_path / "hip" / "k.cuh").read_text()
+    assert (tmp_path / "hip" / "other.cu").read_text() == "left alone\n"
+    assert main(["check", "--no-cache", "--no-rebalance", "config.h"]) == 0
+
+
 def _projects() -> list[tuple[str, tuple[str, ...]]]:
     """The corpus's programs of several translation units: (folder, its files)."""
     out = []

@@ -1,10 +1,14 @@
 """The real `pre-commit` tool runs both hooks of .pre-commit-hooks.yaml from a clone of
-this repository, in a temporary git repository, as a team would use them."""
+this repository, in a temporary git repository, as a team would use them: configured
+with the README's snippet as written (its `repo:` placeholder given the clone's path, and
+the clone tagged as a release is: `v` and the version)."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import tomllib
 import subprocess
 import sys
 from pathlib import Path
@@ -26,9 +30,26 @@ def git(cwd: Path, *args: str) -> str:
                           env={**os.environ, **GIT_ENV}).stdout
 
 
+def readme_snippet() -> str:
+    """The .pre-commit-config.yaml of the README's Pre-commit section, as written."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("\n## Pre-commit\n"):]
+    return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+
+
+def release_tag() -> str:
+    return "v" + tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+def test_readme_snippet_names_the_release_tag_of_this_version() -> None:
+    """Releases are tagged `v` + the version: the snippet's rev is the current one's."""
+    assert re.search(r"^  rev: (\S+)$", readme_snippet(), re.M).group(1) == release_tag()
+
+
 def snapshot_of_this_repository(dest: Path) -> str:
     """This working tree (tracked and untracked files git does not ignore) committed in a
-    repository of its own: pre-commit installs hooks from a revision."""
+    repository of its own and tagged as this version's release: pre-commit installs hooks
+    from a revision."""
     files = git(ROOT, "ls-files", "-co", "--exclude-standard", "-z").split("\0")
     for rel in filter(None, files):
         src = ROOT / rel
@@ -38,20 +59,23 @@ def snapshot_of_this_repository(dest: Path) -> str:
     git(dest, "init", "-q")
     git(dest, "add", "-A")
     git(dest, "commit", "-qm", "snapshot")
+    git(dest, "tag", release_tag())
     return git(dest, "rev-parse", "HEAD").strip()
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory) -> Path:
     hooks = tmp_path_factory.mktemp("cu2hip-hooks")
-    rev = snapshot_of_this_repository(hooks)
+    snapshot_of_this_repository(hooks)
     project = tmp_path_factory.mktemp("project")
     git(project, "init", "-q")
     (project / "pyproject.toml").write_text('[tool.cu2hip]\noutput = "hip"\nrocm-version = "6.0"\n')
     (project / "src").mkdir()
     (project / "src" / "k.cu").write_text("#include <cuda_runtime.h>\nvoid f(float *p) { cudaFree(p); }\n")
+    snippet = readme_snippet()
+    assert snippet.count("- repo: <the URL of this repository>\n") == 1, snippet
     (project / ".pre-commit-config.yaml").write_text(
-        f"repos:\n- repo: {hooks}\n  rev: {rev}\n  hooks:\n  - id: cu2hip\n  - id: cu2hip-lint\n")
+        snippet.replace("- repo: <the URL of this repository>\n", f"- repo: {hooks}\n"))
     git(project, "add", "-A")
     return project
 
@@ -88,3 +112,72 @@ def test_lint_hook_fails_on_an_error_and_writes_nothing(project: Path) -> None:
     assert lint.returncode == 1
     assert "error: 'cudaArrayGetPlane' has no HIP equivalent [H010]" in lint.stdout
     assert not (project / "hip" / "src" / "bad.cu").exists()
+
+
+def test_a_launch_changed_in_one_file_rewrites_the_header_kernel_it_bounds(project: Path) -> None:
+    """A commit of a.cu alone, whose launch of kern.cuh's kernel grew from 128 to 1024
+    threads: the lint hook names the header's stale translation and the command that
+    rewrites it, and the regenerating hook rewrites it with the new bound."""
+    shared = project / "shared"
+    shared.mkdir()
+    (shared / "kern.cuh").write_text(
+        "#pragma once\n__global__ void kern(float *p, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    __shared__ float s[4];\n"
+        "    if (i < n) { s[0] = p[i]; __syncthreads(); p[i] = s[0] * 2.0f; }\n}\n")
+    (shared / "a.cu").write_text('#include "kern.cuh"\n'
+                                 "void run_a(float *p, int n) { kern<<<(n + 127) / 128, 128>>>(p, n); }\n")
+    (shared / "b.cu").write_text('#include "kern.cuh"\n'
+                                 "void run_b(float *p, int n) { kern<<<(n + 511) / 512, 512>>>(p, n); }\n")
+    files = ("--files", "shared/kern.cuh", "shared/a.cu", "shared/b.cu")
+    git(project, "add", "-A")
+    pre_commit(project, *files)
+    git(project, "add", "-A")
+    header = project / "hip" / "shared" / "kern.cuh"
+    assert "__launch_bounds__(512) kern" in header.read_text()
+    assert pre_commit(project, *files).returncode == 0
+    (shared / "a.cu").write_text('#include "kern.cuh"\n'
+                                 "void run_a(float *p, int n) { kern<<<(n + 1023) / 1024, 1024>>>(p, n); }\n")
+    git(project, "add", "-A")
+    lint = pre_commit(project, "cu2hip-lint", "--files", "shared/a.cu")
+    assert lint.returncode == 1, lint.stdout
+    assert "hip/shared/kern.cuh: stale: the translation of shared/kern.cuh differs" in lint.stdout
+    assert "cu2hip: 2 translations out of date; run: cu2hip translate shared/a.cu shared/kern.cuh\n" in lint.stdout
+    hook = pre_commit(project, "cu2hip", "--files", "shared/a.cu")
+    assert hook.returncode == 1
+    assert "Rewriting hip/shared/a.cu\n" in hook.stdout and "Rewriting hip/shared/kern.cuh\n" in hook.stdout
+    assert "__launch_bounds__(1024) kern" in header.read_text()
+    git(project, "add", "-A")
+    assert pre_commit(project, "--files", "shared/a.cu").returncode == 0
+
+
+def test_hooks_take_build_files(project: Path) -> None:
+    """CMakeLists.txt and a Makefile are translated by the hook, and checked by the lint."""
+    (project / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.18)\n"
+                                            "project(demo LANGUAGES CXX CUDA)\nadd_executable(demo src/k.cu)\n")
+    (project / "Makefile").write_text("NVCC = nvcc\nk: src/k.cu\n\t$(NVCC) -O2 -o k src/k.cu\n")
+    git(project, "add", "-A")
+    lint = pre_commit(project, "cu2hip-lint", "--files", "CMakeLists.txt", "Makefile")
+    assert lint.returncode == 1, lint.stdout
+    assert "hip/CMakeLists.txt: missing" in lint.stdout and "hip/Makefile: missing" in lint.stdout
+    hook = pre_commit(project, "cu2hip", "--files", "CMakeLists.txt", "Makefile")
+    assert hook.returncode == 1, hook.stdout
+    assert "Rewriting hip/CMakeLists.txt\n" in hook.stdout and "Rewriting hip/Makefile\n" in hook.stdout
+    assert "project(demo LANGUAGES CXX HIP)" in (project / "hip" / "CMakeLists.txt").read_text()
+    assert "NVCC = hipcc" in (project / "hip" / "Makefile").read_text()
+    git(project, "add", "-A")
+    assert pre_commit(project, "--files", "CMakeLists.txt", "Makefile").returncode == 0
+
+
+def test_hook_types_take_every_file_cu2hip_translates() -> None:
+    """pre-commit passes a hook the files whose identify tags meet its `types_or`: each
+    suffix and build-file name the workspace translates must have one of them."""
+    from identify import identify
+
+    from translator.workspace import CUDA_SUFFIXES, CXX_SUFFIXES
+    hooks = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    kinds = [set(re.findall(r"[\w+]+", m)) for m in re.findall(r"types_or: \[(.*)\]", hooks)]
+    assert len(kinds) == 2
+    names = [f"x{s}" for s in sorted(CUDA_SUFFIXES | CXX_SUFFIXES)] + \
+        ["CMakeLists.txt", "x.cmake", "Makefile", "makefile", "GNUmakefile", "x.mk"]
+    for types in kinds:
+        assert [n for n in names if not identify.tags_from_filename(n) & types] == []

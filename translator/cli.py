@@ -9,6 +9,7 @@ from pathlib import Path
 
 from translator import __version__, hipify_compat
 from translator.commands import check, diff, report, rules, translate
+from translator.output.positions import one_line
 from translator.settings import UsageError, resolve
 
 
@@ -40,12 +41,12 @@ def main(argv: list[str] | None = None) -> int:
                 raise UsageError(str(exc)) from None
             if not args.quiet:
                 for note in notes:
-                    print(f"cu2hip: note: {note}", file=sys.stderr)
+                    print(f"cu2hip: note: {one_line(note)}", file=sys.stderr)
         settings = resolve(args)
         return {"translate": translate.run, "check": check.run, "diff": diff.run,
                 "report": report.run}[args.command](args, settings)
     except UsageError as exc:
-        message = str(exc)
+        message = one_line(str(exc))
         print(message if ": error: " in message else f"cu2hip: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

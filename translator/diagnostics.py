@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from translator.catalog import ERROR, NOTE, WARNING  # noqa: F401  (re-exported)
+from translator.output.positions import one_line, path_text
 
 
 @dataclass(frozen=True, order=True)
@@ -31,7 +32,9 @@ class Diagnostic:
             object.__setattr__(self, "end_col", self.col)
 
     def format(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}: {self.severity}: {self.message} [{self.code}]"
+        """One line, whatever the path or message holds (positions.path_text, one_line)."""
+        return (f"{path_text(self.path)}:{self.line}:{self.col}: {self.severity}: {one_line(self.message)} "
+                f"[{self.code}]")
 
     def to_json(self) -> dict:
         return {

@@ -100,12 +100,11 @@ def _display(path: Path) -> str:
     return absolute if relative.startswith(os.pardir) else relative
 
 
-def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]] | None,
-                 qualifier_macros: frozenset[bytes] = frozenset(), cache=None,
-                 headers: tuple[tuple[str, bytes], ...] = ()) -> tuple[Entry, ...]:
-    """The index of the launches of every kernel that can be launched from another file
-    than its own: `jobs` (real path, display, bytes) are the files translated; `project`
-    the project's other files (None: the jobs are all there is). See the module's docstring."""
+def _graph(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]] | None) \
+        -> tuple[dict[str, _File], dict[str, list[str]], dict[tuple[str, str], set[str]]]:
+    """The files (the jobs', then the project's others), what each reaches by its local
+    includes, and who may launch each kernel definition (file, name): the files that
+    reach it, or that declare it without seeing a definition of their own."""
     files: dict[str, _File] = {}
     for real, display, data in jobs:
         files[real] = _File(display, data, set(), kernels_of(data))
@@ -123,8 +122,6 @@ def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, s
             folder = Path(real).parent
             f.includes = {real_path(folder / m.group(1).decode("utf-8", "replace"))
                           for m in _LOCAL_INCLUDE.finditer(f.data)}
-    included = set().union(*(f.includes for f in files.values())) if files else set()
-    # Who may launch each kernel definition (file, name): the files that reach it.
     reach = {real: _reached(real, files) for real in files}
     audience: dict[tuple[str, str], set[str]] = {}
     for real in files:
@@ -137,6 +134,33 @@ def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, s
             for other, f in files.items():
                 if f.kernels.defined.get(name, (0, False))[1]:
                     audience.setdefault((other, name), set()).add(real)
+    return files, reach, audience
+
+
+def affected(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]]) -> list[tuple[Path, str]]:
+    """The files of `project` beyond `jobs` whose translation reads the jobs' bytes, as
+    (path, display): those that include a job's file (its macros and constants are
+    theirs), and, for each kernel whose launches one of those files may hold or which one
+    of them defines, the kernel's file (its bound) and every file that may launch it
+    (what rebalancing reads of the bound). A commit of the jobs must rewrite them too."""
+    files, reach, audience = _graph(jobs, project)
+    changed = {real for real, _, _ in jobs}
+    readers = {real for real in files if changed.intersection(reach[real])}
+    out = set(readers)
+    for (home, _), who in audience.items():
+        if home in readers or not readers.isdisjoint(who):
+            out |= {home} | who
+    return [(Path(real), files[real].display) for real in sorted(out - changed)]
+
+
+def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]] | None,
+                 qualifier_macros: frozenset[bytes] = frozenset(), cache=None,
+                 headers: tuple[tuple[str, bytes], ...] = ()) -> tuple[Entry, ...]:
+    """The index of the launches of every kernel that can be launched from another file
+    than its own: `jobs` (real path, display, bytes) are the files translated; `project`
+    the project's other files (None: the jobs are all there is). See the module's docstring."""
+    files, _, audience = _graph(jobs, project)
+    included = set().union(*(f.includes for f in files.values())) if files else set()
     # A definition's launches span files when a header defines it, or another file reaches it.
     wanted = {key: who for key, who in audience.items()
               if who != {key[0]} or Path(key[0]).suffix.lower() in HEADER_SUFFIXES or key[0] in included}

@@ -63,6 +63,7 @@ class Selection:
     skip: tuple[Path, ...] = ()   # folders of the project that hold no program (the configured output)
     patterns_root: tuple = (None, None)   # what include and exclude are relative to (translator.ignore)
     gitignore: bool = True        # leave out what the trees' .gitignore files ignore
+    dependents: bool = False      # also the project's files whose translation reads the inputs (a commit's)
 
 
 @dataclass
@@ -93,10 +94,12 @@ class Workspace:
                                       f"under {', '.join(map(str, walk.trees))} (patterns are relative to "
                                       f"{root or 'each tree'})")
                               for option, pattern, root in walk.patterns.unmatched()]
+        project = selection.project or (base if walk.trees else None)
+        if selection.dependents and project is not None:
+            walk.dependents(project)
         contents, macros = walk.read()
         jobs, copies = walk.settle()
         declared = frozenset(name for data in contents.values() for name in declared_names(data))
-        project = selection.project or (base if walk.trees else None)
         skip = tuple(p for p in (selection.output, *selection.skip) if p is not None)
         return cls(jobs, copies, walk.problems, contents, macros, declared, walk.links, walk.onto, project, skip,
                    missing=walk.missing, leftovers=walk.leftovers)
@@ -186,6 +189,33 @@ class _Walk:
                 if ignore is None or not ignore.ignored(here / name):
                     self.file(here / name, root)
         self.trees.append(root)
+
+    def dependents(self, project: Path) -> None:
+        """Add the project's files whose translation reads the files chosen so far
+        (translator.universe.affected: the headers' includers, a kernel's file and its
+        launchers), where a run over the project would translate them: not ignored, not
+        excluded, inside the mirrored folder."""
+        from translator.universe import affected, project_files
+        jobs = []
+        for real, job in self.jobs.items():
+            try:
+                jobs.append((real, job.display, read_regular(job.source)))
+            except OSError:
+                continue
+        skip = tuple(p for p in (self.s.output, *self.s.skip) if p is not None)
+        for path, display in affected(jobs, project_files(project, skip)):
+            if self.s.gitignore:
+                ignore = GitIgnore.above(path.parent)
+                ignore.enter(path.parent)
+                if ignore.ignored(path):
+                    continue
+            if not self.patterns.chosen(path, os.path.relpath(path, project)):
+                continue
+            try:
+                dest = self.destination(Path(display))
+            except ValueError:
+                continue
+            self.job(Path(display), dest)
 
     def folder_link(self, path: Path, root: Path) -> None:
         """A link to a folder (never followed): mirrored as a link to the folder's mirror when

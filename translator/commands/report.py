@@ -23,6 +23,8 @@ from translator.commands.run import Batch
 from translator.diagnostics import Diagnostic
 from translator.output import functions, kernels
 from translator.output.html import to_html
+from translator.output.markdown import code_span, inline
+from translator.output.positions import one_line, path_text
 from translator.source import SourceFile
 from translator.settings import Settings, UsageError
 from translator.workspace import Selection, Workspace
@@ -118,28 +120,28 @@ def _text(findings, rules, table, missing, arch, hosts=()) -> str:
     for topic, items in findings.items():
         done = sum(d.fix is not None for d in items)
         out.append(f"{topic}: {len(items)} finding{'s' if len(items) != 1 else ''}, {done} applied")
-        out += [f"  {d.path}:{d.line}:{d.col}: {'applied' if d.fix is not None else 'not applied'}: {d.message} "
-                f"[{d.code}]" for d in items]
+        out += [f"  {path_text(d.path)}:{d.line}:{d.col}: {'applied' if d.fix is not None else 'not applied'}: "
+                f"{one_line(d.message)} [{d.code}]" for d in items]
     out.append(f"kernels: {len(table)} (figures: hipcc for {arch}, with the optimizing passes and without them; "
                "estimate: counted from the source)")
     for row in table:
         sizes = ", ".join(map(str, row["launch_sizes"])) or "none"
-        out.append(f"  {row['file']}:{row['line']}: {row['kernel']}: launched with {sizes}"
-                   + (f" (unknown: {row['unknown']})" if row["unknown"] else "")
+        out.append(f"  {path_text(row['file'])}:{row['line']}: {row['kernel']}: launched with {sizes}"
+                   + (f" (unknown: {one_line(row['unknown'])})" if row["unknown"] else "")
                    + f"; bounds {row['bounds'] or 'none'}; VGPRs {_figure(row, 'vgprs')}, AGPRs {_figure(row, 'agprs')}, "
                    f"SGPRs {_figure(row, 'sgprs')}, scratch {_figure(row, 'scratch_bytes', ' B')}, "
                    f"spills {_figure(row, 'vgpr_spills')}, occupancy {_figure(row, 'occupancy')}"
                    + (f"; CUDA (sm_90): {row['nvcc_registers']} registers, {row['nvcc_spill_bytes']} B spilled"
                       if row.get("nvcc_registers") is not None else "")
                    + f"; estimate {_estimate(row)}")
-        out += [f"    launch change: {c['message']} [{c['code']}]" for c in row.get("launch_changes", ())]
+        out += [f"    launch change: {one_line(c['message'])} [{c['code']}]" for c in row.get("launch_changes", ())]
     out.append(f"host functions with findings: {len(hosts)}")
     for row in hosts:
-        out.append(f"  {row['file']}:{row['line']}: {row['function']}: {len(row['findings'])} "
+        out.append(f"  {path_text(row['file'])}:{row['line']}: {row['function']}: {len(row['findings'])} "
                    f"finding{'s' if len(row['findings']) != 1 else ''}")
-        out += [f"    line {f['line']}: {'applied' if f['applied'] else 'not applied'}: {f['message']} [{f['code']}]"
-                for f in row["findings"]]
-    out += [f"missing: {m}" for m in missing]
+        out += [f"    line {f['line']}: {'applied' if f['applied'] else 'not applied'}: {one_line(f['message'])} "
+                f"[{f['code']}]" for f in row["findings"]]
+    out += [f"missing: {one_line(m)}" for m in missing]
     return "\n".join(out) + "\n"
 
 
@@ -159,27 +161,38 @@ def _markdown(findings, rules, table, missing, arch, hosts=()) -> str:
             out.append("Nothing found.")
             continue
         out += ["| Where | Rule | Applied | What |", "| --- | --- | --- | --- |"]
-        out += [f"| `{d.path}:{d.line}` | {d.code} | {'yes' if d.fix is not None else 'no'} | "
-                f"{d.message.replace('|', chr(92) + '|')} |" for d in items]
+        out += [f"| {_where(d.path, d.line)} | {d.code} | "
+                f"{'yes' if d.fix is not None else 'no'} | {_cell(inline(d.message))} |" for d in items]
     out += ["", f"### kernels (hipcc, {arch}: with the optimizing passes, and without)", ""]
     if table:
         out += ["| Where | Kernel | Launched with | Bounds | VGPRs | Scratch B/lane | Spills | Occupancy | Estimate "
                 "| Launch changes |",
                 "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-        out += [f"| `{r['file']}:{r['line']}` | {r['kernel']} | {', '.join(map(str, r['launch_sizes'])) or 'none'} | "
-                f"{r['bounds'] or 'none'} | {_figure(r, 'vgprs')} | {_figure(r, 'scratch_bytes')} | "
-                f"{_figure(r, 'vgpr_spills')} | {_figure(r, 'occupancy')} | {_estimate(r)} | "
-                + ("<br>".join(f"{c['code']}: {c['message']}" for c in r.get("launch_changes", ())) or "none")
-                .replace("|", chr(92) + "|") + " |" for r in table]
+        out += [f"| {_where(r['file'], r['line'])} | {r['kernel']} | "
+                f"{', '.join(map(str, r['launch_sizes'])) or 'none'} | "
+                f"{_cell(inline(r['bounds'] or 'none'))} | {_figure(r, 'vgprs')} | {_figure(r, 'scratch_bytes')} | "
+                f"{_figure(r, 'vgpr_spills')} | {_figure(r, 'occupancy')} | {_cell(inline(_estimate(r)))} | "
+                + _cell("<br>".join(f"{c['code']}: {inline(c['message'])}" for c in r.get("launch_changes", ()))
+                        or "none") + " |" for r in table]
     else:
         out.append("No kernel.")
     out += ["", "### host functions", ""]
     if hosts:
         out += ["| Where | Function | Findings |", "| --- | --- | --- |"]
-        out += [f"| `{r['file']}:{r['line']}` | {r['function']} | "
-                + "<br>".join(f"line {f['line']}, {f['code']}{' (applied)' if f['applied'] else ''}: {f['message']}"
-                              for f in r["findings"]).replace("|", chr(92) + "|") + " |" for r in hosts]
+        out += [f"| {_where(r['file'], r['line'])} | {r['function']} | "
+                + _cell("<br>".join(f"line {f['line']}, {f['code']}{' (applied)' if f['applied'] else ''}: "
+                                    f"{inline(f['message'])}" for f in r["findings"])) + " |" for r in hosts]
     else:
         out.append("No host function with a finding.")
-    out += [f"- missing: {m}" for m in missing]
+    out += [f"- missing: {inline(m)}" for m in missing]
     return "\n".join(out) + "\n"
+
+
+def _where(path: str, line: int) -> str:
+    """A place in a table cell: inline code, the name on one line (positions.path_text)."""
+    return _cell(code_span(f"{path_text(path)}:{line}"))
+
+
+def _cell(text: str) -> str:
+    """Markdown for a table cell: a pipe escaped, even in code."""
+    return text.replace("|", "\\|")

@@ -21,6 +21,7 @@ from pathlib import Path
 from translator import diagnostics as dg
 from translator.cache import Cache, default_dir
 from translator.inputs import UNREADABLE
+from translator.output.positions import path_text
 from translator.pipeline import Result, translate
 from translator.workspace import Job, Workspace, launch_index, local_headers
 
@@ -165,7 +166,7 @@ class Progress:
         rate = self.done / elapsed
         left = (self.total - self.done) / rate
         columns = shutil.get_terminal_size((80, 20)).columns
-        line = f"[{self.done}/{self.total}] {rate:.0f} files/s, {left:.0f} s left  {path}"[:max(columns - 1, 10)]
+        line = f"[{self.done}/{self.total}] {rate:.0f} files/s, {left:.0f} s left  {path_text(path)}"[:max(columns - 1, 10)]
         self.stream.write("\r" + line + " " * max(self.width - len(line), 0))
         self.stream.flush()
         self.width = len(line)

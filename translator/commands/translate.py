@@ -19,6 +19,7 @@ from translator.ignore import ignore_files_above
 from translator.inputs import (STALE_TEMPORARY_S, UNWRITABLE, open_for_writing, open_regular, problem, read_regular,
                                write_problem)
 from translator.output.jsonfmt import to_json
+from translator.output.positions import path_text
 from translator.settings import Settings, UsageError
 from translator.stats import CSV_HEADER, Stats
 from translator.workspace import CUDA_SUFFIXES, Selection, Workspace
@@ -64,7 +65,7 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
     selection = Selection(output, not settings.only_translated, args.in_place, settings.include, settings.exclude,
                           settings.config.root if settings.output_from_config and output is not None else None,
                           settings.config.root, tuple(p for p in (settings.output,) if p is not None),
-                          settings.patterns_root, settings.gitignore)
+                          settings.patterns_root, settings.gitignore, dependents=args.pre_commit)
     workspace = Workspace.collect(args.paths, selection)
     if workspace.onto_inputs:
         raise UsageError(f"the output folder {output} would overwrite the inputs themselves "
@@ -144,9 +145,9 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
             one = Stats()
             one.add(result, count_lines=True)
             if csv_rows is not None:
-                csv_rows += one.csv_rows(job.display)
+                csv_rows += one.csv_rows(path_text(job.display))
             else:
-                stats_stream.write(one.render(job.display))
+                stats_stream.write(one.render(path_text(job.display)))
         total.add(result, count_lines=print_stats)
         progress.show(job.display)
     progress.clear()
@@ -303,9 +304,10 @@ def _write_if_different(path: Path, data: bytes, like: Path) -> bool:
 
 
 def _shown(path: Path) -> str:
-    """A path relative to the working folder when it is below it (as pre-commit shows them)."""
+    """A path relative to the working folder when it is below it (as pre-commit shows them),
+    on one line (positions.path_text)."""
     relative = os.path.relpath(path)
-    return str(path) if relative.startswith("..") else relative
+    return path_text(str(path) if relative.startswith("..") else relative)
 
 
 def _copy(src: Path, dst: Path, link: str | None) -> None:

@@ -12,8 +12,8 @@ import bisect
 import difflib
 from dataclasses import dataclass
 
-from translator.output.positions import (LineIndex, display, is_rename, output_spans, quoted_path, split_lines,
-                                        text_safe)
+from translator.output.positions import (LineIndex, display, is_rename, one_line, output_spans, quoted_path,
+                                        split_lines)
 
 BOLD, RED, GREEN, CYAN, YELLOW = "1", "31", "32", "36", "33"
 NO_NEWLINE = "\\ No newline at end of file"
@@ -46,7 +46,7 @@ def annotated_diff(result, *, color: bool = False, context: int = 3,
         for spans, note in notes:
             if note not in seen and any(_meets(s, c) for s in spans for c in changed):
                 seen.add(note)
-                out.append(paint(YELLOW, text_safe(note)))
+                out.append(paint(YELLOW, one_line(note)))
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
                 _lines(out, " ", a[i1:i2], None, paint)

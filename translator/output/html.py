@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import html
 
+from translator.output.positions import one_line, path_text
+
 BAR, GAP, WIDTH = 14, 10, 360
 STYLE = """body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:12px 0}
 td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}th{background:#f3f3f3}.with{fill:#2a7ab8}
@@ -68,7 +70,8 @@ def _estimate_cell(e: dict | None) -> str:
 
 
 def to_html(findings: dict, table: list[dict], missing: list[str], arch: str, hosts: list[dict] = ()) -> str:
-    cell = lambda v: html.escape("" if v is None else str(v))   # noqa: E731
+    cell = lambda v: html.escape("" if v is None else one_line(str(v)))   # noqa: E731
+    where = lambda path: html.escape(path_text(path))                   # noqa: E731
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><title>cu2hip report</title>',
              f"<style>{STYLE}</style></head><body>", "<h1>cu2hip report</h1>",
              f"<p>Register figures: hipcc for {html.escape(arch)}; blue with the optimizing passes, grey without.</p>",
@@ -83,7 +86,7 @@ def to_html(findings: dict, table: list[dict], missing: list[str], arch: str, ho
     for r in table:
         before = r.get("without") or {}
         pair = lambda k: cell(r.get(k)) + (f" ({cell(before.get(k))})" if before.get(k) not in (None, r.get(k)) else "")  # noqa: E731
-        parts.append(f"<tr><td>{cell(r['file'])}:{r['line']}</td><td>{cell(r['kernel'])}</td>"
+        parts.append(f"<tr><td>{where(r['file'])}:{r['line']}</td><td>{cell(r['kernel'])}</td>"
                      f"<td>{cell(', '.join(map(str, r['launch_sizes'])) or 'none')}"
                      f"{'<br>' + cell(r['unknown']) if r['unknown'] else ''}</td><td>{cell(r['bounds'] or 'none')}</td>"
                      f"<td>{pair('vgprs')}</td><td>{pair('scratch_bytes')}</td><td>{pair('vgpr_spills')}</td>"
@@ -95,13 +98,13 @@ def to_html(findings: dict, table: list[dict], missing: list[str], arch: str, ho
     if hosts:       # translator.output.functions.rows
         parts.append("<h2>Host functions</h2><table><tr><th>Where</th><th>Function</th><th>Findings</th></tr>")
         for h in hosts:
-            parts.append(f"<tr><td>{cell(h['file'])}:{h['line']}</td><td>{cell(h['function'])}</td><td>"
+            parts.append(f"<tr><td>{where(h['file'])}:{h['line']}</td><td>{cell(h['function'])}</td><td>"
                          + "<br>".join(f"line {f['line']}: [{cell(f['code'])}]{' (applied)' if f['applied'] else ''} "
                                        f"{cell(f['message'])}" for f in h["findings"]) + "</td></tr>")
         parts.append("</table>")
     for topic, items in findings.items():
         parts.append(f"<h2>{html.escape(topic)}</h2><ul>")
-        parts += [f"<li>{cell(d.path)}:{d.line}: [{cell(d.code)}] {cell(d.message)}</li>" for d in items]
+        parts += [f"<li>{where(d.path)}:{d.line}: [{cell(d.code)}] {cell(d.message)}</li>" for d in items]
         parts.append("</ul>")
     if missing:
         parts.append("<h2>Missing figures</h2><ul>" + "".join(f"<li>{cell(m)}</li>" for m in missing) + "</ul>")

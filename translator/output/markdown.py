@@ -15,7 +15,7 @@ import html
 from collections import Counter
 
 from translator.output.diff import annotated_diff, fold_renames
-from translator.output.positions import at_least, is_rename, path_text, text_safe
+from translator.output.positions import at_least, is_rename, one_line, path_text
 
 TITLE = "## cu2hip translation review"
 LIMIT = 65_536          # GitHub's limit on a comment, in characters
@@ -109,14 +109,14 @@ def _optimizing(shown, diagnostics, topic) -> list[str]:
             if topic(f.rule) and f.edits:
                 line = r.input.count(b"\n", 0, min(e.start for e in f.edits)) + 1
                 by_topic.setdefault(topic(f.rule), []).append(
-                    f"- {_code_span(f'{path_text(r.path)}:{line}')} rewritten [{f.rule}]: {_inline(f.reason)}")
+                    f"- {code_span(f'{path_text(r.path)}:{line}')} rewritten [{f.rule}]: {inline(f.reason)}")
         for d in diagnostics[id(r)]:
             # A note that says what a rewrite of its rule in the file says is that rewrite.
             if topic(d.code) and not (d.severity == "note" and any(
                     rule == d.code and reason.startswith(d.message) for rule, reason in said)):
                 by_topic.setdefault(topic(d.code), []).append(
-                    f"- {_code_span(f'{path_text(d.path)}:{d.line}:{d.col}')} {d.severity} [{d.code}]: "
-                    f"{_inline(d.message)}")
+                    f"- {code_span(f'{path_text(d.path)}:{d.line}:{d.col}')} {d.severity} [{d.code}]: "
+                    f"{inline(d.message)}")
     if not by_topic:
         return []
     out = ["", "### Optimizing passes: every rewrite and refusal"]
@@ -130,7 +130,7 @@ def _file_table(shown, renames, diagnostics) -> str:
             "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for r in shown:
         s = Counter(d.severity for d in diagnostics[id(r)])
-        name = _code_span(path_text(r.path)).replace("|", "\\|")     # a pipe escaped, even in code
+        name = code_span(path_text(r.path)).replace("|", "\\|")     # a pipe escaped, even in code
         rows.append(f"| {name} | {len(r.applied)} | "
                     f"{len(renames[id(r)])} | {s['error']} | {s['warning']} | {s['note']} |")
     return "\n".join(rows) + "\n"
@@ -150,7 +150,7 @@ def _block(r, diff: str, diagnostics, topic, folded: int | None) -> str | None:
         fence = "`" * max(3, longest_run(diff, "`") + 1)
         out += [f"{fence}diff", diff.rstrip("\n"), fence, ""]
     if rest:
-        out += [f"- {_code_span(text_safe(d.format()))}" for d in rest] + [""]
+        out += [f"- {code_span(one_line(d.format()))}" for d in rest] + [""]
     out.append("</details>")
     return "\n".join(out) + "\n"
 
@@ -164,7 +164,7 @@ def _left_out(files, diagnostics, parts: list[str], room: int) -> str:
         count = sum(len(diagnostics[id(r)]) for r in files)
         names, used = [], 0
         for r in files:
-            name = _code_span(path_text(r.path))
+            name = code_span(path_text(r.path))
             if used + len(name) > room - 400:
                 break
             names.append(name)
@@ -180,9 +180,9 @@ def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
-def _inline(text: str) -> str:
-    """A message on one Markdown line, its HTML escaped."""
-    return html.escape(text_safe(text).replace("\n", " "), quote=False)
+def inline(text: str) -> str:
+    """A message on one Markdown line (positions.one_line), its HTML escaped."""
+    return html.escape(one_line(text), quote=False)
 
 
 def longest_run(text: str, char: str) -> int:
@@ -194,7 +194,7 @@ def longest_run(text: str, char: str) -> int:
     return best
 
 
-def _code_span(text: str) -> str:
+def code_span(text: str) -> str:
     """`text` as inline code, whatever backticks it holds."""
     ticks = "`" * (longest_run(text, "`") + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""

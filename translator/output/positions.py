@@ -27,6 +27,12 @@ def display(data: bytes) -> str:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# What can end a line or drive a terminal where a name is printed: C0 controls, DEL, C1
+# controls (U+0085 ends a line for some readers) and Unicode's line and paragraph
+# separators. A name holding one could print a line of its own (`\n::error ...` is a
+# GitHub workflow command) or, in Markdown, a blank line that ends its code span.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL_BUT_TAB = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
 _NAME = re.compile(rb"[A-Za-z_]\w*\Z")
 _HEADER_NAME = re.compile(rb"[\w./+-]+\Z")
 
@@ -37,13 +43,21 @@ def path_bytes(path: str) -> bytes:
     return os.fsencode(path)
 
 
+def _escape_control(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}"
+
+
 def path_text(path: str) -> str:
-    """A path as text that is valid UTF-8 and says its bytes exactly: a name that is
-    UTF-8 with no backslash is itself; otherwise each byte that is not UTF-8 is written
-    `\\xNN` and a backslash `\\\\` (so the escape is lossless)."""
-    if not _SURROGATE.search(path) and "\\" not in path:
+    """A path as text that is valid UTF-8, on one line, and says its bytes exactly: a
+    name that is UTF-8 with no backslash or control character is itself; otherwise each
+    byte that is not UTF-8 and each control byte is written `\\xNN`, a C1 control or a
+    line separator `\\uNNNN`, and a backslash `\\\\` (so the escape is lossless). Every
+    format shows names through it (or through quoted_path, or percent-encoded in a URI)."""
+    if not _SURROGATE.search(path) and "\\" not in path and not _CONTROL.search(path):
         return path
-    return path_bytes(path).replace(b"\\", b"\\\\").decode("utf-8", "backslashreplace")
+    text = path_bytes(path).replace(b"\\", b"\\\\").decode("utf-8", "backslashreplace")
+    return _CONTROL.sub(_escape_control, text)
 
 
 def quoted_path(path: str) -> str:
@@ -75,6 +89,13 @@ def text_safe(text: str) -> str:
         return text
     return _SURROGATE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}" if ord(m.group()) >= 0xDC80
                           else f"\\u{ord(m.group()):04x}", text)
+
+
+def one_line(text: str) -> str:
+    """A message as one line of valid UTF-8 (text_safe), each control character but the
+    tab written as path_text writes it: a name the message quotes cannot start a line."""
+    text = text_safe(text)
+    return _CONTROL_BUT_TAB.sub(_escape_control, text) if _CONTROL_BUT_TAB.search(text) else text
 
 
 SEVERITY_RANK = {"note": 0, "warning": 1, "error": 2}
