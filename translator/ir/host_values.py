@@ -693,15 +693,25 @@ class KernelLaunches:
         if self._local is None:
             self._local = {}
             local_symbols: dict[str, list[str]] = {}
+            # The index was gathered from the inputs: this file's own launches in it are
+            # the input's, which an earlier round may have moved. They are read from the
+            # round's text instead (the other files' stay the index's).
+            own = re.compile(re.escape(self.source.path) + r":\d+:\d+")
             for name, where, values, reason, header, *symbol in self.index or ():
                 if header == self.source.path:
-                    self._tree.setdefault(name, []).append((where, tuple(values), reason))
-                    self._symbols.setdefault(name, []).append(symbol[0] if symbol else "")
+                    self._tree.setdefault(name, [])
+                    if not own.fullmatch(where):
+                        self._tree[name].append((where, tuple(values), reason))
+                        self._symbols.setdefault(name, []).append(symbol[0] if symbol else "")
             for fact in launch_facts(self.parsed, self.module, evaluator=self.values):
                 line, col = self.source.position(fact.offset)
                 self._local.setdefault(fact.kernel, []).append((f"{self.source.path}:{line}:{col}", fact.values,
                                                                 fact.reason))
                 local_symbols.setdefault(fact.kernel, []).append(fact.symbol)
+            for name, found in self._local.items():
+                if name in self._tree:
+                    self._tree[name] += found
+                    self._symbols.setdefault(name, []).extend(local_symbols[name])
             for name, symbols in local_symbols.items():
                 self._symbols.setdefault(name, symbols)
         return self._tree[kernel] if kernel in self._tree else self._local.get(kernel, [])
