@@ -17,7 +17,7 @@ from translator.facts import Fact, register
 @register
 class HostValues(Fact):
     name = "host-values"
-    requires = ("tree",)
+    requires = ("tree", "macros")
 
     @classmethod
     def compute(cls, facts):
