@@ -22,4 +22,5 @@ class HostValues(Fact):
     @classmethod
     def compute(cls, facts):
         from translator.ir.host_values import evaluator
-        return evaluator(facts.get("tree"), facts.source.path, facts.options)   # with the file's local headers
+        return evaluator(facts.get("tree"), facts.source.path, facts.options,   # with the file's local headers
+                         table=facts.get("macros"))

@@ -78,12 +78,30 @@ def _logical_line(text: bytes, start: int) -> tuple[bytes, int]:
         return _CONTINUED.sub(b" ", text[start:newline]), newline
 
 
-def _guarded(text: bytes, hash_at: int, name: bytes) -> bool:
-    """Whether the previous directive line is `#ifndef name` or `#if !defined(name)`."""
-    before = text[:hash_at].rstrip()
-    line = before[before.rfind(b"\n") + 1:]
-    return bool(re.match(rb"\s*#\s*(?:ifndef\s+" + re.escape(name) + rb"\b|if\s+!\s*defined\s*\(?\s*"
-                         + re.escape(name) + rb"\b)", line))
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define)\b([^\n]*)", re.M)
+
+
+def _guarded(text: bytes) -> set[int]:
+    """The offsets of the `#define NAME` lines that sit in the first branch of an
+    `#ifndef NAME` (or `#if !defined(NAME)`): the compile line may define NAME first."""
+    out: set[int] = set()
+    stack: list[bytes | None] = []        # each open group's opener line, None past its first branch
+    for match in _CONDITIONAL.finditer(text):
+        word, rest = match.group(1), match.group(2)
+        if word in (b"if", b"ifdef", b"ifndef"):
+            stack.append(word + rest)
+        elif word in (b"elif", b"else"):
+            if stack:
+                stack[-1] = None
+        elif word == b"endif":
+            if stack:
+                stack.pop()
+        elif stack and stack[-1] is not None:
+            name = re.match(rb"[ \t]+([A-Za-z_]\w*)", rest)
+            if name is not None and re.match(rb"(?:ifndef\s+" + re.escape(name.group(1)) + rb"\b|if\s+!\s*defined\s*\(?\s*"
+                                             + re.escape(name.group(1)) + rb"\b)", stack[-1]):
+                out.add(match.start())
+    return out
 
 
 def definitions(text: bytes, header: str = ""):
@@ -92,6 +110,7 @@ def definitions(text: bytes, header: str = ""):
         return
     text = lines_of(text)
     found = []
+    guarded = _guarded(text) if b"if" in text else set()
     for hash_at, end in directives(text, b"define"):
         match = _DEFINE.match(text, end)
         if match is None:
@@ -103,7 +122,7 @@ def definitions(text: bytes, header: str = ""):
             params = tuple(p.strip() for p in match.group(2)[1:-1].decode("utf-8", "replace").split(",") if p.strip())
         name = match.group(1).decode("utf-8", "replace")
         found.append((hash_at, name, Macro(name, params, body, -1 if header else hash_at,
-                                           _guarded(text, hash_at, match.group(1)), header)))
+                                           text.rfind(b"\n", 0, hash_at) + 1 in guarded, header)))
     for hash_at, end in directives(text, b"undef"):
         match = _UNDEF.match(text, end)
         if match is not None:
@@ -138,8 +157,11 @@ class MacroTable:
         """`sources`: (header path or "" for the file, text) in the order they are read."""
         self._macros: dict[str, Macro] = {}
         self._unknown: dict[str, str] = {}
+        self.every: dict[str, list[Macro]] = {}      # every definition of each name, known or not
         for header, text in sources:
             for name, macro in definitions(text, header):
+                if macro is not None:
+                    self.every.setdefault(name, []).append(macro)
                 if name in self._unknown:
                     continue
                 if macro is None:
