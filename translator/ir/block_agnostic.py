@@ -12,7 +12,12 @@ cooperative-groups block or grid query (`this_thread_block().thread_rank()`, `.s
 followed through the call graph's known edges only: a call it cannot follow (a function
 pointer, a table of them, a functor of a template parameter's type, a virtual or member
 call, a function declared but not defined here; translator.ir.calls) may do anything, so
-the kernel is taken as block-dependent, with that call as the reason. What
+the kernel is taken as block-dependent, with that call as the reason. Macros
+(translator.ir.macros) are seen through: the index may be a macro's expansion
+(`#define IDX (blockIdx.x * blockDim.x + threadIdx.x)`), and any other macro used in the
+kernel or a helper it reaches whose expansion sees the block (`#define TID threadIdx.x`),
+or that cannot be expanded (several definitions, `#undef`), makes it block-dependent,
+with the macro's name as the reason. What
 the threads do with their index is free: neighbour reads, atomics, loops, early returns
 (each thread's work is the same whichever block holds it).
 

@@ -17,13 +17,18 @@ Two analyses, each computed once per round (the fact "call-graph", translator.fa
 Every other call of a device function's body is a known call of the device library
 (`sqrtf`, `atomicAdd`, `std::min`: the mapping tables' device functions), a
 cooperative-groups call (`cg::this_grid()`, read by the analyses that look for block
-queries), a conversion, or an *unknown edge* (`Function.unknown`: the callee as written
+queries), a conversion (`static_cast<float>(x)`, `float(x)`, `Real_t(x)` where `Real_t` is
+a typedef or `using` of an arithmetic type: a value cast calls nothing), or an *unknown
+edge* (`Function.unknown`: the callee as written
 and why it cannot be followed): a call through a function pointer (a parameter, a local,
 a global, `(*fp)(x)`), through a table of them (`ops[k](x)`), of a functor (a parameter or
 local of a template parameter's type or of a class, `F()(x)`), a member call (virtual or
 not, `p->f(x)`), a constructor of one of the file's classes, and a function the file
 declares but does not define (`extern __device__`) or does not declare at all (it lives
-in another file). An analysis that must see every callee treats a function with an
+in another file), `T(x)` of a template parameter `T` and `static_cast` to a type that
+is not arithmetic (either may run a class's constructor). A macro used in a body
+(translator.ir.macros, the round's table) is seen through: the calls of its expansion
+are the body's calls, and a macro that cannot be expanded is an unknown edge. An analysis that must see every callee treats a function with an
 unknown edge as one that may do anything; `CallGraph.first_unknown` finds the first one a
 function reaches through known edges.
 """

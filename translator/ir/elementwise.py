@@ -18,7 +18,12 @@ shared memory, barriers, atomics, warp operations, early exits other than the gu
 thread indices used beyond the global id, a pointer used other than as `p[i]` (a
 neighbour read, pointer arithmetic, a pointer passed to a function), memory reached
 through anything but a pointer parameter, an assignment to a parameter or to the index,
-preprocessor lines inside the body, template kernels and kernels in macros.
+preprocessor lines inside the body, template kernels and kernels in macros. A macro
+used in the statements (translator.ir.macros) is allowed only when it is a pure value
+(numbers, operators, arithmetic casts, math calls, and a function-like macro's own
+parameters, whose arguments are the tree's): any other expansion (`#define Y_NEXT
+y[(i+1)%n]`, `#define SET(a, v) a = v`) holds accesses the walk does not see, and is
+refused with the macro's name.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 // no-edit: L007
 // expect: L009 "the macro LANE"
 #include <cstdio>
-#define LANE(x) ((x) % blockDim.x)
+#define LANE(v) ((v) % blockDim.x)
 __global__ void k(int *out, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
