@@ -14,13 +14,25 @@ from translator.settings import UsageError, resolve
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    translate_options: list[str] = []
+    if argv[:1] == ["batch"] and "--" in argv:
+        # `cu2hip batch MANIFEST [options] -- TRANSLATE OPTIONS`: argparse cannot take a
+        # list after the options of a subcommand, so the tail is cut off first.
+        cut = argv.index("--")
+        argv, translate_options = argv[:cut], argv[cut + 1:]
     args = parser.parse_args(argv)
+    if args.command == "batch":
+        args.translate_options = translate_options
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
     try:
         if args.command == "rules":
             return rules.run(args)
+        if args.command == "batch":
+            from translator.commands import batch
+            return batch.run(args)
         if args.command == "translate":
             try:
                 notes = hipify_compat.normalize(args)
@@ -162,11 +174,46 @@ def _parser() -> argparse.ArgumentParser:
                     help="read the include folders, definitions and standard of each file from "
                          "DIR/compile_commands.json (a compilation database, as clang tools read it)")
 
+    b = sub.add_parser("batch", help="translate many repositories on a Dask cluster",
+                       usage="cu2hip batch [-h] [-o DIR] [--scheduler ADDRESS] [--workers N] [--summary-json FILE] "
+                             "[--summary-markdown FILE] [--strict] [-q] MANIFEST [-- TRANSLATE-OPTION...]",
+                       description="Translate every repository of MANIFEST as `cu2hip translate` would (each with "
+                                   "its own configuration), on an embedded Dask LocalCluster or a running cluster, "
+                                   "and write one summary. Options after `--` are translate options for every "
+                                   "repository. Needs cu2hip[batch].")
+    b.add_argument("manifest", metavar="MANIFEST", help="a TOML manifest, or a text file of `SOURCE [REF]` lines")
+    b.add_argument("-o", "--output", metavar="DIR",
+                   help="the folder of the repositories' outputs, each in DIR/NAME (default: the manifest's "
+                        "`output`, else ./cu2hip-batch)")
+    b.add_argument("--scheduler", metavar="ADDRESS",
+                   help="a running Dask scheduler (tcp://host:8786); its workers need cu2hip and the local "
+                        "repositories' folders (default: an embedded LocalCluster sized to this machine)")
+    b.add_argument("--workers", type=int, metavar="N",
+                   help="the embedded cluster's workers (default: one per repository, at most the CPU count)")
+    b.add_argument("--summary-json", metavar="FILE", help="default: OUTPUT/cu2hip-batch.json")
+    b.add_argument("--summary-markdown", metavar="FILE", help="default: OUTPUT/cu2hip-batch.md")
+    b.add_argument("--strict", action="store_true", help="exit 1 when any repository has an error diagnostic")
+    b.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary line")
+
     r = sub.add_parser("rules", help="list the rules, or explain one", description="The rule catalog.")
     r.add_argument("id", nargs="?", metavar="ID", help="explain this rule")
     r.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     r.add_argument("--rules", action="append", metavar="FILE", help="also list the user rules of FILE")
     return parser
+
+
+def translate_options_error(options: list[str]) -> str | None:
+    """Why `cu2hip translate` would not take `options` (argparse's message), or None."""
+    import contextlib
+    import io
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            _parser().parse_args(["translate", ".", "-o", ".", *options])
+        except SystemExit:
+            lines = err.getvalue().strip().splitlines()
+            return lines[-1].split(": error: ", 1)[-1] if lines else "not taken"
+    return None
 
 
 def add_pass_options(p: argparse.ArgumentParser, default_none: bool = True) -> None:
