@@ -22,7 +22,7 @@ the reason of an `Unknown` when it refuses.
 
 The providers, one module each: `module` (the IR's own facts), `call_graph`, `warp`,
 `host_values`, `kernel_launches`, `block_agnostic`, `elementwise`, `statements`,
-`aliases` and `registers`.
+`aliases`, `registers` and `macros` (the macro table every other one reads).
 """
 
 from __future__ import annotations
@@ -81,6 +81,7 @@ _MODULES = {
     "sync_points": "module", "call-graph": "call_graph", "warp": "warp", "host-values": "host_values",
     "kernel-launches": "kernel_launches", "block-agnostic": "block_agnostic", "elementwise": "elementwise",
     "launch-blocks": "statements", "aliases": "aliases", "register-counter": "registers",
+    "macros": "macros",
 }
 _PROVIDERS: dict[str, type[Fact]] = {}
 

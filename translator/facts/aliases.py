@@ -41,7 +41,7 @@ class _PerFunction(PerItem):
 @register
 class Aliases(Fact):
     name = "aliases"
-    requires = ("tree",)
+    requires = ("tree", "macros")
 
     @classmethod
     def compute(cls, facts):

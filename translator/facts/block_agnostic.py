@@ -26,7 +26,7 @@ class _PerKernel(PerItem):
 @register
 class BlockAgnostic(Fact):
     name = "block-agnostic"
-    requires = ("tree", "call-graph")
+    requires = ("tree", "call-graph", "macros")
 
     @classmethod
     def compute(cls, facts):

@@ -19,7 +19,7 @@ from translator.facts import Fact, register
 @register
 class CallGraph(Fact):
     name = "call-graph"
-    requires = ("tree",)
+    requires = ("tree", "macros")
 
     @classmethod
     def compute(cls, facts):

@@ -36,7 +36,7 @@ class _PerKernel(PerItem):
 @register
 class Elementwise(Fact):
     name = "elementwise"
-    requires = ("tree", "call-graph")
+    requires = ("tree", "call-graph", "macros")
 
     @classmethod
     def compute(cls, facts):

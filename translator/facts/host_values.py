@@ -17,9 +17,10 @@ from translator.facts import Fact, register
 @register
 class HostValues(Fact):
     name = "host-values"
-    requires = ("tree",)
+    requires = ("tree", "macros")
 
     @classmethod
     def compute(cls, facts):
         from translator.ir.host_values import evaluator
-        return evaluator(facts.get("tree"), facts.source.path, facts.options)   # with the file's local headers
+        return evaluator(facts.get("tree"), facts.source.path, facts.options,   # with the file's local headers
+                         table=facts.get("macros"))

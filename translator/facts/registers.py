@@ -15,7 +15,7 @@ from translator.facts import Fact, register
 @register
 class RegisterCounter(Fact):
     name = "register-counter"
-    requires = ("tree", "call-graph")
+    requires = ("tree", "call-graph", "macros")
 
     @classmethod
     def compute(cls, facts):

@@ -17,7 +17,7 @@ from translator.facts import Fact, register
 @register
 class LaunchBlocks(Fact):
     name = "launch-blocks"
-    requires = ("tree", "launches")
+    requires = ("tree", "launches", "macros")
 
     @classmethod
     def compute(cls, facts):

@@ -17,7 +17,7 @@ from translator.facts import Fact, register
 @register
 class WarpFacts(Fact):
     name = "warp"
-    requires = ("tree", "call-graph")
+    requires = ("tree", "call-graph", "macros")
 
     @classmethod
     def compute(cls, facts):

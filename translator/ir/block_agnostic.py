@@ -12,7 +12,12 @@ cooperative-groups block or grid query (`this_thread_block().thread_rank()`, `.s
 followed through the call graph's known edges only: a call it cannot follow (a function
 pointer, a table of them, a functor of a template parameter's type, a virtual or member
 call, a function declared but not defined here; translator.ir.calls) may do anything, so
-the kernel is taken as block-dependent, with that call as the reason. What
+the kernel is taken as block-dependent, with that call as the reason. Macros
+(translator.ir.macros) are seen through: the index may be a macro's expansion
+(`#define IDX (blockIdx.x * blockDim.x + threadIdx.x)`), and any other macro used in the
+kernel or a helper it reaches whose expansion sees the block (`#define TID threadIdx.x`),
+or that cannot be expanded (several definitions, `#undef`), makes it block-dependent,
+with the macro's name as the reason. What
 the threads do with their index is free: neighbour reads, atomics, loops, early returns
 (each thread's work is the same whichever block holds it).
 
@@ -31,6 +36,7 @@ import tree_sitter as ts
 from translator.frontend import ParsedFile, node_at
 from translator.ir.calls import call_graph
 from translator.ir.elementwise import not_analysable, shape, squeeze
+from translator.ir.macros import expansion_of_use, macros, uses
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel, Span
 from translator.ir.nodes import descendants
 
@@ -110,6 +116,10 @@ def analyse(parsed: ParsedFile, kernel: Kernel) -> Agnostic | NotAgnostic:
                               "parameter")
             bound_params.append(names.index(name))
             bound_names.append(name)
+    table = macros(parsed)
+    hidden = _seen_through_macros(parsed, table, body, allowed)
+    if hidden is not None:
+        return refuse(hidden)
     graph = call_graph(parsed)
     unknown = graph.first_unknown(kernel.name)
     if unknown is not None:
@@ -123,7 +133,31 @@ def analyse(parsed: ParsedFile, kernel: Kernel) -> Agnostic | NotAgnostic:
                 "utf-8", "replace"))
             if seen is not None:
                 return refuse(f"it calls {helper}, which uses {seen.group(1)}")
+            node = function.node(parsed)
+            hidden = _seen_through_macros(parsed, table, node, []) if node is not None else None
+            if hidden is not None:
+                return refuse(f"it calls {helper}, where {hidden.removeprefix('it ')}")
     return Agnostic(kernel.name, form, frag.text(parsed.data, bound), tuple(bound_params), tuple(bound_names))
+
+
+def _seen_through_macros(parsed: ParsedFile, table, node: ts.Node, allowed: list[Span]) -> str | None:
+    """Why a macro used under `node` (outside the `allowed` spans, where the global id is
+    read through its expansion) may see the block: its expansion holds a thread index or
+    anything else that sees the block, or cannot be expanded; None when none does."""
+    frag = parsed.main
+    for name, use in uses(table, frag, parsed.data, node):
+        lo, hi = frag.span(use)
+        if any(a <= lo and hi <= b for a, b in allowed):
+            continue
+        expansion = expansion_of_use(table, frag, parsed.data, use)
+        if not expansion.known:
+            return f"it uses the macro {name}, which cu2hip cannot see through: {expansion.reason}"
+        seen = _SEES_THE_BLOCK.search(expansion.value) or _GROUP_QUERY.search(expansion.value)
+        if seen is not None:
+            macro = table.get(name)
+            return f"it uses the macro {name}{macro.where}, which expands to '{macro.body}': {seen.group(1)} " \
+                   "beyond the global thread id sees the block"
+    return None
 
 
 def _index_spans(frag, body: ts.Node, form: str) -> list[Span]:

@@ -17,13 +17,18 @@ Two analyses, each computed once per round (the fact "call-graph", translator.fa
 Every other call of a device function's body is a known call of the device library
 (`sqrtf`, `atomicAdd`, `std::min`: the mapping tables' device functions), a
 cooperative-groups call (`cg::this_grid()`, read by the analyses that look for block
-queries), a conversion, or an *unknown edge* (`Function.unknown`: the callee as written
+queries), a conversion (`static_cast<float>(x)`, `float(x)`, `Real_t(x)` where `Real_t` is
+a typedef or `using` of an arithmetic type: a value cast calls nothing), or an *unknown
+edge* (`Function.unknown`: the callee as written
 and why it cannot be followed): a call through a function pointer (a parameter, a local,
 a global, `(*fp)(x)`), through a table of them (`ops[k](x)`), of a functor (a parameter or
 local of a template parameter's type or of a class, `F()(x)`), a member call (virtual or
 not, `p->f(x)`), a constructor of one of the file's classes, and a function the file
 declares but does not define (`extern __device__`) or does not declare at all (it lives
-in another file). An analysis that must see every callee treats a function with an
+in another file), `T(x)` of a template parameter `T` and `static_cast` to a type that
+is not arithmetic (either may run a class's constructor). A macro used in a body
+(translator.ir.macros, the round's table) is seen through: the calls of its expansion
+are the body's calls, and a macro that cannot be expanded is an unknown edge. An analysis that must see every callee treats a function with an
 unknown edge as one that may do anything; `CallGraph.first_unknown` finds the first one a
 function reaches through known edges.
 """
@@ -39,7 +44,9 @@ import tree_sitter as ts
 
 from translator.frontend import ParsedFile, node_at
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Span
+from translator.ir.macros import macros
 from translator.ir.nodes import calls_between, hits, parent_of
+from translator.ir.types import INTEGERS, Types, normal
 
 _CONTAINERS = frozenset({"linkage_specification", "namespace_definition", "declaration_list"})
 # Conditional groups hold top-level code too (an include guard holds a whole header): every
@@ -191,6 +198,8 @@ def build_call_graph(parsed: ParsedFile) -> CallGraph:
         return CallGraph(())
     names = {name for name, *_ in found}
     scope = _FileScope(parsed, names)
+    table = macros(parsed)
+    conversions = _Conversions(parsed)
     functions = []
     for name, node, body, kernel in found:
         calls: list[str] = []
@@ -201,13 +210,20 @@ def build_call_graph(parsed: ParsedFile) -> CallGraph:
             function = n.child_by_field_name("function")
             if function is None:
                 continue
-            callee, why = _classify(parsed, function, names, local, scope)
+            if function.type == "identifier" and parsed.main.text(data, function) in table:
+                continue        # a macro: its expansion's calls are read below
+            callee, why = _classify(parsed, function, names, local, scope, conversions)
             if callee is not None and callee not in calls:
                 calls.append(callee)
             elif why is not None:
                 written = " ".join(parsed.main.text(data, function).split())
                 if all(w != written for w, _ in unknown):
                     unknown.append((written, why))
+        for callee, edge in _macro_calls(parsed, table, body, names, scope, conversions):
+            if callee is not None and callee not in calls:
+                calls.append(callee)
+            elif edge is not None and all(w != edge[0] for w, _ in unknown):
+                unknown.append(edge)
         functions.append(Function(name, parsed.main.span(node), parsed.main.span(body), kernel, tuple(calls),
                                   tuple(unknown)))
     return CallGraph(tuple(functions))
@@ -376,15 +392,72 @@ def _declaration_of(frag, identifier: ts.Node) -> ts.Node | None:
         node = parent
 
 
-def _classify(parsed: ParsedFile, function: ts.Node, names: set[str], local: _Locals, scope: _FileScope) \
-        -> tuple[str | None, str | None]:
+def _macro_calls(parsed: ParsedFile, table, body: ts.Node, names: set[str], scope: _FileScope,
+                 conversions: _Conversions):
+    """(callee, None) for each of the file's device functions that a macro used in `body`
+    calls in its expansion, and (None, (macro, why)) for each call there that is not
+    known, or for a macro that cannot be expanded."""
+    from translator.ir.macros import called_names, expansion_of_use, uses
+    for name, node in uses(table, parsed.main, parsed.data, body):
+        expansion = expansion_of_use(table, parsed.main, parsed.data, node)
+        if not expansion.known:
+            yield None, (name, expansion.reason)
+            continue
+        for called in called_names(expansion.value):
+            if called in names:
+                yield called, None
+            elif called in scope.declared:
+                yield None, (name, f"{called} (in the expansion of the macro {name}) is declared but not defined "
+                                   "in this file (extern): its body is not known")
+            elif not (called in library_functions() or called in _CG_FUNCTIONS or called in _CASTS
+                      or called in _CONVERSION_WORDS or conversions.arithmetic(called)):
+                yield None, (name, f"{called} (in the expansion of the macro {name}) is not a function cu2hip can "
+                                   "follow: its body is not known")
+
+
+# Value casts and the words of a functional cast to a built-in type (`unsigned(x)`).
+_CASTS = frozenset({"static_cast"})
+_CONVERSION_WORDS = frozenset({"float", "double", "int", "unsigned", "signed", "long", "short", "char", "bool",
+                               "sizeof", "alignof", "decltype"})
+
+
+class _Conversions:
+    """Which types of the file are arithmetic (built in, or a typedef or `using` of one):
+    `Real_t(x)` and `static_cast<float>(x)` convert a value, they call nothing."""
+
+    def __init__(self, parsed: ParsedFile):
+        self.parsed = parsed
+        self._types: Types | None = None
+
+    def arithmetic(self, name: str) -> bool:
+        """Whether a type as written (`const float`, `Real_t`, `unsigned int`) is arithmetic."""
+        written = normal(" ".join(w for w in name.split() if w not in ("const", "volatile")))
+        if written in INTEGERS or written in _FLOATS:
+            return True
+        if self._types is None:
+            self._types = Types(self.parsed.main, self.parsed.data)
+        base = self._types.resolve(written)
+        return base != written and (base in INTEGERS or base in _FLOATS)
+
+
+_FLOATS = frozenset({"float", "double", "long double"})
+
+
+def _classify(parsed: ParsedFile, function: ts.Node, names: set[str], local: _Locals, scope: _FileScope,
+              conversions: _Conversions) -> tuple[str | None, str | None]:
     """(the file's device function called, None), or (None, why the edge is unknown), or
     (None, None) for a known call of the library, cooperative groups or a conversion."""
     text = lambda n: parsed.main.text(parsed.data, n)    # noqa: E731
     kind = function.type
     if kind == "template_function":
         inner = function.child_by_field_name("name")
-        return _classify(parsed, inner, names, local, scope) if inner is not None else (None, None)
+        if inner is not None and text(inner) in _CASTS:
+            arguments = function.child_by_field_name("arguments")
+            written = text(arguments)[1:-1] if arguments is not None else ""
+            if conversions.arithmetic(written):
+                return None, None                              # static_cast<float>(x): a value cast
+            return None, f"{text(function)} converts to a type that may be a class (its conversion is not analysed)"
+        return _classify(parsed, inner, names, local, scope, conversions) if inner is not None else (None, None)
     if kind == "qualified_identifier":
         scope_node = function.child_by_field_name("scope")
         outer = text(scope_node) if scope_node is not None else ""
@@ -413,7 +486,10 @@ def _classify(parsed: ParsedFile, function: ts.Node, names: set[str], local: _Lo
         if name in library_functions() or name in _CG_FUNCTIONS:
             return None, None
         if name in local.template_types:
-            return None, None                                  # T(x): a conversion to the template's type
+            return None, f"{name}(...) constructs a value of the template parameter type {name}, which may be a " \
+                         "class whose constructor is not analysed"
+        if conversions.arithmetic(name):
+            return None, None                                  # Real_t(x): a conversion to an arithmetic type
         return None, f"{name} is not defined in this file: its body is not known"
     if kind == "field_expression":
         receiver = function.child_by_field_name("argument")
@@ -428,6 +504,9 @@ def _classify(parsed: ParsedFile, function: ts.Node, names: set[str], local: _Lo
         return None, f"{text(function)} makes a functor whose call operator is not analysed"
     if kind == "type_identifier" and text(function) in scope.classes:
         return None, f"{text(function)} constructs a class whose constructor is not analysed"
+    if kind == "type_identifier" and text(function) in local.template_types:
+        return None, f"{text(function)}(...) constructs a value of the template parameter type " \
+                     f"{text(function)}, which may be a class whose constructor is not analysed"
     return None, None
 
 

@@ -18,7 +18,12 @@ shared memory, barriers, atomics, warp operations, early exits other than the gu
 thread indices used beyond the global id, a pointer used other than as `p[i]` (a
 neighbour read, pointer arithmetic, a pointer passed to a function), memory reached
 through anything but a pointer parameter, an assignment to a parameter or to the index,
-preprocessor lines inside the body, template kernels and kernels in macros.
+preprocessor lines inside the body, template kernels and kernels in macros. A macro
+used in the statements (translator.ir.macros) is allowed only when it is a pure value
+(numbers, operators, arithmetic casts, math calls, and a function-like macro's own
+parameters, whose arguments are the tree's): any other expansion (`#define Y_NEXT
+y[(i+1)%n]`, `#define SET(a, v) a = v`) holds accesses the walk does not see, and is
+refused with the macro's name.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import tree_sitter as ts
 from translator.frontend import Fragment, ParsedFile
 from translator.ir import body as body_facts
 from translator.ir.calls import call_graph
+from translator.ir.macros import impure, macros
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel, Span
 from translator.ir.nodes import assigned, descendants
 
@@ -120,9 +126,11 @@ def device_functions(parsed: ParsedFile) -> dict[str, DeviceFunction]:
     for function in graph.functions:
         if function.kernel or (function.name in out and out[function.name].hazard):
             continue
-        body = parsed.data[function.body_span[0]:function.body_span[1]].decode("utf-8", "replace")
-        found = _HELPER_HAZARDS.search(body)
-        hazard = f"uses {found.group(1)}" if found else None
+        body = macros(parsed).expand(parsed.data[function.body_span[0]:function.body_span[1]].decode(
+            "utf-8", "replace"))       # its macros seen through
+        found = _HELPER_HAZARDS.search(body.value) if body.known else None
+        hazard = f"uses {found.group(1)}" if found else None if body.known else \
+            f"uses a macro cu2hip cannot see through: {body.reason}"
         node = function.node(parsed)
         declarator = node.child_by_field_name("declarator") if node is not None else None
         while declarator is not None and declarator.type != "function_declarator":
@@ -247,8 +255,13 @@ def _compare(parsed: ParsedFile, frag: Fragment, cond: ts.Node | None, index: st
 
 
 def _global_id(parsed: ParsedFile, frag: Fragment, node: ts.Node | None) -> bool:
-    return node is not None and _INT_CAST.sub("", squeeze(frag.text(parsed.data, node))) \
-        .replace("(", "").replace(")", "") in _GLOBAL_IDS
+    """Whether the expression is the global thread id (through the file's macros:
+    `#define IDX (blockIdx.x * blockDim.x + threadIdx.x)`)."""
+    if node is None:
+        return False
+    written = macros(parsed).expand(frag.text(parsed.data, node))
+    return written.known and _INT_CAST.sub("", squeeze(written.value)).replace("(", "").replace(")", "") \
+        in _GLOBAL_IDS
 
 
 def _index_declaration(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> tuple[str, str] | None:
@@ -309,6 +322,7 @@ class _StageWalk:
                  scalars: set[str], helpers: dict[str, DeviceFunction], statements: list[ts.Node]):
         self.parsed, self.frag, self.body, self.index = parsed, frag, body, index
         self.pointers, self.scalars, self.helpers_known = pointers, scalars, helpers
+        self.macros = macros(parsed)
         self.own = {s.id for s in statements}
         self.accesses: list[Access] = []
         self.names: list[tuple[str, Span]] = []
@@ -337,7 +351,11 @@ class _StageWalk:
                 return self._refuse("its body holds preprocessor lines")
             if kind in ("break_statement", "continue_statement") and depth == 0:
                 return self._refuse(f"it leaves its guarded body with {kind.split('_')[0]}")
-            if kind == "identifier":
+            if kind in ("identifier", "type_identifier") and self._text(n) in self.macros:
+                hidden = impure(self.macros, self._text(n), n, self.frag, self.parsed.data)
+                if hidden:
+                    return self._refuse(hidden)
+            elif kind == "identifier":
                 self._identifier(n)
             elif kind == "subscript_expression":
                 self._subscript(n)

@@ -25,6 +25,7 @@ import tree_sitter as ts
 from translator.frontend import ParsedFile, parse_file
 from translator.ir.model import LaunchSite
 from translator.ir.ancestry import ancestry
+from translator.ir.macros import MacroTable, included_headers, table_of
 from translator.ir.nodes import descendants
 from translator.ir.writes import Callees, write_of
 
@@ -36,7 +37,6 @@ SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2,
          "int4": 16, "double2": 16, "uint4": 16}
 _INT = re.compile(r"(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9][0-9']*)([uUlL]*)\Z")
 _MAX_DEPTH = 32
-_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)      # in a macro's value (strings there are no numbers)
 
 
 @dataclass(frozen=True)
@@ -74,23 +74,11 @@ class LocalHeaders:
         """The evaluators of the headers `data` (the file's text) includes, directly or
         through others, in the order the preprocessor reads them."""
         if self._chain is None:
-            import os
-            self._chain, seen = [], set()
-
-            def visit(path: str, text: bytes) -> None:
-                folder = os.path.dirname(path)
-                for match in _LOCAL_INCLUDE.finditer(text):
-                    target = os.path.realpath(os.path.join(folder, match.group(1).decode("utf-8", "replace")))
-                    if target in seen or target not in self.headers:
-                        continue
-                    seen.add(target)
-                    visit(target, self.headers[target])
-                    self._chain.append(HostValues(_parsed_header(self.headers[target])))
-            visit(os.path.realpath(self.path), data)
+            self._chain = [HostValues(_parsed_header(text))
+                           for _, text in included_headers(self.path, data, self.headers)]
         return self._chain
 
 
-_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 _HEADER_PARSES: dict[bytes, ParsedFile] = {}
 
 
@@ -103,10 +91,10 @@ def _parsed_header(data: bytes) -> ParsedFile:
     return found
 
 
-def evaluator(parsed: ParsedFile, path: str, options) -> HostValues:
+def evaluator(parsed: ParsedFile, path: str, options, table: MacroTable | None = None) -> HostValues:
     """The evaluator of a file of a run: its local headers are the run's (`options.local_headers`)."""
     headers = getattr(options, "local_headers", ())
-    return HostValues(parsed, headers=LocalHeaders(path, dict(headers)) if headers else None)
+    return HostValues(parsed, headers=LocalHeaders(path, dict(headers)) if headers else None, table=table)
 
 
 def _text(parsed: ParsedFile, node: ts.Node) -> str:
@@ -116,10 +104,13 @@ def _text(parsed: ParsedFile, node: ts.Node) -> str:
 class HostValues:
     """The evaluator of one file (its file-scope facts are gathered once)."""
 
-    def __init__(self, parsed: ParsedFile, file: HostValues | None = None, headers: LocalHeaders | None = None):
+    def __init__(self, parsed: ParsedFile, file: HostValues | None = None, headers: LocalHeaders | None = None,
+                 table: MacroTable | None = None):
         """`file`: for a macro's body (`parsed` holds its text alone), the evaluator of the
-        file whose names it may use; `headers`: the local headers the file includes."""
+        file whose names it may use; `headers`: the local headers the file includes;
+        `table`: the round's macro table (else the file's own `#define`s are read)."""
         self.parsed = parsed
+        self._table = table
         self.headers = file.headers if file else headers
         self._overridable: set[str] = file._overridable if file else set()
         self._defined_at: dict[str, int] = file._defined_at if file else {}
@@ -150,22 +141,23 @@ class HostValues:
                 self._global_declaration(node)
             elif kind == "enum_specifier":
                 self._enum(node)
-            elif kind == "preproc_def":
-                name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-                if name is not None:
-                    key = _text(self.parsed, name)
-                    text = _COMMENT.sub(" ", _text(self.parsed, value)).strip() if value is not None else ""
-                    self._macros[key] = text if self._macros.get(key, text) == text else None
-                    self._defined_at.setdefault(key, node.start_byte)
-                    if _guarded_by(self.parsed, node, key):
-                        self._overridable.add(key)
-            elif kind == "preproc_function_def":
-                name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-                if name is not None:
-                    self._macros[_text(self.parsed, name)] = None
-                    self._macro_bodies[_text(self.parsed, name)] = _text(self.parsed, value) if value else ""
             elif kind.startswith("preproc_"):
                 stack.extend(node.named_children)
+        # The macros are the round's table's (the file's and its local headers'): an
+        # object-like one by its text, anything else (function-like, several
+        # definitions, #undef'd) None, a function-like one's body for Callees.
+        table = self._table if self._table is not None else table_of(self.parsed.data)
+        for name, macro in table.known().items():
+            if macro.object_like:
+                self._macros[name] = macro.body
+                self._defined_at[name] = macro.offset
+                if macro.overridable:
+                    self._overridable.add(name)
+            else:
+                self._macros[name] = None
+                self._macro_bodies[name] = macro.body
+        for name in table.names - table.known().keys():
+            self._macros[name] = None
 
     def _global_declaration(self, node: ts.Node) -> None:
         words = _text(self.parsed, node).split("=")[0].split()
@@ -535,17 +527,6 @@ def _dim3_unknown(values: list[Value], bad: Value) -> Value:
     return _plain(bad)
 
 
-def _guarded_by(parsed: ParsedFile, node: ts.Node, name: str) -> bool:
-    """Whether the `#define` node sits directly in `#ifndef name` (or `#if !defined(name)`)."""
-    parent = node.parent
-    if parent is None or parent.type not in ("preproc_ifdef", "preproc_if"):
-        return False
-    head = parsed.data[parent.start_byte:min(parent.end_byte, node.start_byte)].decode("utf-8", "replace")
-    first = head.split("\n", 1)[0].split("//")[0]
-    return bool(re.match(r"\s*#\s*(?:ifndef\s+" + re.escape(name) + r"\b|if\s+!\s*defined\s*\(?\s*"
-                         + re.escape(name) + r"\b)", first))
-
-
 def _product(values: list[Value]) -> Value:
     out = {1}
     for v in values:
@@ -693,15 +674,25 @@ class KernelLaunches:
         if self._local is None:
             self._local = {}
             local_symbols: dict[str, list[str]] = {}
+            # The index was gathered from the inputs: this file's own launches in it are
+            # the input's, which an earlier round may have moved. They are read from the
+            # round's text instead (the other files' stay the index's).
+            own = re.compile(re.escape(self.source.path) + r":\d+:\d+")
             for name, where, values, reason, header, *symbol in self.index or ():
                 if header == self.source.path:
-                    self._tree.setdefault(name, []).append((where, tuple(values), reason))
-                    self._symbols.setdefault(name, []).append(symbol[0] if symbol else "")
+                    self._tree.setdefault(name, [])
+                    if not own.fullmatch(where):
+                        self._tree[name].append((where, tuple(values), reason))
+                        self._symbols.setdefault(name, []).append(symbol[0] if symbol else "")
             for fact in launch_facts(self.parsed, self.module, evaluator=self.values):
                 line, col = self.source.position(fact.offset)
                 self._local.setdefault(fact.kernel, []).append((f"{self.source.path}:{line}:{col}", fact.values,
                                                                 fact.reason))
                 local_symbols.setdefault(fact.kernel, []).append(fact.symbol)
+            for name, found in self._local.items():
+                if name in self._tree:
+                    self._tree[name] += found
+                    self._symbols.setdefault(name, []).extend(local_symbols[name])
             for name, symbols in local_symbols.items():
                 self._symbols.setdefault(name, symbols)
         return self._tree[kernel] if kernel in self._tree else self._local.get(kernel, [])

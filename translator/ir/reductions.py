@@ -21,6 +21,7 @@ import tree_sitter as ts
 
 from translator.frontend import ParsedFile, node_at
 from translator.ir.elementwise import DeviceFunction, Refusal, _index_declaration, _statements, squeeze, unknown_call
+from translator.ir.macros import impure, macros
 from translator.ir.nodes import assigned, descendants
 from translator.ir.model import Kernel, Span
 
@@ -76,10 +77,16 @@ def consumer(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFuncti
     prefix = (frag.span(stmts[0])[0], frag.span(stmts[at - 1])[1]) if at else None
     pointers = {p.name for p in kernel.params if p.is_pointer and p.name}
     accesses, names, other, local = [], [], set(), set()
+    table = macros(parsed)
     for statement in stmts[:at] + stmts[at + 1:]:
         for node in descendants(statement):
             if node.type.startswith("preproc"):
                 return refuse("its body holds preprocessor lines")
+            if node.type in ("identifier", "type_identifier") and frag.text(parsed.data, node) in table:
+                hidden = impure(table, frag.text(parsed.data, node), node, frag, parsed.data)
+                if hidden:
+                    return refuse(hidden)
+                continue
             if node.type in ("init_declarator", "array_declarator", "pointer_declarator", "declaration") \
                     and node.child_by_field_name("declarator") is not None \
                     and node.child_by_field_name("declarator").type == "identifier":

@@ -60,6 +60,7 @@ import tree_sitter as ts
 from translator.frontend import ParsedFile, parse_file
 from translator.ir.elementwise import device_functions
 from translator.ir.host_values import HostValues, Value
+from translator.ir.macros import macros
 from translator.ir.nodes import descendants, function_around
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel
 
@@ -215,7 +216,7 @@ class _Counter:
 
     def __init__(self, parsed: ParsedFile, functions: bool = True):
         self.parsed = parsed
-        self.values = HostValues(parsed)
+        self.values = HostValues(parsed, table=macros(parsed))
         tree = parsed.main.root
         self.functions: dict[str, ts.Node] = {}
         for name, fn in (device_functions(parsed) if functions else {}).items():

@@ -23,6 +23,8 @@ import tree_sitter as ts
 from translator.frontend import ParsedFile, node_at
 from translator.ir.model import LaunchSite, Module, Span
 from translator.ir.ancestry import ancestry
+from translator.ir.macros import called_names
+from translator.ir.macros import macros as macro_table
 from translator.ir.nodes import assigned, descendants, function_name, with_parents
 
 PURE_CALLS = frozenset({
@@ -41,8 +43,6 @@ _CONTROL = {"if_statement": "an if", "for_statement": "a loop", "while_statement
             "do_statement": "a loop", "for_range_loop": "a loop", "switch_statement": "a switch",
             "return_statement": "a return", "break_statement": "a break", "continue_statement": "a continue",
             "goto_statement": "a goto", "compound_statement": "a nested block", "try_statement": "a try block"}
-_MACRO = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\r?\n)*[^\n]*)", re.M)
-_CALLED = re.compile(r"([A-Za-z_][\w:]*)\s*\(")
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,7 @@ def launch_blocks(parsed: ParsedFile, module: Module) -> list[Block]:
         key = (parent.start_byte, parent.end_byte)
         groups.setdefault(key, []).append((site, statement))
         parents[key] = parent
-    macros = _check_macros(parsed.data)
+    macros = _check_macros(macro_table(parsed))
     blocks = []
     for key, sites in sorted(groups.items()):
         if len(sites) < 2:
@@ -156,14 +156,12 @@ def _text(parsed: ParsedFile, node: ts.Node) -> str:
     return parsed.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
 
-def _check_macros(data: bytes) -> frozenset[str]:
-    """The file's function-like macros that only query, report and exit."""
+def _check_macros(table) -> frozenset[str]:
+    """The function-like macros (the file's and its headers') that only query, report and exit."""
     out = set()
-    for match in _MACRO.finditer(data):
-        params = {p.strip() for p in match.group(2).decode("utf-8", "replace").split(",")}
-        called = set(_CALLED.findall(match.group(3).decode("utf-8", "replace")))
-        if called <= _REPORTING | params:
-            out.add(match.group(1).decode())
+    for name, macro in table.known().items():
+        if macro.params is not None and set(called_names(macro.body)) <= _REPORTING | set(macro.params):
+            out.add(name)
     return frozenset(out)
 
 
@@ -376,7 +374,6 @@ def _reference_binding(parsed: ParsedFile, node: ts.Node, changed: dict[str, str
         changed.setdefault(bound, f"'{bound}' is bound to the reference '{name}', through which it may change")
 
 
-_MACRO_ANY = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:\([^)]*\))?)((?:[^\n]*\\\r?\n)*[^\n]*)", re.M)
 _UPPER_CALL = re.compile(r"\b([A-Z][A-Z0-9_]{2,})\s*\(")
 
 
@@ -385,14 +382,14 @@ def _hidden(parsed: ParsedFile, body: ts.Node | None, names: set[str]) -> dict[s
     call of the function that looks like a macro the file does not define (its body is not
     known: it may read any local)."""
     out: dict[str, str] = {}
-    defined = set()
-    for match in _MACRO_ANY.finditer(parsed.data):
-        macro = match.group(1).decode("utf-8", "replace")
-        defined.add(macro)
-        params = {p.strip() for p in match.group(2).decode("utf-8", "replace").strip("()").split(",")}
-        words = set(re.findall(r"[A-Za-z_]\w*", match.group(3).decode("utf-8", "replace"))) - params
-        for name in words & names:
-            out.setdefault(name, f"the macro {macro} names '{name}': its uses through the macro are not seen")
+    table = macro_table(parsed)
+    defined = table.names
+    for macro, found in table.every.items():
+        for definition in found:
+            words = set(re.findall(r"[A-Za-z_]\w*", definition.body)) - set(definition.params or ())
+            for name in sorted(words & names):
+                out.setdefault(name, f"the macro {macro}{definition.where} names '{name}': its uses through the "
+                                     "macro are not seen")
     if body is not None:
         text = _text(parsed, body)
         for call in _UPPER_CALL.finditer(text):

@@ -36,8 +36,9 @@ from functools import cached_property
 
 import tree_sitter as ts
 
-from translator.frontend import ParsedFile, node_at, object_macros
+from translator.frontend import ParsedFile, node_at
 from translator.ir.calls import CallGraph, Function, call_graph
+from translator.ir.macros import macros as macro_table
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Span
 from translator.ir.nodes import descendants, with_parents
 
@@ -170,16 +171,6 @@ def integer(text: str) -> int | None:
 
 
 _CEIL_WARPS = re.compile(r"\(blockDim\.x\+(?:31|32-1)\)")
-_FUNCTION_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(", re.M)
-
-
-def function_macros(data: bytes) -> frozenset[str]:
-    """The names the file defines as function-like macros (`#define __shfl_down(v, d) ...`)."""
-    if b"define" not in data:
-        return frozenset()
-    return frozenset(m.group(1).decode("utf-8", "replace") for m in _FUNCTION_DEFINE.finditer(data))
-
-
 def narrow_type(text: str) -> bool:
     return re.sub(r"\s+|\bconst\b|\bvolatile\b", "", text) in _NARROW_TYPES
 
@@ -194,9 +185,11 @@ def warp_facts(parsed: ParsedFile) -> WarpFacts:
 def build_warp_facts(parsed: ParsedFile) -> WarpFacts:
     """The facts of every device function of the file, computed."""
     graph = call_graph(parsed)
-    macros = {name.decode("utf-8", "replace"): body.strip().decode("utf-8", "replace") for name, body in object_macros(parsed.data)} \
-        if graph.functions else {}
-    defined = function_macros(parsed.data) if graph.functions else frozenset()     # once per file
+    table = macro_table(parsed)
+    # The object-like macros of one definition by their text (a literal's value is read
+    # through them); the names any definition makes function-like (that call is the macro's).
+    macros = {name: m.body for name, m in table.known().items() if m.object_like}
+    defined = frozenset(name for name, found in table.every.items() if any(m.params is not None for m in found))
     walks = [_Walk(parsed, f, macros, defined) for f in graph.functions]
     by_name: dict[str, list[_Walk]] = {}
     for w in walks:

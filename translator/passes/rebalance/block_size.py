@@ -97,6 +97,16 @@ WAVEFRONT = 64
 MAX_THREADS = 1024      # threads per block, on CUDA and HIP alike
 
 
+def _other_files_launches(ctx: Context, index, name: str) -> list:
+    """The launches (and other uses) of `name` that the project's index holds in files
+    other than this one: the file's own launches are the ones being moved, and bound
+    nothing."""
+    if not index.across_files(name):
+        return []
+    own = f"{ctx.source.path}:"
+    return [use for use in index.of(name) if not use[0].startswith(own)]
+
+
 def rebalance(ctx: Context) -> None:
     """Move or refuse each launch of a known block size that is not the configured one."""
     target = ctx.options.block_size
@@ -135,9 +145,10 @@ def rebalance(ctx: Context) -> None:
             else:
                 verdicts[name] = ctx.facts.get(BlockAgnostic).of(defined[name][0])
         verdict = verdicts[name]
-        if moves and isinstance(verdict, Agnostic) and index.across_files(name):
-            known = [v for _, values, _ in index.of(name) for v in values]
-            if all(values for _, values, _ in index.of(name)) and max(known) < target:
+        others = _other_files_launches(ctx, index, name) if moves and isinstance(verdict, Agnostic) else []
+        if others:
+            known = [v for _, values, _ in others for v in values]
+            if all(values for _, values, _ in others) and max(known) < target:
                 _refuse(ctx, site, name, block, f"it is launched from other files too, and its launches there bound "
                         f"it at {max(known)} threads per block, fewer than {target}")
                 continue

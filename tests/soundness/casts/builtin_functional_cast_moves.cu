@@ -1,0 +1,23 @@
+// soundness: must-apply
+// why: unsigned(x) and float(x) convert values
+// edit: L007 "256"
+#include <cstdio>
+
+__global__ void k(int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = (int)(float(unsigned(i)) * 2.0f);
+}
+
+int main()
+{
+    const int n = 1000;
+    int *out;
+    cudaMallocManaged(&out, n * sizeof(int));
+    k<<<(n + 127) / 128, 128>>>(out, n);
+    cudaDeviceSynchronize();
+    for (int i = 0; i < n; ++i)
+        if (out[i] != (int)(i * 2)) { printf("FAIL at %d: %d\n", i, out[i]); return 1; }
+    printf("OK\n");
+    return 0;
+}

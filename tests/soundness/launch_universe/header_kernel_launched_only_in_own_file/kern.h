@@ -1,0 +1,3 @@
+#pragma once
+__global__ void scale(float *x, int n);
+void run_scale(float *x, int n);

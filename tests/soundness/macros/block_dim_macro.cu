@@ -1,0 +1,24 @@
+// soundness: must-refuse
+// why: BDIM is blockDim.x: it stores 128, and would store 256
+// no-edit: L007
+// expect: L009 "the macro BDIM"
+#include <cstdio>
+#define BDIM blockDim.x
+__global__ void k(int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = BDIM;
+}
+
+int main()
+{
+    const int n = 1000;
+    int *out;
+    cudaMallocManaged(&out, n * sizeof(int));
+    k<<<(n + 127) / 128, 128>>>(out, n);
+    cudaDeviceSynchronize();
+    for (int i = 0; i < n; ++i)
+        if (out[i] != (int)(128)) { printf("FAIL at %d: %d\n", i, out[i]); return 1; }
+    printf("OK\n");
+    return 0;
+}

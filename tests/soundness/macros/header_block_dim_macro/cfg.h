@@ -1,0 +1,1 @@
+#define ROW_WIDTH blockDim.x

@@ -1,0 +1,26 @@
+// soundness: must-refuse
+// why: the helper adds TID, threadIdx.x through a macro
+// no-edit: L007
+// expect: L009 "the macro TID"
+#include <cstdio>
+#define TID threadIdx.x
+__device__ int shift(int v) { return v + TID; }
+
+__global__ void k(int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = shift(i);
+}
+
+int main()
+{
+    const int n = 1000;
+    int *out;
+    cudaMallocManaged(&out, n * sizeof(int));
+    k<<<(n + 127) / 128, 128>>>(out, n);
+    cudaDeviceSynchronize();
+    for (int i = 0; i < n; ++i)
+        if (out[i] != (int)(i + i % 128)) { printf("FAIL at %d: %d\n", i, out[i]); return 1; }
+    printf("OK\n");
+    return 0;
+}
