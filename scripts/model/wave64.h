@@ -7,6 +7,9 @@
 // which AMD's do not. This header replaces its warp operations with AMD's semantics
 // (amd_warp_functions.h, amd_warp_sync_functions.h) and schedules the fibers itself:
 //
+//   - Wavefronts are AMD's: a block's threads numbered x fastest (x + X * (y + Y * z)),
+//     64 to a wavefront, whatever order HIP-CPU's fibers run in (its numbering has x
+//     slowest, which would put threads (0, 0) and (0, 1) of a 16x4 block side by side).
 //   - A warp operation is a rendezvous of the wavefront's *active* lanes: a lane parks at
 //     it, and the operation resolves once every lane of its 64-lane wavefront is parked
 //     (at a warp operation, at a block barrier, or finished). Lanes that wait at a block
@@ -107,7 +110,17 @@ struct Block {
 
 inline thread_local Block block;
 
+// The fiber's number: HIP-CPU's order of a block's threads, x slowest (a 16x4 block's
+// fiber 1 is thread (0, 1)). It orders the fibers' turns and their exit only.
 inline unsigned self() noexcept { return hip::detail::Fiber::this_fiber().id(); }
+
+// The thread's number in its block as AMD counts it, x fastest: wavefront w holds threads
+// 64w to 64w + 63 of this order, and a lane's place in it is its lane id. Every Lane of the
+// block is indexed by it.
+inline unsigned linear() noexcept
+{
+    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
 
 inline bool fibers() noexcept { return hip::detail::this_tile::has_barrier; }
 
@@ -134,16 +147,16 @@ inline void wait(Ready ready, const char* deadlock, const Site& site) noexcept
         if (b.size == 1 || !fibers()) {
             if (b.size > 1 && self() != 0) {
                 die("a lane reached a warp operation or barrier that lane 0 of its block did not reach "
-                    "(the model runs lane 0 first)", site, self());
+                    "(the model runs lane 0 first)", site, linear());
             }
-            if (b.size == 1) die(deadlock, site, self());
+            if (b.size == 1) die(deadlock, site, linear());
         }
         step();
         if (b.progress != seen) {
             seen = b.progress;
             idle = 0;
         } else if (++idle > 3) {
-            die(deadlock, site, self());
+            die(deadlock, site, linear());
         }
     }
 }
@@ -168,7 +181,7 @@ inline void lane_end() noexcept
 {
     Block& b = block;
     const unsigned me = self();
-    b.lanes[me].state = kDone;
+    b.lanes[linear()].state = kDone;
     ++b.done;
     ++b.progress;
     if (b.size == 1 || !fibers()) return;
@@ -290,11 +303,11 @@ inline bool resolve(unsigned w) noexcept
 inline Lane& rendezvous(Lane& l) noexcept
 {
     Block& b = block;
-    const unsigned me = self();
+    const unsigned wavefront = linear() / kWave;
     l.state = kWarp;
     ++b.progress;
     wait([&] {
-        if (l.state == kWarp) resolve(me / kWave);
+        if (l.state == kWarp) resolve(wavefront);
         return l.state != kWarp;
     },
          "a warp operation waits for lanes that never arrive (a deadlock)", l.site);
@@ -303,7 +316,7 @@ inline Lane& rendezvous(Lane& l) noexcept
 
 inline Lane& park(Op op, const char* file, int line) noexcept
 {
-    Lane& l = block.lanes[self()];
+    Lane& l = block.lanes[linear()];
     l.site = Site{file, line, op};
     l.masked = false;
     l.predicate = 0;
@@ -388,7 +401,7 @@ inline void syncthreads(CU2HIP_SITE) noexcept
     Block& b = block;
     if (b.size == 1) return;
     const Site site{file, line, kWaveBarrier};
-    Lane& l = b.lanes[self()];
+    Lane& l = b.lanes[linear()];
     l.site = site;
     l.state = kBlock;
     ++b.progress;
@@ -472,7 +485,7 @@ inline void syncwarp(MaskT mask, CU2HIP_SITE) noexcept
 
 }  // namespace cu2hip_model
 
-inline unsigned __lane_id() noexcept { return cu2hip_model::self() % cu2hip_model::kWave; }
+inline unsigned __lane_id() noexcept { return cu2hip_model::linear() % cu2hip_model::kWave; }
 
 template<typename A, typename B,
          std::enable_if_t<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value, int> = 0>
