@@ -122,8 +122,6 @@ inline unsigned linear() noexcept
     return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 
-inline bool fibers() noexcept { return hip::detail::this_tile::has_barrier; }
-
 // Hand the processor to the next fiber of the block (HIP-CPU's barrier is a round-robin yield).
 inline void step() noexcept { hip::detail::Tile::this_tile().barrier(); }
 
@@ -144,13 +142,7 @@ inline void wait(Ready ready, const char* deadlock, const Site& site) noexcept
     unsigned long long seen = b.progress;
     int idle = 0;
     while (!ready()) {
-        if (b.size == 1 || !fibers()) {
-            if (b.size > 1 && self() != 0) {
-                die("a lane reached a warp operation or barrier that lane 0 of its block did not reach "
-                    "(the model runs lane 0 first)", site, linear());
-            }
-            if (b.size == 1) die(deadlock, site, linear());
-        }
+        if (b.size == 1) die(deadlock, site, linear());
         step();
         if (b.progress != seen) {
             seen = b.progress;
@@ -173,10 +165,15 @@ inline void lane_begin() noexcept
     b.done = 0;
     b.released = 0;
     for (unsigned i = 0; i < b.size; ++i) b.lanes[i].state = kRunning;
+    // HIP-CPU runs a block's threads one after the other, each to its end, unless thread 0
+    // reaches a barrier (then every thread is a fiber, switched at barriers). A warp
+    // operation that thread 0 does not reach (`if (in[i] % 3 == 0) atomicAggInc(c)`) needs
+    // the fibers too: thread 0 yields here, before it runs the kernel.
+    if (b.size > 1) step();
 }
 
-// A lane has returned: in fiber mode it waits until every lane has, and the lanes leave in
-// order (HIP-CPU's fibers loop back into the kernel when yielded to after they return).
+// A lane has returned: it waits until every lane has, and the lanes leave in order
+// (HIP-CPU's fibers loop back into the kernel when yielded to after they return).
 inline void lane_end() noexcept
 {
     Block& b = block;
@@ -184,7 +181,7 @@ inline void lane_end() noexcept
     b.lanes[linear()].state = kDone;
     ++b.done;
     ++b.progress;
-    if (b.size == 1 || !fibers()) return;
+    if (b.size == 1) return;
     const Site site{__FILE__, __LINE__, kWaveBarrier};
     wait([&] { return b.done == b.size && b.released == me; }, "the block's lanes never all returned", site);
     ++b.released;
