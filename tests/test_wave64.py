@@ -202,3 +202,41 @@ def test_the_model_keeps_the_null_streams_order(tmp_path):
         run = model.build_and_run({"order.cpp": _STREAM_ORDER}, ["order.cpp"], (7, 0), tmp_path / str(attempt),
                                   model.hip_cpu(), 300)
         assert run.passed, run.why()
+
+
+_BLOCK_SHAPES = rb"""
+#include <hip/hip_runtime.h>
+#include <cstdio>
+__global__ void k(int* out, int* lanes) {
+  int id = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  out[id] = __shfl(id, 1);
+  lanes[id] = __lane_id();
+}
+int main() {
+  const dim3 shapes[] = {dim3(16, 4), dim3(8, 4, 4), dim3(2, 64), dim3(128)};
+  int *out, *lanes, h[128], l[128], bad = 0;
+  hipMalloc(&out, sizeof h);
+  hipMalloc(&lanes, sizeof l);
+  for (const dim3& b : shapes) {
+    hipLaunchKernelGGL(k, dim3(1), b, 0, 0, out, lanes);
+    hipMemcpy(h, out, sizeof h, hipMemcpyDeviceToHost);
+    hipMemcpy(l, lanes, sizeof l, hipMemcpyDeviceToHost);
+    const int n = b.x * b.y * b.z;
+    for (int i = 0; i < n; ++i) {
+      if (h[i] != (i & ~63) + 1 || l[i] != i % 64) {
+        if (bad++ < 4) printf("block %ux%ux%u: thread %d read %d, lane %d\n", b.x, b.y, b.z, i, h[i], l[i]);
+      }
+    }
+  }
+  printf(bad ? "FAIL %d\n" : "PASS\n", bad);
+  return bad != 0;
+}
+"""
+
+
+def test_the_model_groups_threads_into_wavefronts_x_fastest(tmp_path):
+    # AMD numbers a block's threads x fastest, 64 to a wavefront: in a 16x4 block lane 1 is
+    # thread (1, 0). HIP-CPU's fibers count x slowest (its fiber 1 is thread (0, 1)).
+    run = model.build_and_run({"shapes.cpp": _BLOCK_SHAPES}, ["shapes.cpp"], (7, 0), tmp_path, model.hip_cpu(), 300)
+    assert run.passed, run.why()
+    assert run.stdout == "PASS\n"

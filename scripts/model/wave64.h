@@ -7,6 +7,9 @@
 // which AMD's do not. This header replaces its warp operations with AMD's semantics
 // (amd_warp_functions.h, amd_warp_sync_functions.h) and schedules the fibers itself:
 //
+//   - Wavefronts are AMD's: a block's threads numbered x fastest (x + X * (y + Y * z)),
+//     64 to a wavefront, whatever order HIP-CPU's fibers run in (its numbering has x
+//     slowest, which would put threads (0, 0) and (0, 1) of a 16x4 block side by side).
 //   - A warp operation is a rendezvous of the wavefront's *active* lanes: a lane parks at
 //     it, and the operation resolves once every lane of its 64-lane wavefront is parked
 //     (at a warp operation, at a block barrier, or finished). Lanes that wait at a block
@@ -107,9 +110,17 @@ struct Block {
 
 inline thread_local Block block;
 
+// The fiber's number: HIP-CPU's order of a block's threads, x slowest (a 16x4 block's
+// fiber 1 is thread (0, 1)). It orders the fibers' turns and their exit only.
 inline unsigned self() noexcept { return hip::detail::Fiber::this_fiber().id(); }
 
-inline bool fibers() noexcept { return hip::detail::this_tile::has_barrier; }
+// The thread's number in its block as AMD counts it, x fastest: wavefront w holds threads
+// 64w to 64w + 63 of this order, and a lane's place in it is its lane id. Every Lane of the
+// block is indexed by it.
+inline unsigned linear() noexcept
+{
+    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
 
 // Hand the processor to the next fiber of the block (HIP-CPU's barrier is a round-robin yield).
 inline void step() noexcept { hip::detail::Tile::this_tile().barrier(); }
@@ -131,19 +142,13 @@ inline void wait(Ready ready, const char* deadlock, const Site& site) noexcept
     unsigned long long seen = b.progress;
     int idle = 0;
     while (!ready()) {
-        if (b.size == 1 || !fibers()) {
-            if (b.size > 1 && self() != 0) {
-                die("a lane reached a warp operation or barrier that lane 0 of its block did not reach "
-                    "(the model runs lane 0 first)", site, self());
-            }
-            if (b.size == 1) die(deadlock, site, self());
-        }
+        if (b.size == 1) die(deadlock, site, linear());
         step();
         if (b.progress != seen) {
             seen = b.progress;
             idle = 0;
         } else if (++idle > 3) {
-            die(deadlock, site, self());
+            die(deadlock, site, linear());
         }
     }
 }
@@ -160,18 +165,23 @@ inline void lane_begin() noexcept
     b.done = 0;
     b.released = 0;
     for (unsigned i = 0; i < b.size; ++i) b.lanes[i].state = kRunning;
+    // HIP-CPU runs a block's threads one after the other, each to its end, unless thread 0
+    // reaches a barrier (then every thread is a fiber, switched at barriers). A warp
+    // operation that thread 0 does not reach (`if (in[i] % 3 == 0) atomicAggInc(c)`) needs
+    // the fibers too: thread 0 yields here, before it runs the kernel.
+    if (b.size > 1) step();
 }
 
-// A lane has returned: in fiber mode it waits until every lane has, and the lanes leave in
-// order (HIP-CPU's fibers loop back into the kernel when yielded to after they return).
+// A lane has returned: it waits until every lane has, and the lanes leave in order
+// (HIP-CPU's fibers loop back into the kernel when yielded to after they return).
 inline void lane_end() noexcept
 {
     Block& b = block;
     const unsigned me = self();
-    b.lanes[me].state = kDone;
+    b.lanes[linear()].state = kDone;
     ++b.done;
     ++b.progress;
-    if (b.size == 1 || !fibers()) return;
+    if (b.size == 1) return;
     const Site site{__FILE__, __LINE__, kWaveBarrier};
     wait([&] { return b.done == b.size && b.released == me; }, "the block's lanes never all returned", site);
     ++b.released;
@@ -290,11 +300,11 @@ inline bool resolve(unsigned w) noexcept
 inline Lane& rendezvous(Lane& l) noexcept
 {
     Block& b = block;
-    const unsigned me = self();
+    const unsigned wavefront = linear() / kWave;
     l.state = kWarp;
     ++b.progress;
     wait([&] {
-        if (l.state == kWarp) resolve(me / kWave);
+        if (l.state == kWarp) resolve(wavefront);
         return l.state != kWarp;
     },
          "a warp operation waits for lanes that never arrive (a deadlock)", l.site);
@@ -303,7 +313,7 @@ inline Lane& rendezvous(Lane& l) noexcept
 
 inline Lane& park(Op op, const char* file, int line) noexcept
 {
-    Lane& l = block.lanes[self()];
+    Lane& l = block.lanes[linear()];
     l.site = Site{file, line, op};
     l.masked = false;
     l.predicate = 0;
@@ -388,7 +398,7 @@ inline void syncthreads(CU2HIP_SITE) noexcept
     Block& b = block;
     if (b.size == 1) return;
     const Site site{file, line, kWaveBarrier};
-    Lane& l = b.lanes[self()];
+    Lane& l = b.lanes[linear()];
     l.site = site;
     l.state = kBlock;
     ++b.progress;
@@ -472,7 +482,7 @@ inline void syncwarp(MaskT mask, CU2HIP_SITE) noexcept
 
 }  // namespace cu2hip_model
 
-inline unsigned __lane_id() noexcept { return cu2hip_model::self() % cu2hip_model::kWave; }
+inline unsigned __lane_id() noexcept { return cu2hip_model::linear() % cu2hip_model::kWave; }
 
 template<typename A, typename B,
          std::enable_if_t<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value, int> = 0>

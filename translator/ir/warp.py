@@ -36,7 +36,7 @@ from functools import cached_property
 
 import tree_sitter as ts
 
-from translator.frontend import ParsedFile, node_at
+from translator.frontend import ParsedFile, node_at, object_macros
 from translator.ir.calls import CallGraph, Function, call_graph
 from translator.ir.macros import macros as macro_table
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Span
@@ -64,7 +64,8 @@ class Edit:
 @dataclass(frozen=True)
 class LaneSite:
     function: str
-    kind: str                   # "lane" (% &), "warp" (/ >>: warp index), "warps" (per block), "last" (== 31)
+    kind: str                   # "lane" (% &), "warp" (/ >>: warp index), "warps" (per block), "last" (== 31),
+                                # "first" (`threadIdx.x < 32`: a warp or 32 items; it sets no lane model)
     width: str                  # "32" or "warpSize"
     span: Span                  # the whole expression
     text: str
@@ -158,8 +159,8 @@ _KINDS = ("lanes", "shuffles", "votes", "narrows", "masks", "tiles")
 def lane_model(facts: WarpFacts) -> str:
     """The lane model of facts within() one component: "32" (written for 32-lane warps),
     "warpSize" (written for any width), "mixed" (both), or "none"."""
-    uses32 = any(s.width == "32" for s in facts.lanes) or any(s.basis == "32" for s in facts.shuffles) \
-        or bool(facts.tiles)
+    uses32 = any(s.width == "32" and s.kind != "first" for s in facts.lanes) or \
+        any(s.basis == "32" for s in facts.shuffles) or bool(facts.tiles)
     uses_w = any(s.width == "warpSize" for s in facts.lanes) or any(s.basis == "warpSize" for s in facts.shuffles)
     return "mixed" if uses32 and uses_w else "warpSize" if uses_w else "32" if uses32 else "none"
 
@@ -173,6 +174,41 @@ def integer(text: str) -> int | None:
 _CEIL_WARPS = re.compile(r"\(blockDim\.x\+(?:31|32-1)\)")
 def narrow_type(text: str) -> bool:
     return re.sub(r"\s+|\bconst\b|\bvolatile\b", "", text) in _NARROW_TYPES
+
+
+def _constant_declaration(frag, data: bytes, declaration: ts.Node) -> bool:
+    """Is it `const`/`constexpr` of an integer type, with one declarator of a literal value?"""
+    typ = declaration.child_by_field_name("type")
+    declarators = declaration.children_by_field_name("declarator")
+    if typ is None or len(declarators) != 1 or declarators[0].type != "init_declarator":
+        return False
+    qualifiers = {frag.text(data, c) for c in declaration.children if c.type == "type_qualifier"}
+    value = declarators[0].child_by_field_name("value")
+    return bool(qualifiers & {"const", "constexpr"}) and value is not None and value.type == "number_literal" and \
+        re.sub(r"\s+", "", frag.text(data, typ)) in _INTEGER_TYPES and integer(frag.text(data, value)) is not None
+
+
+_INTEGER_TYPES = _NARROW_TYPES | {"unsignedlong", "long", "size_t", "unsignedlonglong", "longlong", "short",
+                                  "unsignedshort", "uint64_t", "int64_t"}
+
+
+def file_constants(parsed: ParsedFile) -> dict[str, int | None]:
+    """Name -> value of the file's integer constants: object-like macros whose every
+    definition is one literal (None where two disagree), and namespace-scope `const` or
+    `constexpr` integers of a literal value."""
+    out: dict[str, int | None] = {}
+    for name, body in object_macros(parsed.data):
+        value = integer(body.decode("utf-8", "replace").strip().strip("()"))
+        key = name.decode("utf-8", "replace")
+        out[key] = value if out.get(key, value) == value else None
+    frag = parsed.main
+    for node in frag.root.named_children:
+        if node.type == "declaration" and _constant_declaration(frag, parsed.data, node):
+            declarator = node.children_by_field_name("declarator")[0]
+            key = frag.text(parsed.data, declarator.child_by_field_name("declarator"))
+            value = integer(frag.text(parsed.data, declarator.child_by_field_name("value")))
+            out[key] = value if out.get(key, value) == value else None
+    return out
 
 
 def warp_facts(parsed: ParsedFile) -> WarpFacts:
@@ -190,7 +226,8 @@ def build_warp_facts(parsed: ParsedFile) -> WarpFacts:
     # through them); the names any definition makes function-like (that call is the macro's).
     macros = {name: m.body for name, m in table.known().items() if m.object_like}
     defined = frozenset(name for name, found in table.every.items() if any(m.params is not None for m in found))
-    walks = [_Walk(parsed, f, macros, defined) for f in graph.functions]
+    constants = file_constants(parsed) if graph.functions else {}
+    walks = [_Walk(parsed, f, macros, defined, constants) for f in graph.functions]
     by_name: dict[str, list[_Walk]] = {}
     for w in walks:
         by_name.setdefault(w.function.name, []).append(w)
@@ -215,7 +252,7 @@ class _Walk:
     """One function's body, walked once; the facts are read after the thread values settle."""
 
     def __init__(self, parsed: ParsedFile, function: Function, macros: dict[str, str],
-                 defined: frozenset[str] = frozenset()):
+                 defined: frozenset[str] = frozenset(), constants: dict[str, int | None] | None = None):
         self.parsed, self.function, self.frag, self.data = parsed, function, parsed.main, parsed.data
         node = function.node(parsed)
         self.nodes = list(with_parents(node)) if node is not None else []
@@ -242,6 +279,15 @@ class _Walk:
         self.thread: set[str] = set()
         self.macros = macros
         self.function_macros = defined       # the file's function-like macros
+        # Names of constant integers: the file's (object-like macros, namespace-scope
+        # `const`/`constexpr`), then the function's own `const` locals of a literal value.
+        self.constants = dict(constants or {})
+        for n, up in self.nodes:
+            if n.type == "init_declarator" and up is not None and up.type == "declaration" and _constant_declaration(
+                    self.frag, self.data, up):
+                name = self.text(n.child_by_field_name("declarator"))
+                value = integer(self.text(n.child_by_field_name("value")))
+                self.constants[name] = value if self.constants.get(name, value) == value else None
 
     def text(self, node: ts.Node) -> str:
         return self.frag.text(self.data, node)
@@ -322,6 +368,33 @@ class _Walk:
                     args = n.child_by_field_name("arguments")
                     yield n, self.text(function), [a for a in args.named_children if a.type != "comment"], up
 
+    def constant(self, node: ts.Node | None) -> int | None:
+        """The value of an integer constant expression the file determines: literals, the
+        names of self.constants, parentheses, + - * / of constants; else None."""
+        if node is None:
+            return None
+        if node.type == "number_literal":
+            return integer(self.text(node))
+        if node.type == "identifier":
+            return self.constants.get(self.text(node))
+        if node.type == "parenthesized_expression" and node.named_child_count == 1:
+            return self.constant(node.named_children[0])
+        if node.type == "binary_expression":
+            left = self.constant(node.child_by_field_name("left"))
+            right = self.constant(node.child_by_field_name("right"))
+            op = self.text(node.child_by_field_name("operator"))
+            if left is None or right is None:
+                return None
+            if op == "+":
+                return left + right
+            if op == "-":
+                return left - right
+            if op == "*":
+                return left * right
+            if op == "/" and right > 0 and left >= 0:
+                return left // right
+        return None
+
     def _value_of(self, node: ts.Node) -> str:
         """A literal's text, or the literal an object-like macro of the file stands for."""
         text = self.text(node).strip()
@@ -373,11 +446,14 @@ class _Walk:
             left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
             lanes = lane32 | (set(self.params) & self.thread)
             if kind is None and op in ("==", "!=") and {self.text(left), self.text(right)} & lanes \
-                    and 31 in (integer(self.text(left)), integer(self.text(right))):
-                literal = left if integer(self.text(left)) == 31 else right
+                    and 31 in (self.constant(left), self.constant(right)):
+                literal = left if self.constant(left) == 31 else right
                 kind = ("last", "32")
                 yield LaneSite(name, "last", "32", self.span(n), self.text(n),
                                Edit(self.span(literal), "warpSize - 1"), False)
+                continue
+            if kind is None and self._first_threads(op, left, right, lane32):
+                yield LaneSite(name, "first", "32", self.span(n), self.text(n), None, False)
                 continue
             if kind is None:
                 continue
@@ -402,6 +478,19 @@ class _Walk:
             yield LaneSite(name, kind[0], kind[1], self.span(n), self.text(n), generic,
                            kind[0] == "warp" and self._indexes_pointer(n))
 
+    def _first_threads(self, op: str, left: ts.Node, right: ts.Node, lanes: set[str]) -> bool:
+        """Is it a test for the first 32 threads (`threadIdx.x < 32`, `tid >= 32`, `31 < t`)?
+        It may mean the first warp or 32 items: no rewrite is known."""
+        flipped = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
+        if op not in flipped:
+            return False
+        if self.constant(left) is not None:
+            left, right, op = right, left, flipped[op]
+        value = self.constant(right)
+        if value is None or not self.is_thread(left) or self.text(left) in lanes:
+            return False
+        return (op in ("<", ">=") and value == 32) or (op in ("<=", ">") and value == 31)
+
     def _lane_kind(self, n: ts.Node) -> tuple[str, str] | None:
         op_node = n.child_by_field_name("operator")
         left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
@@ -409,7 +498,7 @@ class _Walk:
             return None
         op = self.text(op_node)
         rtext = re.sub(r"\s+", "", self.text(right))
-        value = integer(rtext)
+        value = self.constant(right)
         ltext = re.sub(r"\s+", "", self.text(left))
         warps = ltext == "blockDim.x"
         if not warps and "blockDim" in ltext and ((op == "/" and value == 32) or (op == ">>" and value == 5)):
@@ -445,7 +534,7 @@ class _Walk:
             if len(args) > at + 1:
                 width = self.text(args[at + 1])
                 basis = "warpSize" if "warpSize" in width else \
-                    "grouped" if (integer(width) or 64) <= 32 else "unknown"
+                    "grouped" if (self.constant(args[at + 1]) or 64) <= 32 else "unknown"
                 yield Shuffle(self.function.name, name, self.span(call), self.span(args[-1])[1],
                               self.text(offset), basis, None, has_width=True)
                 continue
@@ -457,7 +546,7 @@ class _Walk:
         text = self.text(offset)
         if "warpSize" in text:
             return "warpSize", None
-        value = integer(text)
+        value = self.constant(offset)
         if value is not None:
             limit = 31 if name.startswith("__shfl_sync") or name == "__shfl" else 16
             return ("32" if value >= limit else "neutral"), None
@@ -492,7 +581,7 @@ class _Walk:
         if self.text(left) != variable:
             return None
         op = self.text(condition.child_by_field_name("operator"))
-        first, bound = integer(self.text(start)), integer(self.text(right))
+        first, bound = self.constant(start), self.constant(right)
         if "warpSize" in self.text(start) or "warpSize" in self.text(right):
             return "warpSize", None
         if first == 16 and op in (">", ">=", "!=") and bound in (0, 1):

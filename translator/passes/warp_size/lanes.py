@@ -3,7 +3,8 @@
 What it does:
     Reads the lane sites of the file's device code (translator.ir.warp): arithmetic that
     splits a thread value into lanes and warps on 32 (`threadIdx.x % 32`, `& 31`,
-    `& 0x1f`, `/ 32`, `>> 5`, `blockDim.x / 32`, `lane == 31`). In code written for
+    `& 0x1f`, `/ 32`, `>> 5`, `blockDim.x / 32`, `lane == 31`; the 32 a literal, or a
+    macro or `const` of the file that is one: `% WARP_SIZE`). In code written for
     32-lane warps throughout these are right on CDNA as they are, once the shuffles act
     on 32-lane groups (W201): nothing is said. Where the functions a site shares values
     with (its call-graph component) compute other lanes, offsets or widths from
@@ -22,7 +23,9 @@ Not handled:
     Lane arithmetic on values that do not come from the thread's index (data, hash bits:
     never touched); 32 as a tile edge or a block size (not lane arithmetic); code in macro
     bodies. A comparison with 32 (`threadIdx.x < 32` for "the first warp") is not taken for
-    lane arithmetic: it is as often a count of 32 buckets. `warpSize` is never written
+    lane arithmetic: it is as often a count of 32 buckets. It sets no lane model, but in
+    code that mixes lanes of 32 with `warpSize` it has no known rewrite, so nothing there
+    is rewritten and it is reported with the rest (W222). `warpSize` is never written
     where a constant expression is needed (it is not one from ROCm 7.0, nor on CUDA).
 Example:
     int lane = threadIdx.x % 32;  ... for (int o = warpSize / 2; o > 0; o /= 2) ...
@@ -68,7 +71,8 @@ This expression splits threads into lanes or warps of 32 while the functions it 
 values with compute lanes, offsets or widths from `warpSize` (64 on CDNA). The two
 disagree on 64-lane wavefronts, and not every 32 of these functions can be rewritten
 (a warp index that addresses global memory, whose layout the host sized for 32-lane
-warps; a shuffle reduction unrolled by hand; a 32-thread tile), so nothing is. Either
+warps; a shuffle reduction unrolled by hand; a 32-thread tile; a test for the first 32
+threads, `threadIdx.x < 32`, which may mean the first warp or 32 items), so nothing is. Either
 use `warpSize` throughout (and size per-warp buffers on the host from
 `hipDeviceAttributeWarpSize`), or keep 32-lane groups (`% 32`, `/ 32`, and a `width` of
 32 on every shuffle).""",
@@ -79,7 +83,8 @@ use `warpSize` throughout (and size per-warp buffers on the host from
     options=("--target", "cuda", "--ignore", "L"))
 RULES = (GENERIC, MIXED)
 
-_WHAT = {"lane": "a lane index", "warp": "a warp index", "warps": "a count of warps", "last": "the last lane"}
+_WHAT = {"lane": "a lane index", "warp": "a warp index", "warps": "a count of warps", "last": "the last lane",
+         "first": "a test for the first 32 threads"}
 
 
 def run(ctx: Context) -> None:
@@ -101,6 +106,13 @@ def run(ctx: Context) -> None:
                 why = " (it indexes a pointer parameter: the host sized that output for 32-lane warps)" \
                     if site.feeds_memory else ""
                 fix = f"'{site.generic.text}' for the 32" if site.generic is not None else "warpSize for the 32"
+                if site.kind == "first":
+                    ctx.report(MIXED, start, f"'{site.text}' is {_WHAT[site.kind]}, the first warp of 32 lanes or 32 "
+                               "items (which is not known here, so nothing in these functions is rewritten), but "
+                               "the functions it shares values with compute lanes from warpSize (64 on CDNA): if "
+                               "it means the first warp, write warpSize for the 32 with every other lane and warp; "
+                               "else keep 32-lane groups throughout", end=end)
+                    continue
                 ctx.report(MIXED, start, f"'{site.text}' is {_WHAT[site.kind]} of 32 lanes, but the functions it "
                            f"shares values with compute lanes from warpSize (64 on CDNA){why}: write {fix} with "
                            "every other lane and warp, or keep 32-lane groups throughout", end=end)
