@@ -13,15 +13,15 @@ void run(float* x, hipfftComplex* c, int n) {
     CHECK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
     hipEvent_t done;
     CHECK(hipEventCreate(&done));
-    hipfftHandle plan;
-    hipfftPlan1d(&plan, n, HIPFFT_C2C, 1);
     for (int it = 0; it < 20; ++it) {
+        hipfftHandle plan;
+        hipfftPlan1d(&plan, n, HIPFFT_C2C, 1);
         hipfftExecC2C(plan, c, c, HIPFFT_FORWARD);
         twice<<<(n + 255) / 256, 256, 0, s>>>(x, n);
         CHECK(hipEventRecord(done, s));
         CHECK(hipEventSynchronize(done));
+        hipfftDestroy(plan);
     }
     CHECK(hipStreamDestroy(s));
     CHECK(hipEventDestroy(done));
-    hipfftDestroy(plan);
 }
