@@ -331,3 +331,14 @@ def test_the_terminal_shows_each_repository_and_the_total():
                      "\x1b[2Kcu2hip batch: 0/2 repositories, 0 running, 0 failed, 0 s\n")
     assert second == ("\x1b[2K  running   a\n\x1b[2K  ok        b\n"
                       "\x1b[2Kcu2hip batch: 1/2 repositories, 1 running, 0 failed, 0 s\n")
+
+
+def test_the_child_imports_this_cu2hip_from_any_folder_installed_or_not(tmp_path):
+    # The bench on the GPU host runs from a checkout that is not pip-installed: the child,
+    # started in the repository's folder, must still import the parent's translator.
+    import translator
+    env = work._child_env()
+    assert env["PYTHONPATH"].split(os.pathsep)[0] == str(Path(translator.__file__).resolve().parents[1])
+    done = subprocess.run([sys.executable, "-S", "-c", "import translator; print(translator.__file__)"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    assert Path(done.stdout.strip()).resolve() == Path(translator.__file__).resolve()

@@ -47,6 +47,16 @@ class RepositoryError(Exception):
     """A repository that could not be translated (its source, or the command's failure)."""
 
 
+def _child_env() -> dict[str, str]:
+    """The child's environment: this process's, with the folder this `translator` package was
+    imported from first on PYTHONPATH, so that the child (which runs in the repository's folder)
+    imports the same cu2hip, installed or not."""
+    import translator
+    home = str(Path(translator.__file__).resolve().parents[1])
+    path = os.environ.get("PYTHONPATH", "")
+    return {**os.environ, "PYTHONPATH": home + (os.pathsep + path if path else "")}
+
+
 def translate_repository(task: dict, jobs: int = 1) -> dict:
     """Translate the repository of `task` (`manifest.Repository.as_task`) with `jobs`
     files at a time; the summary of what was done (`summary.REPOSITORY_KEYS`)."""
@@ -63,7 +73,7 @@ def translate_repository(task: dict, jobs: int = 1) -> dict:
                     *task["options"]]
             with open(Path(scratch, "stdout"), "w+b") as out, open(Path(scratch, "stderr"), "w+b") as err:
                 status = subprocess.run([sys.executable, "-c", _CHILD, *argv], cwd=root, stdin=subprocess.DEVNULL,
-                                        stdout=out, stderr=err).returncode
+                                        stdout=out, stderr=err, env=_child_env()).returncode
                 err.seek(0)
                 stderr = err.read().decode("utf-8", "replace")
             if status not in (0, 1) or not report.exists():
