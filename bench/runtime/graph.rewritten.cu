@@ -16,20 +16,28 @@ __global__ void __launch_bounds__(256) add_staged(float* acc, const float* in, f
 static void run_pattern(float* acc, const float* in, int n) {
   cudaStream_t s;
   CHECK(cudaStreamCreate(&s));
-  cudaGraph_t cu2hip_graph;
-  cudaGraphExec_t cu2hip_graph_exec;
-  cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
-  add_staged<<<(n + 255) / 256, 256, 0, s>>>(acc, in, 0.25f, n);
-  add_staged<<<(n + 255) / 256, 256, 0, s>>>(acc, in, 0.25f, n);
-  add_staged<<<(n + 255) / 256, 256, 0, s>>>(acc, in, 0.25f, n);
-  add_staged<<<(n + 255) / 256, 256, 0, s>>>(acc, in, 0.25f, n);
-  cudaStreamEndCapture(s, &cu2hip_graph);
-  cudaGraphInstantiate(&cu2hip_graph_exec, cu2hip_graph, 0);
-  for (int it = 0; it < ITERS; ++it) {
-    cudaGraphLaunch(cu2hip_graph_exec, s);
+  cudaGraph_t cu2hip_graph = nullptr;
+  cudaGraphExec_t cu2hip_graph_exec = nullptr;
+  bool cu2hip_graph_ok = cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) == cudaSuccess;
+  if (cu2hip_graph_ok) {
+    add_staged<<<(n + 255) / 256, 256, 0, s>>>(acc, in, 0.25f, n);
+    add_staged<<<(n + 255) / 256, 256, 0, s>>>(acc, in, 0.25f, n);
+    add_staged<<<(n + 255) / 256, 256, 0, s>>>(acc, in, 0.25f, n);
+    add_staged<<<(n + 255) / 256, 256, 0, s>>>(acc, in, 0.25f, n);
+    cu2hip_graph_ok = cudaStreamEndCapture(s, &cu2hip_graph) == cudaSuccess && cu2hip_graph != nullptr;
+    cu2hip_graph_ok = cu2hip_graph_ok && cudaGraphInstantiate(&cu2hip_graph_exec, cu2hip_graph, 0) == cudaSuccess;
   }
-  cudaGraphExecDestroy(cu2hip_graph_exec);
-  cudaGraphDestroy(cu2hip_graph);
+  for (int it = 0; it < ITERS; ++it) {
+    if (!cu2hip_graph_ok || cudaGraphLaunch(cu2hip_graph_exec, s) != cudaSuccess) {
+      cu2hip_graph_ok = false;
+      add_staged<<<(n + 255) / 256, 256, 0, s>>>(acc, in, 0.25f, n);
+      add_staged<<<(n + 255) / 256, 256, 0, s>>>(acc, in, 0.25f, n);
+      add_staged<<<(n + 255) / 256, 256, 0, s>>>(acc, in, 0.25f, n);
+      add_staged<<<(n + 255) / 256, 256, 0, s>>>(acc, in, 0.25f, n);
+    }
+  }
+  if (cu2hip_graph_exec != nullptr) cudaGraphExecDestroy(cu2hip_graph_exec);
+  if (cu2hip_graph != nullptr) cudaGraphDestroy(cu2hip_graph);
   CHECK(cudaStreamSynchronize(s));
   CHECK(cudaStreamDestroy(s));
 }

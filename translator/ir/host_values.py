@@ -124,6 +124,13 @@ class HostValues:
         self._template_calls: dict[str, list[ts.Node]] | None = None          # see _calls_of
         self._tree = ancestry(parsed.main)
 
+    @property
+    def table(self) -> MacroTable:
+        """The round's macro table (else the file's own `#define`s)."""
+        if self._table is None:
+            self._table = table_of(self.parsed.data)
+        return self._table
+
     # ---- file-scope facts
     def _collect(self) -> None:
         self._globals, self._macros, self._macro_bodies, self._variables = {}, {}, {}, set()
@@ -146,7 +153,7 @@ class HostValues:
         # The macros are the round's table's (the file's and its local headers'): an
         # object-like one by its text, anything else (function-like, several
         # definitions, #undef'd) None, a function-like one's body for Callees.
-        table = self._table if self._table is not None else table_of(self.parsed.data)
+        table = self.table
         for name, macro in table.known().items():
             if macro.object_like:
                 self._macros[name] = macro.body

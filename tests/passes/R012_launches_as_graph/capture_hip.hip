@@ -14,20 +14,28 @@ void run(int n, int steps) {
     float* d;
     CHECK(hipMalloc(&d, n * sizeof(float)));
     const float* src = d;
-    hipGraph_t cu2hip_graph;
-    hipGraphExec_t cu2hip_graph_exec;
-    hipStreamBeginCapture(s, hipStreamCaptureModeThreadLocal);
-    twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
-    half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
-    twice<<<(n + 255) / 256, 256, 0,
-            s>>>(d + n / 2, n / 2);
-    hipStreamEndCapture(s, &cu2hip_graph);
-    hipGraphInstantiate(&cu2hip_graph_exec, cu2hip_graph, nullptr, nullptr, 0);
-    for (int it = 0; it < steps; ++it) {
-        hipGraphLaunch(cu2hip_graph_exec, s);
+    hipGraph_t cu2hip_graph = nullptr;
+    hipGraphExec_t cu2hip_graph_exec = nullptr;
+    bool cu2hip_graph_ok = hipStreamBeginCapture(s, hipStreamCaptureModeThreadLocal) == hipSuccess;
+    if (cu2hip_graph_ok) {
+        twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+        half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+        twice<<<(n + 255) / 256, 256, 0,
+                s>>>(d + n / 2, n / 2);
+        cu2hip_graph_ok = hipStreamEndCapture(s, &cu2hip_graph) == hipSuccess && cu2hip_graph != nullptr;
+        cu2hip_graph_ok = cu2hip_graph_ok && hipGraphInstantiate(&cu2hip_graph_exec, cu2hip_graph, nullptr, nullptr, 0) == hipSuccess;
     }
-    hipGraphExecDestroy(cu2hip_graph_exec);
-    hipGraphDestroy(cu2hip_graph);
+    for (int it = 0; it < steps; ++it) {
+        if (!cu2hip_graph_ok || hipGraphLaunch(cu2hip_graph_exec, s) != hipSuccess) {
+            cu2hip_graph_ok = false;
+            twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+            half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+            twice<<<(n + 255) / 256, 256, 0,
+                    s>>>(d + n / 2, n / 2);
+        }
+    }
+    if (cu2hip_graph_exec != nullptr) hipGraphExecDestroy(cu2hip_graph_exec);
+    if (cu2hip_graph != nullptr) hipGraphDestroy(cu2hip_graph);
     CHECK(hipStreamSynchronize(s));
     CHECK(hipFree(d));
     CHECK(hipStreamDestroy(s));

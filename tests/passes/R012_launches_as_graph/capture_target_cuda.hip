@@ -12,20 +12,28 @@ void run(int n, int steps) {
     float* d;
     CHECK(cudaMalloc(&d, n * sizeof(float)));
     const float* src = d;
-    cudaGraph_t cu2hip_graph;
-    cudaGraphExec_t cu2hip_graph_exec;
-    cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
-    twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
-    half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
-    twice<<<(n + 255) / 256, 256, 0,
-            s>>>(d + n / 2, n / 2);
-    cudaStreamEndCapture(s, &cu2hip_graph);
-    cudaGraphInstantiate(&cu2hip_graph_exec, cu2hip_graph, 0);
-    for (int it = 0; it < steps; ++it) {
-        cudaGraphLaunch(cu2hip_graph_exec, s);
+    cudaGraph_t cu2hip_graph = nullptr;
+    cudaGraphExec_t cu2hip_graph_exec = nullptr;
+    bool cu2hip_graph_ok = cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) == cudaSuccess;
+    if (cu2hip_graph_ok) {
+        twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+        half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+        twice<<<(n + 255) / 256, 256, 0,
+                s>>>(d + n / 2, n / 2);
+        cu2hip_graph_ok = cudaStreamEndCapture(s, &cu2hip_graph) == cudaSuccess && cu2hip_graph != nullptr;
+        cu2hip_graph_ok = cu2hip_graph_ok && cudaGraphInstantiate(&cu2hip_graph_exec, cu2hip_graph, 0) == cudaSuccess;
     }
-    cudaGraphExecDestroy(cu2hip_graph_exec);
-    cudaGraphDestroy(cu2hip_graph);
+    for (int it = 0; it < steps; ++it) {
+        if (!cu2hip_graph_ok || cudaGraphLaunch(cu2hip_graph_exec, s) != cudaSuccess) {
+            cu2hip_graph_ok = false;
+            twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+            half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+            twice<<<(n + 255) / 256, 256, 0,
+                    s>>>(d + n / 2, n / 2);
+        }
+    }
+    if (cu2hip_graph_exec != nullptr) cudaGraphExecDestroy(cu2hip_graph_exec);
+    if (cu2hip_graph != nullptr) cudaGraphDestroy(cu2hip_graph);
     CHECK(cudaStreamSynchronize(s));
     CHECK(cudaFree(d));
     CHECK(cudaStreamDestroy(s));

@@ -1,6 +1,6 @@
 // soundness: must-apply
 // why: HIP's hipGraphInstantiate takes five arguments (ROCm 5.x and 6.x): the three-argument CUDA 12 form would not compile there
-// edit: R012 "_graph, nullptr, nullptr, 0);"
+// edit: R012 "_graph, nullptr, nullptr, 0) == hipSuccess"
 // output-has: "hipGraphInstantiate(&"
 // options: --rocm-version 6.0 --ignore L,F
 __global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }

@@ -20,7 +20,11 @@ The rewrite (R012) is made when:
   hipGraphExecDestroy, as the mapping tables say).
 
 The capture records and runs nothing, so a loop that runs zero times launches nothing
-either way. The capture is thread-local (`cudaStreamCaptureModeThreadLocal`): other host
+either way. Every graph call is checked (`cudaStreamBeginCapture`, `cudaStreamEndCapture`,
+`cudaGraphInstantiate`, `cudaGraphLaunch`): where one fails, the iterations from then on
+make the launches as written (the loop keeps them in the fallback branch), so a launch the
+capture rejects fails as it did in the original, with the same error, not a crash in a
+graph that was never made; only what exists is destroyed. The capture is thread-local (`cudaStreamCaptureModeThreadLocal`): other host
 threads' calls are not affected. `cudaGraphInstantiate` takes three arguments from CUDA
 12 (exec, graph, flags) and five in HIP (exec, graph, error node, log buffer, its size):
 the pass writes the form of the target (for HIP the five, which hipify renames).
@@ -63,18 +67,24 @@ _CAPTURED = _EXAMPLE.replace("""    for (int it = 0; it < 100; ++it) {
         twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
         half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
     }
-""", """    cudaGraph_t cu2hip_graph;
-    cudaGraphExec_t cu2hip_graph_exec;
-    cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
-    twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
-    half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
-    cudaStreamEndCapture(s, &cu2hip_graph);
-    cudaGraphInstantiate(&cu2hip_graph_exec, cu2hip_graph, 0);
-    for (int it = 0; it < 100; ++it) {
-        cudaGraphLaunch(cu2hip_graph_exec, s);
+""", """    cudaGraph_t cu2hip_graph = nullptr;
+    cudaGraphExec_t cu2hip_graph_exec = nullptr;
+    bool cu2hip_graph_ok = cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) == cudaSuccess;
+    if (cu2hip_graph_ok) {
+        twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+        half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+        cu2hip_graph_ok = cudaStreamEndCapture(s, &cu2hip_graph) == cudaSuccess && cu2hip_graph != nullptr;
+        cu2hip_graph_ok = cu2hip_graph_ok && cudaGraphInstantiate(&cu2hip_graph_exec, cu2hip_graph, 0) == cudaSuccess;
     }
-    cudaGraphExecDestroy(cu2hip_graph_exec);
-    cudaGraphDestroy(cu2hip_graph);
+    for (int it = 0; it < 100; ++it) {
+        if (!cu2hip_graph_ok || cudaGraphLaunch(cu2hip_graph_exec, s) != cudaSuccess) {
+            cu2hip_graph_ok = false;
+            twice<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+            half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+        }
+    }
+    if (cu2hip_graph_exec != nullptr) cudaGraphExecDestroy(cu2hip_graph_exec);
+    if (cu2hip_graph != nullptr) cudaGraphDestroy(cu2hip_graph);
 """)
 _OPTIONS = ("--target", "cuda", "--ignore", "L,F")
 
@@ -89,8 +99,10 @@ mode, the launches as written, `cudaStreamEndCapture`, `cudaGraphInstantiate`), 
 launches the graph (`cudaGraphLaunch(exec, s)`) and the graph is destroyed after it. For
 HIP (ROCm 4.3 and later) `hipGraphInstantiate` takes its five arguments (exec, graph,
 error node, log buffer, its size); CUDA 12 and later take three (exec, graph, flags).
-A launch error is reported by the capture's end or the instantiation instead of at the
-launch.""",
+Every graph call's result is checked: where the capture's start or end, the
+instantiation or a graph launch fails (a launch the capture rejects, such as one asking
+for more shared memory than a block has), the loop makes the launches as written from
+then on, as the original did, and their errors are reported as the original's were.""",
     edits=True, safe=False, example=_EXAMPLE, translation=_CAPTURED, options=_OPTIONS, topic="runtime")
 
 DISPATCH = rule(
@@ -187,7 +199,8 @@ def _consider(ctx, values, data: bytes, loop, launches, function) -> None:
                    end=loop.end_byte, subject=kernels)
         return
     words = ctx.parsed.words
-    graph, exec_ = _fresh(words, "cu2hip_graph"), _fresh(words, "cu2hip_graph_exec")
+    graph, exec_, ok = (_fresh(words, "cu2hip_graph"), _fresh(words, "cu2hip_graph_exec"),
+                        _fresh(words, "cu2hip_graph_ok"))
     newline = b"\r\n" if b"\r\n" in data else b"\n"
     loop_line = data.rfind(b"\n", 0, loop.start_byte) + 1
     indent = data[loop_line:loop.start_byte]
@@ -195,22 +208,33 @@ def _consider(ctx, values, data: bytes, loop, launches, function) -> None:
     first, last = launches[0].parent, launches[-1].parent
     body_line = data.rfind(b"\n", 0, first.start_byte) + 1
     body_indent = data[body_line:first.start_byte]
-    moved = data[first.start_byte:last.end_byte]
-    if body_indent.strip() == b"" and body_indent:
-        moved = moved.replace(newline + body_indent, newline + indent)
+    unit = body_indent[len(indent):] if body_indent.startswith(indent) and len(body_indent) > len(indent) else b"    "
+    launched = data[first.start_byte:last.end_byte]
+    # The launches as written, re-indented one level deeper than `base` (they were at `body_indent`).
+    def at(base: bytes) -> bytes:
+        text_ = launched
+        if body_indent.strip() == b"" and body_indent:
+            text_ = text_.replace(newline + body_indent, newline + base + unit)
+        return base + unit + text_
     if ctx.options.target == "hip":
-        instantiate = f"cudaGraphInstantiate(&{exec_}, {graph}, nullptr, nullptr, 0);"
+        instantiate = f"cudaGraphInstantiate(&{exec_}, {graph}, nullptr, nullptr, 0) == cudaSuccess;"
     else:
-        instantiate = f"cudaGraphInstantiate(&{exec_}, {graph}, 0);"
+        instantiate = f"cudaGraphInstantiate(&{exec_}, {graph}, 0) == cudaSuccess;"
     s = stream
-    before = (f"cudaGraph_t {graph};".encode() + newline + indent + f"cudaGraphExec_t {exec_};".encode() + newline
-              + indent + f"cudaStreamBeginCapture({s}, cudaStreamCaptureModeThreadLocal);".encode() + newline + indent
-              + moved + newline + indent + f"cudaStreamEndCapture({s}, &{graph});".encode() + newline + indent
-              + instantiate.encode() + newline + indent)
-    after = (newline + indent + f"cudaGraphExecDestroy({exec_});".encode() + newline + indent
-             + f"cudaGraphDestroy({graph});".encode())
+    lines = [f"cudaGraph_t {graph} = nullptr;".encode(), f"cudaGraphExec_t {exec_} = nullptr;".encode(),
+             f"bool {ok} = cudaStreamBeginCapture({s}, cudaStreamCaptureModeThreadLocal) == cudaSuccess;".encode(),
+             f"if ({ok}) {{".encode(), None,
+             unit + f"{ok} = cudaStreamEndCapture({s}, &{graph}) == cudaSuccess && {graph} != nullptr;".encode(),
+             unit + f"{ok} = {ok} && {instantiate}".encode(), b"}"]
+    before = b"".join((at(indent) if line is None else indent + line) + newline for line in lines)
+    before = before[len(indent):] + indent
+    inner = body_indent if body_indent.strip() == b"" else indent + unit
+    in_loop = (f"if (!{ok} || cudaGraphLaunch({exec_}, {s}) != cudaSuccess) {{".encode() + newline
+               + inner + unit + f"{ok} = false;".encode() + newline + at(inner) + newline + inner + b"}")
+    after = (newline + indent + f"if ({exec_} != nullptr) cudaGraphExecDestroy({exec_});".encode() + newline + indent
+             + f"if ({graph} != nullptr) cudaGraphDestroy({graph});".encode())
     edits = (Edit(loop.start_byte, loop.start_byte, before),
-             Edit(first.start_byte, last.end_byte, f"cudaGraphLaunch({exec_}, {s});".encode()),
+             Edit(first.start_byte, last.end_byte, in_loop),
              Edit(loop.end_byte, loop.end_byte, after))
     reason = (f"the {len(launches)} launches of the loop at line {line} ({kernels}) captured once as a graph on "
               f"'{s}' and the graph launched per iteration: the body is nothing but the launches, all on '{s}', a "

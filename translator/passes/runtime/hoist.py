@@ -12,7 +12,11 @@ Pattern 5 (R003, R004): `cudaStreamCreate*`/`cudaStreamDestroy`,
 `cudaEventCreate*`/`cudaEventDestroy`, `cublasCreate`/`cublasDestroy`, `cufftPlan*`/
 `cufftDestroy` (a plan's creation compiles kernels: milliseconds each).
 A cuBLAS handle or cuFFT plan whose state the loop sets (`cublasSet*`, `cufftSet*`) is
-refused: hoisted, an iteration would start from the previous one's state.
+refused: hoisted, an iteration would start from the previous one's state. So are a
+stream the loop queries (`cudaStreamQuery`, `cudaStreamIsCapturing`,
+`cudaStreamGetCaptureInfo`: a fresh stream is idle, a reused one may still run the last
+iteration's work) and an event that an iteration uses before recording it, or records
+under a condition (a fresh event is complete; a reused one holds the last recording).
 """
 
 from __future__ import annotations
@@ -51,6 +55,9 @@ KINDS = {
     "cufftPlanMany": Kind(("cufftDestroy",), tuple(range(1, 11)), False),
 }
 RELEASES = frozenset(r for k in KINDS.values() for r in k.release)
+# Calls whose answer depends on what a stream has been given: a fresh stream is idle.
+_STREAM_STATE = frozenset({"cudaStreamQuery", "cudaStreamIsCapturing", "cudaStreamGetCaptureInfo",
+                           "cudaStreamGetCaptureInfo_v2", "cudaStreamGetCaptureInfo_v3"})
 _NAMES = loops.names_pattern(KINDS)
 
 _EXAMPLE = """__global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
@@ -252,6 +259,21 @@ def _prove(ctx, values, data, loop, call, name, kind, args, target):
                                   or text(data, user.child_by_field_name("function")) != "cudaEventRecord"):
             return None, (f"'{target}' is used before the iteration records it: a fresh event is complete, "
                           "the previous iteration's may not be")
+        recorded = first is not None and any(
+            (c := loops.call_of_statement(data, s_, {"cudaEventRecord"})) is not None and c.call == user
+            for s_ in body_statements)
+        if first is not None and not recorded:
+            return None, (f"'{target}' is recorded under a condition (line {loops.line_of(data, user)}): in an "
+                          "iteration that does not record it a fresh event is complete, the previous iteration's "
+                          "recording may not be")
+    if name.startswith("cudaStreamCreate"):
+        query = next((n for n in loops.walk(body) if n.type == "call_expression"
+                      and text(data, n.child_by_field_name("function")) in _STREAM_STATE
+                      and any(text(data, a) == target for a in n.child_by_field_name("arguments").named_children)),
+                     None)
+        if query is not None:
+            return None, (f"'{target}' is queried ({text(data, query.child_by_field_name('function'))} at line "
+                          f"{loops.line_of(data, query)}): a fresh stream is idle, the previous iteration's may not be")
     rule_ = ALLOC_HOISTED if kind.memory else HANDLE_HOISTED
     moved = [declaration, acquire.statement] if declaration is not None else [acquire.statement]
     if release.name in loops.SYNCHRONISING_RELEASES:

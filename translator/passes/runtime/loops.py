@@ -17,7 +17,9 @@ one of these is proved, and refused with the first that is not:
   and switches for the first two, outside lambdas for all): none skips the release;
 * its other arguments (the size, the flags, a plan's dimensions) are loop-invariant:
   literals, `sizeof`, arithmetic and casts of constants, and of locals declared outside
-  the loop whose address is never taken and that nothing in the loop writes
+  the loop whose address is never taken, that have no other name in the function (bound
+  to a reference that is not const, `int& m = n;`, or captured by reference by a lambda,
+  `[&n]`, `[&]`) and that nothing in the loop writes, the macros it uses expanded
   (translator.ir.writes accounts for every write; a global may be written by any call);
 * a release that synchronises the device (`cudaFree`, `cudaFreeHost`, `cublasDestroy`,
   `cufftDestroy`) keeps what its wait ordered (host reads, other streams):
@@ -277,6 +279,81 @@ def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node, taken_ok=None) 
                 if why is not None:
                     line = line_of(data, use)
                     return f"'{name}' is written in the loop (line {line}: {why})"
+        why = other_name(data, function, name, callees) or macro_write(values, data, loop, name)
+        if why is not None:
+            return why
+    return None
+
+
+_ASSIGNING_TOKENS = frozenset({"=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "&"})
+
+
+def other_name(data: bytes, function: ts.Node, name: str, callees) -> str | None:
+    """Why the local `name` may be written under another name anywhere in `function`: it is
+    bound to a reference that is not const (`int& m = n;`, a range-for's `auto&`), or a
+    lambda captures it by reference (`[&n]`, or `[&]` with `n` in its body), or None."""
+    for use in walk(function):
+        if use.type != "identifier" or text(data, use) != name:
+            continue
+        parent = use.parent
+        if parent is not None and parent.type == "lambda_capture_specifier":
+            before = use.prev_sibling
+            if before is not None and text(data, before) == "&":
+                return f"a lambda captures '{name}' by reference (line {line_of(data, use)}): calling it may write it"
+            continue
+        lam = parent
+        while lam is not None and lam != function and lam.type != "lambda_expression":
+            lam = lam.parent
+        if lam is not None and lam.type == "lambda_expression":
+            captures = lam.child_by_field_name("captures")
+            explicit = [c for c in (captures.named_children if captures is not None else ()) if c.type == "identifier"]
+            default = next((c for c in (captures.named_children if captures is not None else ())
+                            if c.type == "lambda_default_capture"), None)
+            if default is not None and text(data, default) == "&" and name not in (text(data, c) for c in explicit) \
+                    and not _declared_names_within(data, lam, name):
+                return (f"a lambda (line {line_of(data, lam)}) captures everything by reference and uses '{name}': "
+                        "calling it may write it")
+        why = write_of_alias(data, use, callees)
+        if why is not None:
+            return f"'{name}' has another name (line {line_of(data, use)}: {why}): a write through it changes '{name}'"
+    return None
+
+
+def _declared_names_within(data: bytes, scope: ts.Node, name: str) -> bool:
+    body = scope.child_by_field_name("body")
+    return body is not None and declared_in(data, body, name) is not None
+
+
+def write_of_alias(data: bytes, use: ts.Node, callees) -> str | None:
+    """The write accounting's reason when `use` binds its variable to a reference that is
+    not const, else None."""
+    why = _write(data, use, callees)
+    return why if why is not None and "bound to a reference" in why else None
+
+
+def macro_write(values, data: bytes, loop: ts.Node, name: str) -> str | None:
+    """Why a macro used in `loop` may write `name` (its body, expanded, names it and holds an
+    assignment, `++`, `--` or `&`; or the macro has several definitions), or None."""
+    from translator.facts import Unknown
+    from translator.ir import macros
+    table = values.table
+    if not table.names:
+        return None
+    frag = values.parsed.main
+    for macro, node in macros.uses(table, frag, data, loop):
+        definition = table.get(macro)
+        if isinstance(definition, Unknown):
+            return f"the macro {macro} (line {line_of(data, node)}) may write '{name}': {definition.reason}"
+        # The body's own tokens, its macros expanded (a function-like macro's arguments are
+        # the tree's, whose writes are accounted for above); unexpandable (redefinable on
+        # the compile line, `#`/`##`): its body as written.
+        expansion = table.expand(definition.body)
+        params = set(definition.params or ())
+        found = [t for t in macros.tokens(definition.body if isinstance(expansion, Unknown) else expansion.value)
+                 if t not in params]
+        if name in found and _ASSIGNING_TOKENS.intersection(found):
+            return (f"'{name}' is written in the loop by the macro {macro} (line {line_of(data, node)}), which expands "
+                    f"to '{' '.join(found)}'")
     return None
 
 
