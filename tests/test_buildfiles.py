@@ -158,3 +158,27 @@ def test_use_fast_math_becomes_fast_math_of_the_device_code_only(tmp_path) -> No
     done = subprocess.run(["hipcc", *flags, "--offload-arch=gfx90a", "-c", "k.hip", "-o", "k.o"], cwd=tmp_path,
                           capture_output=True, text=True, env={**os.environ, "HIP_PLATFORM": "amd"})
     assert done.returncode == 0, done.stderr
+
+
+def test_source_and_target_compile_option_properties_are_translated_or_reported() -> None:
+    # A source's COMPILE_OPTIONS/COMPILE_FLAGS and a target's COMPILE_OPTIONS hold nvcc flags
+    # too: mapped (--ftz, --use_fast_math), dropped (-lineinfo) or reported (B024), never
+    # kept silently; a replacement of two words stays one option in every kind of list.
+    data = (b'project(p LANGUAGES CUDA)\nadd_executable(app k.cu)\n'
+            b'set_source_files_properties(k.cu PROPERTIES COMPILE_OPTIONS "-maxrregcount=32;--ftz=true;-G")\n'
+            b'set_source_files_properties(k.cu PROPERTIES COMPILE_OPTIONS --use_fast_math COMPILE_FLAGS "--use_fast_math -G")\n'
+            b'set_property(SOURCE k.cu APPEND PROPERTY COMPILE_OPTIONS -lineinfo)\n'
+            b'set_target_properties(app PROPERTIES COMPILE_OPTIONS --use_fast_math)\n'
+            b'target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math> --use_fast_math)\n')
+    result = translate("CMakeLists.txt", data)
+    assert result.output == (
+        b'project(p LANGUAGES HIP)\nadd_executable(app k.cu)\n'
+        b'set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n'
+        b'set_source_files_properties(k.cu PROPERTIES COMPILE_OPTIONS "-maxrregcount=32;-fgpu-flush-denormals-to-zero;-G")\n'
+        b'set_source_files_properties(k.cu PROPERTIES COMPILE_OPTIONS "-Xarch_device;-ffast-math" '
+        b'COMPILE_FLAGS "-Xarch_device -ffast-math -G")\n'
+        b'set_property(SOURCE k.cu APPEND PROPERTY COMPILE_OPTIONS)\n'
+        b'set_target_properties(app PROPERTIES COMPILE_OPTIONS "SHELL:-Xarch_device -ffast-math")\n'
+        b'target_compile_options(app PRIVATE "$<$<COMPILE_LANGUAGE:HIP>:SHELL:-Xarch_device -ffast-math>" '
+        b'"SHELL:-Xarch_device -ffast-math")\n')
+    assert sorted(d.code for d in result.diagnostics if d.severity == "warning") == ["B024", "B024", "B024"]

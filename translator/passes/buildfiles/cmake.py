@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from translator.buildfiles import Arg, CMakeFile, Command, Word, genexes, words
-from translator.passes.buildfiles.flags import HIP_RUNTIME, FlagReader, Package, library, rewritten
+from translator.passes.buildfiles.flags import HIP_RUNTIME, Action, FlagReader, Package, library, rewritten
 
 HIP_LANGUAGE_SINCE = (3, 21)
 # CMAKE_CUDA_<X> -> CMAKE_HIP_<X> (CMake's HIP language has the same variable).
@@ -364,8 +364,64 @@ class CMakeTranslation:
                     f"NVIDIA architectures {shown} -> the AMD target {new.decode()} (offload-arch in the "
                     "configuration)")
 
+    def _property_flags(self, cmd: Command) -> None:
+        """The flags of a source's or a target's COMPILE_OPTIONS or COMPILE_FLAGS property
+        (`set_source_files_properties`, `set_target_properties`, `set_property(SOURCE|TARGET
+        ...)`): a `.cu` source's are nvcc's, read as CMAKE_CUDA_FLAGS are; a target's or
+        another source's hold host flags too, so only the flags the tables know are reported."""
+        texts = [a.text for a in cmd.args]
+        if cmd.lower == "set_property":
+            if not texts or texts[0].upper() not in (b"SOURCE", b"TARGET") or b"PROPERTY" not in texts:
+                return
+            k = texts.index(b"PROPERTY")
+            owners, source = texts[1:k], texts[0].upper() == b"SOURCE"
+            properties = [(texts[k + 1], cmd.args[k + 2:])] if k + 1 < len(texts) else []
+        else:
+            if b"PROPERTIES" not in texts:
+                return
+            k = texts.index(b"PROPERTIES")
+            owners, source = texts[:k], cmd.lower == "set_source_files_properties"
+            rest = cmd.args[k + 1:]
+            properties = [(rest[i].text, rest[i + 1:i + 2]) for i in range(0, len(rest) - 1, 2)]
+        cuda = source and any(o.endswith((b".cu", b".cuh")) for o in owners)
+        for key, values in properties:
+            if key in (b"COMPILE_OPTIONS", b"COMPILE_FLAGS"):
+                ws = [w for a in values for w in _shell_words(_arg_words(a, self.data))]
+                actions = self.flags.read(ws)
+                if key == b"COMPILE_OPTIONS":     # a list: a source's takes no SHELL: (CMake passes it as is)
+                    actions = self._in_lists(actions, values, shell=not source)
+                self.e.flag_actions(actions, only_known=not cuda)
+
+    def _in_lists(self, actions, args, *, shell: bool):
+        """The actions of flags in a CMake list (compile options), where a replacement of
+        several words (`-Xarch_device -ffast-math`) must stay together: one `SHELL:` item
+        where CMake reads that prefix (target and directory options, which it de-duplicates
+        word by word), else one item per word (`;`); an unquoted argument, which CMake would
+        split at the blank, is quoted."""
+        out, quoted = [], set()
+        for act in actions:
+            if act.new is None or b" " not in act.new:
+                out.append(act)
+                continue
+            arg = next((a for a in args if a.start <= act.start and act.end <= a.end), None)
+            item = self.data[arg.start if arg is not None else act.start:act.start].rsplit(b";", 1)[-1]
+            if b"SHELL:" in item:       # already in a SHELL: item, which keeps its words together
+                out.append(act)
+                continue
+            new = b"SHELL:" + act.new if shell else act.new.replace(b" ", b";")
+            message = act.message
+            if arg is not None and arg.kind == "unquoted" and arg.start not in quoted:
+                quoted.add(arg.start)
+                self.e.insert(self.r[act.kind], arg.start, b'"', "the argument quoted: its words stay one option")
+                self.e.insert(self.r[act.kind], arg.end, b'"', "the argument quoted: its words stay one option")
+            out.append(Action(act.start, act.end, new, act.kind, message))
+        return out
+
     def _flags(self, cmd: Command) -> None:
         name, args = cmd.lower, cmd.args
+        if name in ("set_source_files_properties", "set_target_properties", "set_property"):
+            self._property_flags(cmd)
+            return
         values = []
         if name == "set" and args and (re.fullmatch(rb"CMAKE_CUDA_FLAGS(_[A-Z]+)?", args[0].text)
                                        or args[0].text in _FLAG_LISTS):
@@ -380,9 +436,9 @@ class CMakeTranslation:
         if name in _OPTION_COMMANDS:
             for a in args:
                 for ws in _cuda_genex_words(self.data, *a.inner):
-                    self.e.flag_actions(self.flags.read(ws))
+                    self.e.flag_actions(self._in_lists(self.flags.read(ws), args, shell=True))
             plain = [w for a in args if not _CUDA_GENEX.search(a.text) for w in _shell_words(_arg_words(a, self.data))]
-            self.e.flag_actions(self.flags.read(plain), only_known=True)
+            self.e.flag_actions(self._in_lists(self.flags.read(plain), args, shell=True), only_known=True)
         if name in _LINK_COMMANDS:
             for a in args[1:]:
                 lib = a.text.removeprefix(b"-l").decode("utf-8", "replace")
