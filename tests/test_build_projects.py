@@ -19,7 +19,10 @@ from translator.cli import main
 from translator.corpus import load_projects
 
 ROOT = Path(__file__).resolve().parent.parent
-PROJECTS = {p.build: p for p in load_projects(ROOT)}
+ALL_PROJECTS = load_projects(ROOT)
+# The first project of each build kind (the one the plumbing tests read), and all of them.
+PROJECTS = {p.build: p for p in reversed(ALL_PROJECTS)}
+MAKE_PROJECTS = [p for p in ALL_PROJECTS if p.build == "make"]
 ROCM = ".".join(map(str, toolchain.installed_hip_version() or (5, 2)))
 # CMake before 3.28 does not find Debian's hip-lang package by itself (see the file).
 DEBIAN_HIP_TOOLCHAIN = ROOT / ".ci" / "debian-hip.cmake"
@@ -71,8 +74,8 @@ def test_the_cmake_projects_translation_builds_with_its_own_cmake_files(tmp_path
 
 @needs_hipcc
 @needs_make
-def test_the_make_projects_translation_builds_with_its_own_makefile(tmp_path) -> None:
-    project = PROJECTS["make"]
+@pytest.mark.parametrize("project", MAKE_PROJECTS, ids=lambda p: p.path)
+def test_the_make_projects_translation_builds_with_its_own_makefile(tmp_path, project) -> None:
     out = tmp_path / "out"
     _translate(project, out)
     _run(["make", "-C", str(out)], HIP_PLATFORM="amd")
@@ -84,15 +87,15 @@ def test_the_make_projects_translation_builds_with_its_own_makefile(tmp_path) ->
 
 
 @needs_nvcc
-@pytest.mark.parametrize("build", ["cmake", "make"])
-def test_the_cuda_originals_build_with_nvcc(tmp_path, build) -> None:
-    if shutil.which(build) is None:
-        pytest.skip(f"{build} is not installed")
+@pytest.mark.parametrize("project", ALL_PROJECTS, ids=lambda p: p.path)
+def test_the_cuda_originals_build_with_nvcc(tmp_path, project) -> None:
+    if shutil.which(project.build) is None:
+        pytest.skip(f"{project.build} is not installed")
     run = subprocess.run([sys.executable, str(ROOT / "scripts" / "run_corpus.py"), "--build-only",
-                          PROJECTS[build].path], capture_output=True, text=True, timeout=900,
+                          project.path], capture_output=True, text=True, timeout=900,
                          env=dict(os.environ, PATH=f"{Path(toolchain.nvcc()).parent}{os.pathsep}{os.environ['PATH']}"))
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.splitlines()[-1] == f"{len(PROJECTS[build].binaries)} built, 0 failed"
+    assert run.stdout.splitlines()[-1] == f"{len(project.binaries)} built, 0 failed"
 
 
 def test_the_makefile_translates_every_kind_of_flag(tmp_path) -> None:
@@ -173,9 +176,22 @@ def test_a_tree_translates_its_build_files_and_the_cuda_target_keeps_them(tmp_pa
     assert (kept / "Makefile").read_bytes() == (ROOT / project.path / "Makefile").read_bytes()
 
 
+def test_the_make_shapes_of_real_projects_build_for_the_amd_target(tmp_path) -> None:
+    # make_arch_rdc: `ARCH ?= sm_90` used only as -arch values becomes the AMD target (the
+    # user's `make ARCH=...` knob kept), -dc objects are linked with -fgpu-rdc, and the flags
+    # of the included flags.mk (nvcc's alone: --expt-relaxed-constexpr) are translated.
+    out = tmp_path / "out"
+    _translate(next(p for p in MAKE_PROJECTS if p.path.endswith("make_arch_rdc")), out)
+    make = (out / "Makefile").read_text()
+    assert "ARCH ?= gfx90a\n" in make
+    assert "\t$(NVCC) --offload-arch=$(ARCH) $(NVCCFLAGS) -fgpu-rdc -c $< -o $@\n" in make
+    assert "\t$(NVCC) -fgpu-rdc --offload-arch=$(ARCH) -o $@ saxpy.o ops.o\n" in make
+    assert (out / "flags.mk").read_text().splitlines()[-1] == "NVCCFLAGS := -O3 -std=c++17"
+
+
 def test_run_corpus_builds_projects_with_their_own_build_files(tmp_path) -> None:
     run = subprocess.run([sys.executable, str(ROOT / "scripts" / "run_corpus.py"), "--dry-run",
-                          *(p.path for p in PROJECTS.values())], capture_output=True, text=True)
+                          PROJECTS["cmake"].path, PROJECTS["make"].path], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     lines = run.stdout.splitlines()
     assert lines[0].startswith(f"cmake -S {ROOT / PROJECTS['cmake'].path} -B ")

@@ -178,6 +178,14 @@ _NO_EQUIVALENT = {
 # __FAST_MATH__ defined in the device compile, not in the host one).
 FAST_MATH = b"-Xarch_device -ffast-math"
 _ARCH = re.compile(rb"(?:sm|compute|lto)_\d+[af]?|native|all|all-major")
+_VARIABLE = re.compile(rb"\$[({]([A-Za-z0-9_.\-]+)[)}]")
+# Flags of nvcc's alone (with those of _REMOVED and _NO_EQUIVALENT that no host compiler takes).
+_NVCC_ONLY = frozenset({"-gencode", "--generate-code", "--use_fast_math", "-use_fast_math", "-rdc",
+                        "--relocatable-device-code", "-dc", "--device-c", "-Xcompiler", "--compiler-options",
+                        "--resource-usage", "-res-usage", "--default-stream", "-default-stream", "--ftz", "-ftz",
+                        "--prec-div", "-prec-div", "--prec-sqrt", "-prec-sqrt", "--fmad", "-fmad", "-Xcudafe"})
+_FOREACH = re.compile(rb"\$[({]foreach\s+[A-Za-z0-9_]+\s*,[^,]*,(.*)[)}]", re.S)
+_ARCH_FLAG = re.compile(rb"(?:^|\s)(?:-gencode|--generate-code|-arch|--gpu-architecture)[=\s]")
 _GENCODE = re.compile(rb"arch=(?:compute|sm|lto)_\d+[af]?,code=(?:\[?[a-z_0-9,]+\]?)")
 
 
@@ -209,8 +217,26 @@ def rewritten(data: bytes, start: int, end: int, actions: list[Action]) -> bytes
 class FlagReader:
     """Reads the flags of nvcc contexts; `arch` is what -arch and -gencode become."""
 
-    def __init__(self, arch: tuple[str, ...]):
+    def __init__(self, arch: tuple[str, ...], arch_variables: dict[bytes, tuple[str, bool]] | None = None):
         self.arch = arch
+        # Make variables whose every definition is an NVIDIA architecture: name -> (what they
+        # hold, shown; whether every use is an -arch value, so that the variable itself now
+        # names the AMD target and `--offload-arch=$(NAME)` keeps the user's knob).
+        self.arch_variables = arch_variables or {}
+
+    @staticmethod
+    def nvcc_only(ws: list[Word]) -> Word | None:
+        """The first of `ws` that only nvcc reads (no host compiler takes it: `-gencode`,
+        `--expt-relaxed-constexpr`, `-arch=sm_80`, `-Xptxas`, `-rdc`...), or None: a value
+        that holds one is a list of nvcc's flags, wherever it is expanded."""
+        for w in ws:
+            name, value = _split(w.unquoted)
+            flag = name.decode("utf-8", "replace")
+            if flag in _NVCC_ONLY or flag in _REMOVED and flag not in ("-t", "-code") or \
+                    flag in _NO_EQUIVALENT and flag not in ("-G", "-Werror", "-lib") or \
+                    flag in ("-arch", "--gpu-architecture") and value is not None and _ARCH.fullmatch(value):
+                return w
+        return None
 
     def arch_flags(self) -> bytes:
         return b" ".join(b"--offload-arch=" + a.encode() for a in self.arch)
@@ -224,6 +250,16 @@ class FlagReader:
         while i < len(ws):
             w = ws[i]
             text = w.unquoted
+            foreach = _FOREACH.fullmatch(text)
+            if foreach and _ARCH_FLAG.search(foreach.group(1)):
+                # `$(foreach sm,60 70,-gencode arch=compute_$(sm),code=sm_$(sm))`: NVIDIA architectures
+                out.append(Action(w.start, w.end, b"" if arch_done else self.arch_flags(), "arch",
+                                  f"'{text.decode('utf-8', 'replace')}' makes NVIDIA architecture flags: "
+                                  + ("the AMD target is given once, by the --offload-arch above" if arch_done else
+                                     f"the AMD target is {', '.join(self.arch)} (offload-arch in the configuration)")))
+                arch_done = True
+                i += 1
+                continue
             if not text.startswith(b"-") or text == b"-" or text.startswith(b"-$"):
                 i += 1
                 continue
@@ -250,6 +286,18 @@ class FlagReader:
         def act(new, kind, message):
             return Action(start, end, new, kind, message)
 
+        if flag in ("-arch", "--gpu-architecture") and value is not None and _VARIABLE.fullmatch(value) \
+                and _VARIABLE.fullmatch(value).group(1) in self.arch_variables:
+            name = _VARIABLE.fullmatch(value).group(1)
+            held, own = self.arch_variables[name]
+            if arch_done:
+                return act(b"", "arch", f"'{shown}': the AMD target is given once, by the --offload-arch above")
+            if own and len(self.arch) == 1:
+                return act(b"--offload-arch=" + value, "arch", f"'{shown}' ({name.decode()} is {held}) is an NVIDIA "
+                           f"architecture: {name.decode()} now names the AMD target, {self.arch[0]} (offload-arch "
+                           "in the configuration), and `make " + name.decode() + "=...` still chooses it")
+            return act(self.arch_flags(), "arch", f"'{shown}' ({name.decode()} is {held}) is an NVIDIA architecture: "
+                       f"the AMD target is {', '.join(self.arch)} (offload-arch in the configuration)")
         if flag in ("-arch", "--gpu-architecture", "-gencode", "--generate-code"):
             ok = value is not None and (_ARCH.fullmatch(value) if flag in ("-arch", "--gpu-architecture")
                                         else _GENCODE.fullmatch(value.strip(b'"')))

@@ -35,6 +35,13 @@ _UNMAPPED = {
     b"cudadevrt": None,     # removed: see below
 }
 _LIBRARY_WORD = re.compile(rb"-l([A-Za-z0-9_\-]+)")
+_ARCH_VALUE = re.compile(rb"(?:sm|compute)_\d+[af]?")
+_OWN_ARCH = re.compile(rb"--offload-arch=\$[({]([A-Za-z0-9_.\-]+)[)}]")
+_RDC = re.compile(rb"-dc|--device-c|-rdc=true|--relocatable-device-code=true|-fgpu-rdc")
+# Flags of a command that compiles, preprocesses or archives: not a link.
+_NOT_LINKING = frozenset({b"-c", b"--compile", b"-dc", b"--device-c", b"-dw", b"--device-w", b"-E", b"-M", b"-MM",
+                          b"--preprocess", b"-ptx", b"--ptx", b"-cubin", b"--cubin", b"-fatbin", b"--fatbin",
+                          b"-lib", b"--lib", b"-dlink", b"--device-link", b"--genco"})
 
 
 def _commands(ws: list[Word]) -> list[list[Word]]:
@@ -74,6 +81,7 @@ class MakeTranslation:
                     self._compiler(ws[0])
         # The nvcc contexts: commands of the recipes, and the variables they expand.
         contexts: list[list[Word]] = []
+        heads: list[Word] = []
         for line in self.f.lines:
             if line.kind not in ("recipe", "rule", "define") or line.value == (0, 0):
                 continue
@@ -85,8 +93,10 @@ class MakeTranslation:
                 if _NVCC.fullmatch(text):
                     self._compiler(Word(head.end - len(text), head.end, text))
                     contexts.append(command[1:])
+                    heads.append(head)
                 elif ref and ref.group(1) in compilers:
                     contexts.append(command[1:])
+                    heads.append(head)
                 elif text in _CUDA_TOOLS:
                     self.e.report(r["tool"], head.start, head.end, f"{text.decode()}: {_CUDA_TOOLS[text]}, with no "
                                   "counterpart of that name for AMD GPUs; kept")
@@ -103,9 +113,67 @@ class MakeTranslation:
                 for ws in values[name]:
                     flag_values.append(ws)
                     todo += ws
+        # A variable this file does not expand in an nvcc command (a fragment another Makefile
+        # includes, `flags.mk`) whose value holds a flag only nvcc reads: its value is nvcc's.
+        for line in self.f.lines:
+            if line.kind == "assign" and line.op != b"!=" and line.name not in seen and line.name not in compilers:
+                ws = words(data, *line.value)
+                if self.flags.nvcc_only(ws) is not None:
+                    seen.add(line.name)
+                    flag_values.append(ws)
+        self.flags.arch_variables = self._arch_variables(values)
+        owned: set[bytes] = set()
         for ws in contexts + flag_values:
-            self.e.flag_actions(self.flags.read(ws))
+            actions = self.flags.read(ws)
+            owned.update(m.group(1) for a in actions if a.new and (m := _OWN_ARCH.fullmatch(a.new)))
+            self.e.flag_actions(actions)
+        for name in sorted(owned):
+            for ws in values[name]:
+                self.e.edit(r["arch"], ws[0].start, ws[0].end, self.flags.arch[0].encode(),
+                            f"{name.decode()} = {ws[0].text.decode()} -> {self.flags.arch[0]}: the variable is the "
+                            "--offload-arch value of the hipcc commands")
+        self._rdc_links(heads, contexts, values)
         self._libraries()
+
+    def _expanded(self, ws: list[Word], values) -> list[bytes]:
+        """The texts of `ws` and of the values of the variables they expand, transitively."""
+        out, seen, todo = [], set(), list(ws)
+        while todo:
+            w = todo.pop()
+            out.append(w.text)
+            for m in _REF.finditer(w.text):
+                if m.group(1) not in seen and m.group(1) in values:
+                    seen.add(m.group(1))
+                    todo += [x for v in values[m.group(1)] for x in v]
+        return out
+
+    def _rdc_links(self, heads, contexts, values) -> None:
+        """Where compiles make relocatable device code (`-dc`, `-rdc=true`: -fgpu-rdc), the
+        link commands need `-fgpu-rdc` too (else `undefined reference to __hip_fatbin`)."""
+        expanded = [self._expanded(ws, values) for ws in contexts]
+        if not any(_RDC.fullmatch(t) for texts in expanded for t in texts) and \
+                not any(a == b"-rdc" and b == b"true" for texts in expanded for a, b in zip(texts, texts[1:])):
+            return
+        for head, texts in zip(heads, expanded):
+            if any(t in _NOT_LINKING or _RDC.fullmatch(t) or t.startswith((b"-rdc", b"--relocatable-device-code"))
+                   for t in texts):
+                continue
+            self.e.insert(self.r["mapped"], head.end, b" -fgpu-rdc",
+                          "-fgpu-rdc added to the link: the objects hold relocatable device code (-dc or -rdc=true "
+                          "compiles), which hipcc links only with -fgpu-rdc")
+
+    def _arch_variables(self, values) -> dict[bytes, tuple[str, bool]]:
+        """The variables whose every definition is one NVIDIA architecture (`ARCH ?= sm_60`):
+        what they hold, and whether every use of them is an `-arch` value."""
+        out = {}
+        for name, defs in values.items():
+            if not defs or any(len(ws) != 1 or not _ARCH_VALUE.fullmatch(ws[0].text) for ws in defs):
+                continue
+            ref = rb"\$[({]" + re.escape(name) + rb"[)}]"
+            uses = len(re.findall(ref, self.data))
+            as_arch = len(re.findall(rb"(?:-arch|--gpu-architecture)[= ]" + ref, self.data))
+            out[name] = (" or ".join(dict.fromkeys(ws[0].text.decode() for ws in defs)), uses == as_arch > 0)
+        return out
 
     def _compiler(self, w: Word) -> None:
         self.e.edit(self.r["compiler"], w.start, w.end, b"hipcc",
