@@ -23,6 +23,7 @@ ALL_PROJECTS = load_projects(ROOT)
 # The first project of each build kind (the one the plumbing tests read), and all of them.
 PROJECTS = {p.build: p for p in reversed(ALL_PROJECTS)}
 MAKE_PROJECTS = [p for p in ALL_PROJECTS if p.build == "make"]
+CMAKE_PROJECTS = [p for p in ALL_PROJECTS if p.build == "cmake"]
 ROCM = ".".join(map(str, toolchain.installed_hip_version() or (5, 2)))
 # CMake before 3.28 does not find Debian's hip-lang package by itself (see the file).
 DEBIAN_HIP_TOOLCHAIN = ROOT / ".ci" / "debian-hip.cmake"
@@ -59,8 +60,8 @@ def _hip_env() -> dict[str, str]:
 
 @needs_hipcc
 @needs_cmake
-def test_the_cmake_projects_translation_builds_with_its_own_cmake_files(tmp_path) -> None:
-    project = PROJECTS["cmake"]
+@pytest.mark.parametrize("project", CMAKE_PROJECTS, ids=lambda p: p.path)
+def test_the_cmake_projects_translation_builds_with_its_own_cmake_files(tmp_path, project) -> None:
     out, build = tmp_path / "out", tmp_path / "b"
     _translate(project, out)
     _run(["cmake", "-S", str(out), "-B", str(build), "-DCMAKE_HIP_ARCHITECTURES=gfx90a"], **_hip_env())
@@ -187,6 +188,20 @@ def test_the_make_shapes_of_real_projects_build_for_the_amd_target(tmp_path) -> 
     assert "\t$(NVCC) --offload-arch=$(ARCH) $(NVCCFLAGS) -fgpu-rdc -c $< -o $@\n" in make
     assert "\t$(NVCC) -fgpu-rdc --offload-arch=$(ARCH) -o $@ saxpy.o ops.o\n" in make
     assert (out / "flags.mk").read_text().splitlines()[-1] == "NVCCFLAGS := -O3 -std=c++17"
+
+
+def test_a_findcuda_project_gets_the_hip_language_and_its_cpp_sources_hip_host(tmp_path) -> None:
+    # cmake_findcuda: project() with no languages and find_package(CUDA) get
+    # enable_language(HIP); the C++ source of the HIP target (fill.cpp includes the runtime)
+    # gets hip::host; the compiler named by path (nvcc) is not made the HIP compiler.
+    out = tmp_path / "out"
+    _translate(next(p for p in CMAKE_PROJECTS if p.path.endswith("cmake_findcuda")), out)
+    lines = [line for line in (out / "CMakeLists.txt").read_text().splitlines() if not line.startswith("#")]
+    assert lines == ["cmake_minimum_required(VERSION 3.21)", "project(findcuda_demo)", "find_package(hip REQUIRED)",
+                     "enable_language(HIP)", "list(APPEND CUDA_NVCC_FLAGS --offload-arch=gfx90a)",
+                     "add_executable(findcuda_app scale.cu fill.cpp)",
+                     "target_link_libraries(findcuda_app PRIVATE hip::host)",
+                     "set_source_files_properties(scale.cu PROPERTIES LANGUAGE HIP)"]
 
 
 def test_run_corpus_builds_projects_with_their_own_build_files(tmp_path) -> None:

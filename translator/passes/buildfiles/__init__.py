@@ -63,7 +63,9 @@ VARIABLE = rule(
     "B002", "cmake-hip-variable", NOTE, "a CMAKE_CUDA_* variable or CUDA_* property becomes the HIP language's", """
 CMake's HIP language has the CUDA language's variables and properties under HIP's name:
 `CMAKE_CUDA_STANDARD` is `CMAKE_HIP_STANDARD`, the `CUDA_STANDARD` property `HIP_STANDARD`;
-`CUDAToolkit_FOUND` becomes `hip_FOUND`. Those with no counterpart are B014.""", edits=True, safe=True,
+`CUDAToolkit_FOUND` becomes `hip_FOUND`. Those with no counterpart are B014. A
+`set(CMAKE_CUDA_COMPILER .../nvcc)` is removed: CMake finds the HIP compiler (ROCm's
+clang) itself, and nvcc is not one.""", edits=True, safe=True,
     example_path=_CM, example="set(CMAKE_CUDA_STANDARD 17)\n", translation="set(CMAKE_HIP_STANDARD 17)\n")
 MINIMUM = rule(
     "B003", "cmake-minimum-version", NOTE, "cmake_minimum_required is raised to 3.21, the HIP language's first", """
@@ -84,7 +86,10 @@ FIND_PACKAGE = rule(
 ROCm's `hip-config.cmake` gives `hip::host` (the runtime for host code) and `hip::device`;
 each library the file links gets its own package (`find_package(hipblas)` for
 `roc::hipblas`), found from the same header table the sources' includes are translated
-with. `REQUIRED` is kept; CUDA's version and components are not (they are CUDA's).""",
+with. `REQUIRED` is kept; CUDA's version and components are not (they are CUDA's).
+FindCUDA's `find_package(CUDA)` in a file whose `project()` names no CUDA language also
+gets `enable_language(HIP)`: FindCUDA compiled `.cu` files itself, CMake's HIP sources
+need the language.""",
     edits=True, safe=True, example_path=_CM,
     example="find_package(CUDAToolkit REQUIRED)\ntarget_link_libraries(app CUDA::curand)\n",
     translation="find_package(hip REQUIRED)\nfind_package(hiprand REQUIRED)\n"
@@ -95,7 +100,10 @@ TARGET = rule(
 `CUDA::cublas` is `roc::hipblas` (`roc::rocblas` with --roc), `CUDA::curand`
 `hip::hiprand`, `CUDA::cufft` `hip::hipfft`, `CUDA::cusparse` `roc::hipsparse`: the
 library the header table maps the CUDA library's header to, and the target its ROCm
-package exports. FindCUDA's `${CUDA_LIBRARIES}` and `${CUDA_CUBLAS_LIBRARIES}` likewise.""",
+package exports. FindCUDA's `${CUDA_LIBRARIES}` and `${CUDA_CUBLAS_LIBRARIES}` likewise.
+A target of `.cu` sources that has C or C++ sources too links `hip::host` (where the file
+finds the hip package; else a warning says so): a C++ source that includes the runtime
+needs its definitions (`__HIP_PLATFORM_AMD__`) and include folders.""",
     edits=True, safe=True, example_path=_CM, example="target_link_libraries(app PRIVATE CUDA::cudart CUDA::cublas)\n",
     translation="target_link_libraries(app PRIVATE hip::host roc::hipblas)\n")
 UNMAPPED_LIBRARY = rule(

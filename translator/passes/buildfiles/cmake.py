@@ -81,6 +81,8 @@ class CMakeTranslation:
         self.cu_globs: set[bytes] = set()
         self.marked: set[bytes] = set()
         self.found: set[str] = set()
+        self.host_linked: set[bytes] = set()     # targets that link hip::host or what becomes it
+        self.plain_links: set[bytes] = set()     # targets linked with the plain (keyword-less) signature
         for cmd in self.f.commands:
             name, args = cmd.lower, cmd.args
             if name == "set" and args:
@@ -99,6 +101,14 @@ class CMakeTranslation:
                     self.marked.update(t for t in texts[:texts.index(b"PROPERTIES")] if b"PROPERTIES" in texts)
             elif name == "find_package" and args:
                 self.found.add(args[0].text.decode("utf-8", "replace"))
+            elif name == "target_link_libraries" and args:
+                texts = [a.text for a in args[1:]]
+                if texts and texts[0] not in (b"PRIVATE", b"PUBLIC", b"INTERFACE", b"LINK_PRIVATE", b"LINK_PUBLIC",
+                                               b"LINK_INTERFACE_LIBRARIES"):
+                    self.plain_links.add(args[0].text)
+                if any(t in (b"hip::host", b"hip::device", b"CUDA::cudart", b"CUDA::cudart_static",
+                             b"${CUDA_LIBRARIES}") for t in texts):
+                    self.host_linked.add(args[0].text)
         for cmd in self.f.commands:
             for a in cmd.args:
                 for m in _CUDA_NAME.finditer(a.text):
@@ -125,8 +135,17 @@ class CMakeTranslation:
         uses_cuda = any(self._mentions_cuda(cmd) for cmd in self.f.commands)
         if not uses_cuda:
             return
+        self.languages = any(a.text == b"CUDA" for cmd in self.f.commands
+                             if cmd.lower in ("project", "enable_language", "check_language") for a in cmd.args)
         for cmd in self.f.commands:
             name = cmd.lower
+            if name == "set" and cmd.args and cmd.args[0].text == b"CMAKE_CUDA_COMPILER" and \
+                    any(b"nvcc" in a.text for a in cmd.args[1:]):
+                start, end = _whole_line(self.data, cmd.start, cmd.end)
+                self.e.edit(self.r["variable"], start, end, b"",
+                            "CMAKE_CUDA_COMPILER names nvcc: removed, CMake finds the HIP compiler (ROCm's clang) "
+                            "itself (CMAKE_HIP_COMPILER on the command line chooses another)")
+                continue
             if name == "cmake_minimum_required":
                 self._minimum(cmd)
             elif name == "project":
@@ -186,9 +205,16 @@ class CMakeTranslation:
             if p.find not in self.found:
                 found.append(f"find_package({p.find}{' REQUIRED' if required else ''})".encode())
         names = ", ".join(p.find for p in self.packages if p.find not in self.found)
+        # FindCUDA (`find_package(CUDA)`) compiled .cu files without the CUDA language; their
+        # HIP sources need the HIP language, which no project() of this file enables.
+        language = cmd.args[0].text == b"CUDA" and not self.languages
+        if language:
+            found.append(b"enable_language(HIP)")
         self.e.edit(self.r["find-package"], cmd.start, cmd.end, (nl + indent).join(found),
                     f"{cmd.args[0].text.decode()} is CUDA's: hip-config gives hip::host"
-                    + (f", and {names} the libraries the file links" if names else ""))
+                    + (f", and {names} the libraries the file links" if names else "")
+                    + ("; FindCUDA needed no CUDA language, CMake's HIP sources need enable_language(HIP)"
+                       if language else ""))
 
     def _cuda_add_options(self, cmd: Command) -> None:
         """FindCUDA's `OPTIONS flags...` (nvcc flags of the target) move to
@@ -245,6 +271,8 @@ class CMakeTranslation:
                 elif t.endswith(b".cu"):
                     names.append(t)
         todo = [n for i, n in enumerate(names) if n not in self.marked and n not in names[:i]]
+        if names and cmd.lower != "target_sources":
+            self._host_sources(cmd, args, skip)
         if not todo:
             return
         self.marked.update(todo)
@@ -256,6 +284,38 @@ class CMakeTranslation:
         self.e.insert(self.r["source-language"], cmd.end,
                       nl + indent + b"set_source_files_properties(" + shown + b" PROPERTIES LANGUAGE HIP)",
                       f"CMake gives .cu files to the CUDA language: {shown.decode('utf-8', 'replace')} are HIP")
+
+    def _host_sources(self, cmd: Command, args, skip) -> None:
+        """A target of HIP sources with C or C++ sources too (`util.cpp`): those are compiled as
+        C++, and where they include the HIP runtime (a `<cuda_runtime.h>` translated) they need
+        hip::host's definitions (`__HIP_PLATFORM_AMD__`) and include folders: linked, where the
+        file finds the hip package, else reported."""
+        target = cmd.args[0].text
+        host = []
+        for a in args:
+            if a.text in skip:
+                continue
+            for w in _arg_words(a, self.data):
+                ref = re.fullmatch(rb"\$\{([A-Za-z0-9_]+)\}", w.text)
+                listed = self.lists.get(ref.group(1), []) if ref else [w.text]
+                host += [n for n in listed if re.search(rb"\.(?:cpp|cc|cxx|c\+\+|C|c)\Z", n)]
+        if not host or target in self.host_linked:
+            return
+        shown = b" ".join(dict.fromkeys(host)).decode("utf-8", "replace")
+        if not self.found & {"CUDA", "CUDAToolkit", "hip"}:
+            self.e.report(self.r["target"], cmd.start, cmd.end,
+                          f"{target.decode('utf-8', 'replace')} compiles {shown} as C++: where they include the HIP "
+                          "runtime they need hip::host (find_package(hip) and target_link_libraries(... hip::host))",
+                          severity="warning")
+            return
+        keyword = b"" if target in self.plain_links else b"PRIVATE "
+        line_start = self.data.rfind(b"\n", 0, cmd.start) + 1
+        indent = self.data[line_start:cmd.start] if not self.data[line_start:cmd.start].strip() else b""
+        nl = b"\r\n" if b"\r\n" in self.data else b"\n"
+        self.host_linked.add(target)
+        self.e.insert(self.r["target"], cmd.end, nl + indent + b"target_link_libraries(" + target + b" " + keyword
+                      + b"hip::host)", f"{shown} of a HIP target compile as C++: hip::host gives them the HIP "
+                      "runtime's definitions and include folders")
 
     def _names(self, cmd: Command) -> None:
         """CMAKE_CUDA_* variables, CUDA_* properties, CUDA:: targets, FindCUDA's variables,
@@ -424,10 +484,10 @@ class CMakeTranslation:
             return
         values = []
         if name == "set" and args and (re.fullmatch(rb"CMAKE_CUDA_FLAGS(_[A-Z]+)?", args[0].text)
-                                       or args[0].text in _FLAG_LISTS):
+                                       or args[0].text.decode("utf-8", "replace") in _FLAG_LISTS):
             values = args[1:]
         elif name in ("string", "list") and len(args) > 2 and args[0].text.upper() in (b"APPEND", b"PREPEND") and \
-                (re.fullmatch(rb"CMAKE_CUDA_FLAGS(_[A-Z]+)?", args[1].text) or args[1].text in _FLAG_LISTS):
+                (re.fullmatch(rb"CMAKE_CUDA_FLAGS(_[A-Z]+)?", args[1].text) or args[1].text.decode("utf-8", "replace") in _FLAG_LISTS):
             values = args[2:]
         if values:
             ws = [w for a in values for w in _arg_words(a, self.data) if w.text not in (b"CACHE", b"STRING")]
@@ -459,6 +519,16 @@ _UNMAPPED = {
     "nvToolsExt": "NVTX: ROCm's roctx has other names (roctxRangePush...)",
     "cupti": "CUPTI: ROCm's profiling APIs (rocprofiler) differ",
 }
+
+
+def _whole_line(data: bytes, start: int, end: int) -> tuple[int, int]:
+    """[start, end) widened to its whole line(s) when nothing else is on them."""
+    line_start = data.rfind(b"\n", 0, start) + 1
+    line_end = data.find(b"\n", end)
+    line_end = len(data) if line_end == -1 else line_end + 1
+    if data[line_start:start].strip() or data[end:line_end].strip():
+        return start, end
+    return line_start, line_end
 
 
 def _bare_library(lib: str) -> bool:

@@ -1,0 +1,3 @@
+set(CMAKE_CUDA_HOST_COMPILER g++)
+set_target_properties(k PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_RESOLVE_DEVICE_SYMBOLS ON)
+list(APPEND CUDA_NVCC_FLAGS --offload-arch=gfx90a -Xarch_device -ffast-math)
