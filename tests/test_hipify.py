@@ -837,3 +837,32 @@ def test_a_legacy_name_outside_any_call_is_left_by_a_second_run_too() -> None:
 def test_a_legacy_call_of_another_argument_count_is_left_by_a_second_run_too() -> None:
     first = run("#include<cublas.h>cublasSscal()")
     assert run(first.output).output == first.output
+
+
+_DEVICE_PROPS = """#include <cstdio>
+void show(const cudaDeviceProp& q) { printf("%zu %zu\\n", q.sharedMemPerBlock, q.sharedMemPerMultiprocessor); }
+int main() {
+    cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, 0);
+    size_t optin = p.sharedMemPerBlockOptin;
+    cudaDeviceProp* pp = &p;
+    printf("%d %zu %d\\n", pp->multiProcessorCount, optin, pp->regsPerMultiprocessor);
+    return 0;
+}
+"""
+
+
+def test_device_prop_fields_the_target_struct_names_otherwise_are_renamed_and_missing_ones_are_errors():
+    # ROCm 5.2's hipDeviceProp_t (translator/data/device_props.tsv, from its header):
+    # sharedMemPerMultiprocessor is maxSharedMemoryPerMultiProcessor there; the opt-in and
+    # the registers per multiprocessor do not exist, which hipcc would only say as "no member".
+    result = run(_DEVICE_PROPS, rocm_version=(5, 2))
+    assert b"q.maxSharedMemoryPerMultiProcessor)" in result.output
+    assert b"p.sharedMemPerBlockOptin" in result.output      # left, with its error
+    errors = [(d.code, d.line, d.col) for d in result.diagnostics if d.severity == "error"]
+    assert errors == [("H044", 6, 22), ("H044", 8, 63)]
+    assert "use sharedMemPerBlock" in next(d.message for d in result.diagnostics if d.line == 6)
+    # A release with no field list (6.0: CUDA's struct) is left to the compiler.
+    later = run(_DEVICE_PROPS, rocm_version=(6, 0))
+    assert b"q.sharedMemPerMultiprocessor)" in later.output
+    assert not [d for d in later.diagnostics if d.code in ("H043", "H044")]

@@ -5,7 +5,8 @@ H010-H014, H017, H018), `calls` (H004, H005, H007, H008: rewrites that depend on
 `library_calls` (H021, H022: rocSPARSE and MIOpen calls rewritten argument by argument),
 `warp_sync` (H006, H016), `headers` (H002, H015, H034), `launch_syntax` (H003),
 `unknown` (H019: CUDA-shaped names no table knows), `unmapped` (H040: CUDA libraries no
-table covers), `guards` (H041, H042: tests of CUDA headers' include guards), `builtins` (H020: a user's
+table covers), `guards` (H041, H042: tests of CUDA headers' include guards), `device_props`
+(H043, H044: cudaDeviceProp fields the target ROCm's struct names otherwise or lacks), `builtins` (H020: a user's
 definition of a function HIP already defines) and `legacy_blas` (H023: calls of cuBLAS's
 legacy API, left as they are); `signatures` (H024, H025: calls whose HIP signature
 differs from CUDA's); `device_calls` (H027, H028 and the data type selection:
@@ -18,7 +19,8 @@ its safety.
 from __future__ import annotations
 
 from translator.passes import Context, register_pass
-from translator.passes.hipify import (builtins, calls, device_calls, guards, headers, launch_syntax, legacy_blas,
+from translator.passes.hipify import (builtins, calls, device_calls, device_props, guards, headers, launch_syntax,
+                                      legacy_blas,
                                       library_calls, renames, signatures, strict_cxx, unknown,
                                       unmapped, warp_sync)
 from translator.ir import WARP_SYNC_BUILTINS, call_of
@@ -31,7 +33,7 @@ RULES = (renames.RENAME, headers.HEADER, launch_syntax.LAUNCH, calls.HIP_SYMBOL,
          renames.DECLARED_NAME, unknown.UNKNOWN, builtins.HIP_DEFINES, legacy_blas.LEGACY_CUBLAS,
          device_calls.HALF2_MEMBER, device_calls.PASTED_NAME, signatures.SIGNATURE, signatures.LOCATION,
          library_calls.LIBRARY_ARGUMENTS, library_calls.SIZE_CAST, *strict_cxx.RULES,
-         headers.HEADER_NOT_IN_TARGET, unmapped.UNMAPPED, guards.GUARD, guards.UNMAPPED_GUARD)
+         headers.HEADER_NOT_IN_TARGET, unmapped.UNMAPPED, guards.GUARD, guards.UNMAPPED_GUARD, *device_props.RULES)
 
 
 @register_pass("hipify", rules=RULES, requires=("uses", "kernels", "launches", "tree"))
@@ -69,6 +71,7 @@ def run(ctx: Context) -> None:
     unknown.report_unknown(ctx)
     unmapped.report_unmapped(ctx)
     guards.map_guards(ctx)
+    device_props.check_fields(ctx)
     builtins.guard_definitions(ctx)
     headers.map_headers(ctx)
     if ctx.options.hip_kernel_execution_syntax:
