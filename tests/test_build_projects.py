@@ -25,8 +25,6 @@ PROJECTS = {p.build: p for p in reversed(ALL_PROJECTS)}
 MAKE_PROJECTS = [p for p in ALL_PROJECTS if p.build == "make"]
 CMAKE_PROJECTS = [p for p in ALL_PROJECTS if p.build == "cmake"]
 ROCM = ".".join(map(str, toolchain.installed_hip_version() or (5, 2)))
-# CMake before 3.28 does not find Debian's hip-lang package by itself (see the file).
-DEBIAN_HIP_TOOLCHAIN = ROOT / ".ci" / "debian-hip.cmake"
 needs_hipcc = pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc is not installed (apt-get install hipcc)")
 needs_cmake = pytest.mark.skipif(shutil.which("cmake") is None, reason="cmake is not installed (apt-get install cmake)")
 needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed (apt-get install make)")
@@ -51,10 +49,18 @@ def _device_kernels(binary: Path, tmp_path: Path) -> bytes:
     return dump.read_bytes()
 
 
+def _debian_hip_toolchain() -> str:
+    """The toolchain file as the README has a user get it: `cu2hip toolchain-file`'s output."""
+    done = subprocess.run([sys.executable, "-m", "translator", "toolchain-file"], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    return done.stdout.strip()
+
+
 def _hip_env() -> dict[str, str]:
+    # CMake before 3.28 does not find Debian's hip-lang package by itself (see the file).
     env = {"HIP_PLATFORM": "amd"}
     if "CMAKE_TOOLCHAIN_FILE" not in os.environ and not Path("/usr/lib/cmake/hip-lang").exists():
-        env["CMAKE_TOOLCHAIN_FILE"] = str(DEBIAN_HIP_TOOLCHAIN)
+        env["CMAKE_TOOLCHAIN_FILE"] = _debian_hip_toolchain()
     return env
 
 

@@ -391,3 +391,19 @@ def test_qualifier_macros_defined_in_another_file_of_the_tree(tmp_path):
     together = run("translate", str(tree), "-o", str(tmp_path / "out"))
     assert b"[P001]" not in together.stderr, together.stderr
     assert b"hipMemcpyToSymbol(HIP_SYMBOL(c), h, sizeof(int))" in (tmp_path / "out" / "k.cu").read_bytes()
+
+
+def test_toolchain_file_prints_the_shipped_file_and_writes_a_copy(tmp_path: Path) -> None:
+    """Debian 12's CMake needs the toolchain file for CMake's HIP language: a user of the
+    wheel gets it from the command, not from the repository."""
+    done = run("toolchain-file")
+    assert done.returncode == 0, done.stderr
+    shipped = Path(done.stdout.decode().strip())
+    assert shipped.name == "debian-hip.cmake" and shipped.is_file()
+    assert b"CMAKE_HIP_COMPILER_ROCM_ROOT" in shipped.read_bytes()
+    done = run("toolchain-file", "-o", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "debian-hip.cmake").read_bytes() == shipped.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["debian-hip.cmake"]   # no temporary left
+    done = run("toolchain-file", "-o", str(tmp_path / "missing" / "t.cmake"))
+    assert done.returncode == 2 and b"cannot write" in done.stderr and b"Traceback" not in done.stderr

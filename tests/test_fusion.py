@@ -316,6 +316,7 @@ def test_the_wheel_ships_the_templates(tmp_path) -> None:
     shipped = {f"translator/templates/{p.name}" for p in (ROOT / "templates").glob("*.j2")}
     assert shipped and shipped <= names
     assert "translator/grammars/cu2hip-rules.lark" in names
+    assert "translator/data/debian-hip.cmake" in names   # `cu2hip toolchain-file`
 
 
 def test_a_chain_refused_for_an_include_in_a_kernel_stays_refused_in_a_second_run() -> None:

@@ -34,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "batch":
             from translator.commands import batch
             return batch.run(args)
+        if args.command == "toolchain-file":
+            from translator.commands import toolchain
+            return toolchain.run(args)
         if args.command == "translate":
             try:
                 notes = hipify_compat.normalize(args)
@@ -200,6 +203,13 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("id", nargs="?", metavar="ID", help="explain this rule")
     r.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     r.add_argument("--rules", action="append", metavar="FILE", help="also list the user rules of FILE")
+
+    tf = sub.add_parser("toolchain-file", help="the CMake toolchain file for Debian's ROCm packages",
+                        description="Print the path of the CMake toolchain file that lets Debian 12's CMake "
+                                    "(3.25) find Debian's hip-lang package and clang for CMake's HIP language: "
+                                    "cmake -DCMAKE_TOOLCHAIN_FILE=\"$(cu2hip toolchain-file)\" ... "
+                                    "Newer CMake and ROCm installs do not need it.")
+    tf.add_argument("-o", "--output", metavar="FILE", help="write a copy to FILE (or into the folder FILE)")
     return parser
 
 

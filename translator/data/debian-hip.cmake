@@ -1,7 +1,7 @@
 # A CMake toolchain file for CMake's HIP language on Debian's ROCm packages (Debian 12:
-# CMake 3.25, clang 15, libamdhip64-dev 5.2). Used by the tests and CI through the
-# CMAKE_TOOLCHAIN_FILE environment variable (CMake >= 3.21), so that the translated
-# projects build with the command a user types:
+# CMake 3.25, clang 15, libamdhip64-dev 5.2), shipped with cu2hip: `cu2hip toolchain-file`
+# prints its path. Passed as -DCMAKE_TOOLCHAIN_FILE=... or through the CMAKE_TOOLCHAIN_FILE
+# environment variable (CMake >= 3.21, as the tests do), the translated projects build with
 #   cmake -S out -B b -DCMAKE_HIP_ARCHITECTURES=gfx90a && cmake --build b
 # Why it is needed (nothing in the projects themselves):
 #   - CMake before 3.28 looks for hip-lang-config.cmake under <ROCm root>/lib/cmake only;
