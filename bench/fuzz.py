@@ -55,7 +55,10 @@ and saved to bench/results/fuzz-failures/<kind>-<hash>.cu, with a sidecar .txt.
 `--kind` picks what is fuzzed: `sources` (the above), or, through the command line in
 process, `configs`, `rules`, `options`, `state` (the cache and the run record: tampered
 and foreign entries, link targets edited), `concurrent` (runs at once over one tree and
-one cache) and `special` (special files in every place a path is accepted): see
+one cache), `special` (special files in every place a path is accepted), `names` (hostile
+file names through every output format), `compdb` (hostile compilation databases through
+`report`'s compilers), `buildfiles` (mutated CMake and Make files) and `links` (links in
+and around the input and output trees, and a link flipped during a run): see
 bench/fuzz_inputs.py. Their results go to bench/results/fuzz-KIND.json and .txt.
 """
 
@@ -1268,7 +1271,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-snapshot", action="store_true",
                     help="import translator/ from the working tree instead of a copy made at start")
     ap.add_argument("--kind", default="sources", choices=("sources", "configs", "rules", "options", "state",
-                                                          "concurrent", "special"),
+                                                          "concurrent", "special", "names", "compdb",
+                                                          "buildfiles", "links"),
                     help="what is fuzzed (default: sources; the others: bench/fuzz_inputs.py)")
     args = ap.parse_args(argv)
     if args.kind != "sources":

@@ -68,8 +68,10 @@ import traceback
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-KINDS = ("configs", "rules", "options", "state", "concurrent", "special")
-FAILURES = ("exception", "hang", "unlocated", "bad-exit", "non-idempotent", "stale-bytes", "code-ran")
+KINDS = ("configs", "rules", "options", "state", "concurrent", "special", "names", "compdb", "buildfiles",
+         "links")
+FAILURES = ("exception", "hang", "unlocated", "bad-exit", "non-idempotent", "stale-bytes", "code-ran",
+            "injection", "lost-file", "write-outside")
 ROCM = ("5.2", "6.0", "6.2", "7.0")
 SOURCES = ("corpus/kernels/atomics.cu", "corpus/kernels/elementwise_chain.cu", "corpus/kernels/stencil2d_shared.cuh",
            "corpus/kernels/rebalance_launches.cu", "corpus/kernels/reduce_ops.cuh")
@@ -574,6 +576,382 @@ def run_special(index: int, work: Path) -> list:
     return []
 
 
+# ------------------------------------------------------------------ hostile names
+
+# The variable a shell would expand to the marker's absolute path: a name holds no `/`.
+MARK_VAR = "CU2HIP_FUZZ_MARK"
+_SHELL = ["$(touch${IFS}$%s)" % MARK_VAR, "`touch${IFS}$%s`" % MARK_VAR, ";touch $%s;" % MARK_VAR,
+          "|touch $%s" % MARK_VAR, "&&touch${IFS}$%s" % MARK_VAR, "$((1+1))", "${IFS}", "'", '"', "\\"]
+_WORKFLOW = ["\n::error title=INJECTED::x\n", "\r\n::warning title=INJECTED::y", "\n::add-mask::INJECTED\n",
+             "%0A::error title=INJECTED::z", "\u2028::error title=INJECTED::u"]
+_MARKUP = ["\n\n# INJECTED\n\n", "\n\n<img src=x onerror=alert(1)>\n\n", "<img src=y>", "`", "``", "```\n",
+           "</code>", "<script>", "](javascript:x)", "|", "*", "_", "&amp;", "<!--"]
+_ODD = ["\x1b[31m", "\x07", "\x00"[:0], " ", "\t", "-", "--help", "\u00e9", "\u0085", "\udcff", "\udc80",
+        "*", "?", "[a]", "~", "%s", "{}", "#"]
+
+
+def hostile_name(rng: random.Random, suffix: str) -> str:
+    parts = [rng.choice(["a", "k", "-x", " ", ""])]
+    for _ in range(rng.randint(1, 3)):
+        parts.append(rng.choice(rng.choice([_SHELL, _WORKFLOW, _MARKUP, _ODD])))
+    name = "".join(parts).replace("/", "_").replace("\x00", "") + suffix
+    return name if name not in (".", "..") else "a" + name
+
+
+def _fs(name: str) -> str:
+    """The name as the file system takes it (lone surrogates are the bytes they escape)."""
+    return os.fsdecode(os.fsencode(name))
+
+
+_IMG = re.compile(rb"<img|<script", re.I)
+
+
+def _outside_code(markdown: bytes) -> bytes:
+    """What a Markdown renderer would read as markup: the text outside fences and code spans."""
+    out, fence = [], None
+    for line in markdown.split(b"\n"):
+        stripped = line.lstrip()
+        if fence is not None:
+            if stripped.startswith(fence) and not stripped[len(fence):].strip(b"`"):
+                fence = None
+            continue
+        m = re.match(rb"(`{3,}|~{3,})", stripped)
+        if m:
+            fence = m.group(1)
+            continue
+        i, kept = 0, []
+        while i < len(line):
+            if line[i:i + 1] == b"`":
+                j = i
+                while j < len(line) and line[j:j + 1] == b"`":
+                    j += 1
+                ticks = line[i:j]
+                end = re.search(rb"(?<!`)" + re.escape(ticks) + rb"(?!`)", line[j:])
+                if end:
+                    i = j + end.end()
+                    continue
+                kept.append(ticks)
+                i = j
+                continue
+            kept.append(line[i:i + 1])
+            i += 1
+        out.append(b"".join(kept))
+    return b"\n".join(out)
+
+
+def injected(output: bytes, form: str) -> str | None:
+    """How a hostile name got out of its place in `output` of format `form`, or None."""
+    if re.search(rb"(^|[\r\n])::((error|warning) title=INJECTED|add-mask::INJECTED)", output):
+        return "workflow command"
+    if b"\x1b" in output or b"\x07" in output:
+        return "terminal control"
+    if form == "html" and _IMG.search(output):
+        return "raw html"
+    if form == "markdown":
+        text = _outside_code(output)
+        if re.search(rb"(^|\n)#+ INJECTED", text):
+            return "markdown heading"
+        if _IMG.search(text):
+            return "raw html in markdown"
+    if form in ("json", "sarif"):
+        try:
+            json.loads(output)
+        except ValueError:
+            return "invalid json"
+    return None
+
+
+def _name_tree(rng: random.Random, work: Path) -> tuple[Path, list[str]]:
+    tree = work / "tree"
+    folder = tree / _fs(hostile_name(rng, "")) if rng.random() < 0.5 else tree
+    folder.mkdir(parents=True, exist_ok=True)
+    names = []
+    header = _fs(hostile_name(rng, ".cuh"))
+    # The source includes the header by name: a name it can spell in a directive (its bytes
+    # are the file's content, which diffs show as they are).
+    header = "".join("_" if c in '\\"' or ord(c) < 32 or c in "\x7f\u0085\u2028" else c for c in header)
+    (folder / header).write_bytes(HEADER)
+    source = _fs(hostile_name(rng, rng.choice([".cu", ".cu", ".cuh", ".cpp"])))
+    text = SMALL.replace(b'"h.cuh"', b'"' + os.fsencode(header) + b'"')
+    if rng.random() < 0.5:       # a diagnostic about the file, whatever it is named
+        text += b"__global__ void w(int* o) { o[threadIdx.x % 32] = __shfl_down_sync(0xffffffff, 1, 1); }\n"
+    (folder / source).write_bytes(text)
+    names += [header, source]
+    if rng.random() < 0.3:
+        (folder / _fs(hostile_name(rng, ".txt"))).write_bytes(b"data\n")
+    return tree, names
+
+
+def run_names(rng: random.Random, work: Path) -> list:
+    mark = work / "ran"
+    os.environ[MARK_VAR] = str(mark)
+    tree, _ = _name_tree(rng, work)
+    base = ["--rocm-version", rng.choice(ROCM), "-j", "1"]
+    command = rng.choice(["translate-o", "stats", "report-json", "check", "diff", "diff", "diff", "report",
+                          "report", "report-compile"])
+    form = "text"
+    if command == "translate-o":
+        argv = ["translate", str(tree), "-o", str(work / "out"), *base]
+    elif command == "stats":
+        argv = ["translate", str(tree), "--examine", "--print-stats", *base]
+    elif command == "report-json":
+        argv = ["translate", str(tree), "--examine", "--report", str(work / "r.json"), *base]
+    elif command == "check":
+        argv = ["check", str(tree), *base]
+    elif command == "diff":
+        form = rng.choice(["text", "patch", "json", "sarif", "markdown", "github"])
+        argv = ["diff", str(tree), "--format", form, *base]
+    else:
+        form = rng.choice(["text", "json", "markdown", "html"])
+        compile_ = ["--compile-timeout", "120"] if command == "report-compile" else ["--no-compile"]
+        argv = ["report", str(tree), "--format", form, *compile_, *base]
+    status, out, err = cli(argv)
+    failures = []
+    if status not in (0, 1, 2):
+        failures.append(("bad-exit", f"{command}: exit {status}", err[-300:]))
+    if mark.exists():
+        failures.append(("code-ran", f"names {command}", repr(sorted(tree_bytes(tree)))))
+    how = injected(out, "markdown" if form == "github" else form) if form != "github" else injected(out, "github")
+    how = how or injected(err.encode("utf-8", "surrogateescape"), "stderr")
+    if command == "report-json" and (work / "r.json").exists():
+        how = how or injected((work / "r.json").read_bytes(), "json")
+    if how:
+        failures.append(("injection", f"{command} {form}: {how}", repr(sorted(tree_bytes(tree)))))
+    if command == "translate-o" and status in (0, 1):
+        missing = sorted(set(tree_bytes(tree)) - set(tree_bytes(work / "out")))
+        if missing:
+            failures.append(("lost-file", "names: not written", repr(missing)))
+    return failures
+
+
+# ------------------------------------------------------------------ compilation databases
+
+_FLAGS = ["-DX=$(touch${IFS}$%s)" % MARK_VAR, "-DY=`touch $%s`" % MARK_VAR, "-D'Z=1;touch $%s'" % MARK_VAR,
+          "-I$(touch${IFS}$%s)" % MARK_VAR, "-include", "$(touch${IFS}$%s).h" % MARK_VAR,
+          "-std=c++17;touch${IFS}$%s" % MARK_VAR, "--offload-arch=gfx90a;touch", "-arch=sm_90`touch`", "-O2",
+          "-DOK=1", "-DQ=\"a b\"", "-D", "A=$(id)", "-Wall", "-x", "cuda", "-o", "$(touch${IFS}$%s).o" % MARK_VAR,
+          "-c", "-DN=\\$(x)", "-DU=\u00e9", "-D\x00", "-I.", "-isystem", "/nonexistent", "@rsp$(x)"]
+
+
+def _entry(rng: random.Random, tree: Path, source: str) -> dict | object:
+    flags = [rng.choice(_FLAGS) for _ in range(rng.randint(0, 5))]
+    where = rng.random()
+    entry = {"directory": str(tree) if where < 0.8 else rng.choice(["", ".", "/nonexistent", str(tree) + "/$(x)"]),
+             "file": source if rng.random() < 0.9 else rng.choice(["", 1, None, "$(touch x).cu"])}
+    if rng.random() < 0.5:
+        entry["arguments"] = ["nvcc", *flags, "-c", source] if rng.random() < 0.9 else rng.choice([1, "x", [1]])
+    else:
+        entry["command"] = " ".join(["nvcc", *flags, "-c", json.dumps(source)])
+    if rng.random() < 0.05:
+        return rng.choice([1, "x", [], None])
+    return entry
+
+
+def run_compdb(rng: random.Random, work: Path) -> list:
+    mark = work / "ran"
+    os.environ[MARK_VAR] = str(mark)
+    tree, names = _name_tree(rng, work) if rng.random() < 0.5 else (work / "tree", [])
+    if not names:
+        _prepare(tree)
+        (tree / "fifo").unlink()
+        names = ["a.cu", "h.cuh"]
+    build = tree / "build"
+    build.mkdir()
+    entries = [_entry(rng, tree, rng.choice(names)) for _ in range(rng.randint(1, 3))]
+    data = json.dumps(entries, ensure_ascii=rng.random() < 0.5).encode("utf-8", "surrogateescape")
+    r = rng.random()
+    if r < 0.05:
+        data = data[:rng.randrange(len(data) + 1)]
+    elif r < 0.1:
+        i = rng.randrange(len(data) + 1)
+        data = data[:i] + rng.choice([b"\x00", b"\xff", b"\\u0000", b"]", b"{"]) + data[i:]
+    (build / "compile_commands.json").write_bytes(data)
+    argv = ["report", str(tree), "-p", str(build), "--format", "json", "--compile-timeout", "120",
+            "--rocm-version", rng.choice(ROCM), "-j", "1"]
+    if rng.random() < 0.3:
+        argv += ["-D" + rng.choice(_FLAGS).removeprefix("-D")]
+    status, out, err = cli(argv)
+    failures = []
+    if status not in (0, 1, 2):
+        failures.append(("bad-exit", f"compdb: exit {status}", err[-300:]))
+    if mark.exists():
+        failures.append(("code-ran", "compdb", data.decode("utf-8", "replace")[:600]))
+    if status != 2 and injected(out, "json"):
+        failures.append(("injection", "compdb: " + injected(out, "json"), data.decode("utf-8", "replace")[:600]))
+    if status == 2 and (err.count("\n") != 1 or "Traceback" in err):
+        failures.append(("unlocated", "compdb", err[-300:]))
+    return failures
+
+
+# ------------------------------------------------------------------ build files
+
+PROJECTS = ("corpus/projects/cmake_findcuda", "corpus/projects/cmake_stats", "corpus/projects/make_arch_rdc",
+            "corpus/projects/make_histogram")
+_CMAKE_LINES = ["string(APPEND CMAKE_CUDA_FLAGS \" --use_fast_math\")",
+                "set(CMAKE_CUDA_FLAGS \"${CMAKE_CUDA_FLAGS} -lineinfo -Xcompiler -Wall,-O3\")",
+                "target_compile_options(%T PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-G --ftz=true>)",
+                "target_compile_options(%T PRIVATE \"SHELL:-Xcompiler -fopenmp\")",
+                "set_source_files_properties(x.cu PROPERTIES COMPILE_OPTIONS \"-maxrregcount=32\")",
+                "set_property(TARGET %T PROPERTY CUDA_ARCHITECTURES 70 80 90)",
+                "find_package(CUDAToolkit REQUIRED)", "target_link_libraries(%T PRIVATE CUDA::cublas CUDA::cudart)",
+                "enable_language(CUDA)", "project(p LANGUAGES CXX CUDA)", "set(CMAKE_CUDA_COMPILER /usr/bin/nvcc)",
+                "cuda_add_executable(z z.cu OPTIONS -arch=sm_60)", "if(", ")", "\"", "#[[", "]]", "${", "$<",
+                "$<$<COMPILE_LANGUAGE:CUDA>:" * 50 + "-O3" + ">" * 50, "set(X $(touch${IFS}$%s))" % MARK_VAR]
+_MAKE_LINES = ["NVCCFLAGS += -arch=sm_80 --use_fast_math", "ARCH ?= sm_70", "NVCC := $(shell which nvcc)",
+               "GENCODE := $(foreach a,70 80,-gencode arch=compute_$(a),code=sm_$(a))",
+               "%.o: %.cu\n\t$(NVCC) $(NVCCFLAGS) -dc $< -o $@", ".RECIPEPREFIX = >", "include flags.mk",
+               "LDFLAGS += -lcublas -lcudart", "all: ; nvcc -Xcompiler -fPIC -c x.cu", "define X\nnvcc -G\nendef",
+               "\\", "$(", "ifeq ($(A),1)", "endif", "X = $(touch${IFS}$%s)" % MARK_VAR, "\t-rdc=true"]
+
+
+def _mutate_build(rng: random.Random, data: bytes, cmake: bool, target: str) -> bytes:
+    lines = data.split(b"\n")
+    pool = _CMAKE_LINES if cmake else _MAKE_LINES
+    for _ in range(rng.randint(1, 4)):
+        what = rng.random()
+        at = rng.randrange(len(lines) + 1)
+        if what < 0.5:
+            lines.insert(at, rng.choice(pool).replace("%T", target).encode())
+        elif what < 0.6:
+            lines.insert(at, rng.choice(pool[:2]).replace("%T", target).encode() * 1)
+            lines[at:at] = [rng.choice(pool[:2]).encode()] * rng.choice([10, 200, 2000])
+        elif what < 0.7 and lines:
+            del lines[rng.randrange(len(lines))]
+        elif what < 0.8 and lines:
+            i = rng.randrange(len(lines))
+            lines.insert(at, lines[i])
+        elif what < 0.9 and lines:
+            i = rng.randrange(len(lines))
+            j = rng.randrange(len(lines[i]) + 1)
+            lines[i] = lines[i][:j] + rng.choice([b"\\", b"\"", b"(", b")", b"$", b"\t", b"\xff", b"\x00", b"#"]) + \
+                lines[i][j:]
+        else:
+            lines = lines[:rng.randrange(len(lines) + 1)]
+    out = b"\n".join(lines)
+    r = rng.random()
+    if r < 0.05:
+        out = b"\xef\xbb\xbf" + out
+    elif r < 0.1:
+        out = out.replace(b"\n", b"\r\n")
+    return out
+
+
+def run_buildfiles(rng: random.Random, work: Path) -> list:
+    mark = work / "ran"
+    os.environ[MARK_VAR] = str(mark)
+    project = rng.choice(PROJECTS)
+    tree = work / "tree"
+    shutil.copytree(REPO / project, tree)
+    files = sorted(p for p in tree.rglob("*") if p.is_file() and (p.name in ("CMakeLists.txt", "Makefile")
+                                                                    or p.suffix in (".mk", ".cmake")))
+    for f in rng.sample(files, rng.randint(1, len(files))):
+        f.write_bytes(_mutate_build(rng, f.read_bytes(), f.suffix == ".cmake" or f.name == "CMakeLists.txt",
+                                    rng.choice(["app", "stats", "scale", "saxpy"])))
+    options = ["--rocm-version", rng.choice(ROCM), "-j", "1", "-q"]
+    if rng.random() < 0.2:
+        options += ["--offload-arch", rng.choice(["gfx90a", "gfx90a,gfx942", "gfx1100"])]
+    argv = ["translate", str(tree), "-o", str(work / "out"), *options]
+    status, _, err = cli(argv)
+    failures = []
+    if status not in (0, 1):
+        return [("bad-exit", f"buildfiles {project}: exit {status}", err[-300:])]
+    if mark.exists():
+        failures.append(("code-ran", "buildfiles", project))
+    status2, _, _ = cli(argv)
+    cli(["translate", str(tree), "-o", str(work / "fresh"), "--no-cache", *options])
+    if status2 != status or tree_bytes(work / "out") != tree_bytes(work / "fresh"):
+        failures.append(("stale-bytes", f"buildfiles {project}", " ".join(argv)))
+    return failures
+
+
+# ------------------------------------------------------------------ links in the trees
+
+def _victim(work: Path) -> Path:
+    victim = work / "victim"
+    (victim / "sub").mkdir(parents=True)
+    (victim / "keep.cu").write_bytes(b"// not to be written\n")
+    (victim / "sub" / "a.cu").write_bytes(b"// not to be written either\n")
+    return victim
+
+
+def run_links(rng: random.Random, work: Path) -> list:
+    victim = _victim(work)
+    before = tree_bytes(victim)
+    tree = _tree(rng, work)
+    out = work / "out"
+    options = ["--rocm-version", rng.choice(ROCM), "-j", "1", "-q"]
+    argv = ["translate", str(tree), "-o", str(out), *options]
+    done = []
+    if rng.random() < 0.5:
+        cli(argv)            # a first run: the output tree and the run record exist
+    for _ in range(rng.randint(1, 3)):
+        what = rng.choice(["dangling-becomes-folder", "out-folder-link", "out-file-link", "out-root-link",
+                           "tree-link-outside", "tree-link-loop", "out-parent-link", "race"])
+        done.append(what)
+        try:
+            if what == "dangling-becomes-folder":
+                (tree / "later").symlink_to(victim / "later")
+                cli(argv)
+                (tree / "later").unlink()
+                (tree / "later").mkdir()
+                (tree / "later" / "a.cu").write_bytes(SMALL)
+            elif what == "out-folder-link":
+                shutil.rmtree(out / "sub", ignore_errors=True)
+                out.mkdir(exist_ok=True)
+                if not (out / "sub").is_symlink():
+                    (out / "sub").symlink_to(victim / "sub")
+            elif what == "out-file-link":
+                out.mkdir(exist_ok=True)
+                (out / "a.cu").unlink(missing_ok=True)
+                (out / "a.cu").symlink_to(victim / "keep.cu")
+            elif what == "out-root-link" and not out.exists() and not out.is_symlink():
+                out.symlink_to(victim)
+            elif what == "tree-link-outside":
+                (tree / "linked").symlink_to(victim / "sub")
+            elif what == "tree-link-loop":
+                (tree / "sub" / "loop").symlink_to("..")
+            elif what == "out-parent-link":
+                (work / "up").mkdir(exist_ok=True)
+                if not (work / "up" / "o").exists():
+                    (work / "up" / "o").symlink_to(victim / "sub")
+            elif what == "race":
+                stop = threading.Event()
+
+                def flip():
+                    while not stop.is_set():
+                        try:
+                            if (out / "sub").is_symlink():
+                                (out / "sub").unlink()
+                            elif (out / "sub").is_dir():
+                                shutil.rmtree(out / "sub", ignore_errors=True)
+                            (out / "sub").symlink_to(victim / "sub")
+                        except OSError:
+                            pass
+                        time.sleep(0.0005)
+                out.mkdir(exist_ok=True)
+                t = threading.Thread(target=flip, daemon=True)
+                t.start()
+                try:
+                    cli(argv)
+                finally:
+                    stop.set()
+                    t.join()
+        except FileExistsError:
+            pass
+    status, _, err = cli(argv)
+    if "out-parent-link" in done:
+        cli(["translate", str(tree), "-o", str(work / "up" / "o" / "x"), *options])
+    failures = []
+    if status not in (0, 1, 2):
+        failures.append(("bad-exit", f"links: exit {status}", err[-300:]))
+    # -o naming a link (out -> victim, or a path through up/o -> victim/sub) is where the
+    # user asked the output to go: only links below the output folder must not be followed.
+    if not {"out-parent-link", "out-root-link"} & set(done) and tree_bytes(victim) != before:
+        changed = sorted(k for k in set(before) | set(tree_bytes(victim)) if before.get(k) != tree_bytes(victim).get(k))
+        failures.append(("write-outside", "links: " + ", ".join(done), repr(changed)))
+    return failures
+
+
 # ------------------------------------------------------------------ workers and the campaign
 
 def _task(kind: str, seed: int, index: int, cache: str) -> dict:
@@ -594,6 +972,14 @@ def _task(kind: str, seed: int, index: int, cache: str) -> dict:
             failures = run_state(rng, work, own)
         elif kind == "concurrent":
             failures = run_concurrent(rng, work, work / "cache")
+        elif kind == "names":
+            failures = run_names(rng, work)
+        elif kind == "compdb":
+            failures = run_compdb(rng, work)
+        elif kind == "buildfiles":
+            failures = run_buildfiles(rng, work)
+        elif kind == "links":
+            failures = run_links(rng, work)
         else:
             failures = run_special(index, work)
     except _Alarm:

@@ -347,3 +347,15 @@ def test_an_include_whose_name_holds_a_nul_byte_is_no_file(tmp_path: Path, capsy
     (tmp_path / "a.cu").write_bytes(b'#include "h\0.cuh"\n' + GOOD)
     assert main(["translate", str(tmp_path), "--examine", "-q", *ROCM]) == 0
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_header_kernels_figures_come_from_its_includer_whatever_bytes_the_name_holds() -> None:
+    """A header named with a byte that is not UTF-8 (k\\xff.cuh, a surrogate in its str):
+    the report's lookup of the file that includes it raised UnicodeEncodeError (found by
+    bench/fuzz.py --kind names)."""
+    from translator.output.kernels import _from_includer
+    header = os.fsdecode(b"k\xff.cuh")
+    figures = {"a.cu": {"kern": "figures of kern"}, header: {}}
+    outputs = {"a.cu": b'#include "k\xff.cuh"\nint main() {}\n'}
+    assert _from_includer(figures, outputs, {"file": header, "kernel": "kern"}) == "figures of kern"
+    assert _from_includer(figures, {"a.cu": b'#include "k.cuh"\n'}, {"file": header, "kernel": "kern"}) is None

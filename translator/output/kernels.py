@@ -188,7 +188,7 @@ def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: 
 def _from_includer(figures: dict, outputs: dict, row: dict):
     """The figures of a header's kernel from a file that includes the header (compiled
     alone, a header emits no code for a template or a static kernel)."""
-    name = Path(row["file"]).name.encode()
+    name = os.fsencode(Path(row["file"]).name)   # a name of bytes that are not UTF-8 included
     for display in sorted(figures):
         if display != row["file"] and row["kernel"] in figures[display] and \
                 re.search(rb'#\s*include\s*"[^"]*\b' + re.escape(name) + rb'"', outputs.get(display, b"")):
