@@ -13,8 +13,10 @@ a symbolic link's is its target's as well as the link text, so that an edit of t
 a link leads to is seen, and so is an edit that keeps the size and modification time
 (`touch -r`): it changes the inode change time. When every state is as recorded (a file
 added to the project's folder, or a header that was looked for and now exists, differs
-too), the run is replayed: the same messages, a summary that says every file came from the cache,
-the same status.
+too), the run is replayed: the same messages, a summary that says every file came from
+the cache, the same status. The other files' states are taken once the run has read them
+(translator.commands.translate), and must be the same when it records: an edit in the
+moment between a read and that look is not seen.
 
 The record never claims bytes that the run did not write: a run over one output folder
 holds that folder's lock (`lock`) from the first look at its state to the record's
@@ -54,7 +56,8 @@ class Reads:
         from translator.universe import project_files
         paths = set(self.paths)
         if self.project is not None:
-            paths.update(os.path.abspath(p) for p, _ in project_files(Path(self.project), tuple(map(Path, self.skip))))
+            files = project_files(Path(self.project), tuple(map(Path, self.skip)))
+            paths.update(os.path.abspath(p) for p, _ in files)
         return [_state(p) for p in sorted(paths)]
 
 
