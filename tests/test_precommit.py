@@ -1,14 +1,14 @@
 """The real `pre-commit` tool runs both hooks of .pre-commit-hooks.yaml from a clone of
 this repository, in a temporary git repository, as a team would use them: configured
-with the README's snippet as written (its `repo:` placeholder given the clone's path, and
-the clone tagged as a release is: `v` and the version)."""
+with the README's snippet as written (its `repo:` placeholder given the clone's path;
+`rev: main`, the clone's branch: the repository has no release tags), and pinned by
+`pre-commit autoupdate` as the README says."""
 
 from __future__ import annotations
 
 import os
 import re
 import shutil
-import tomllib
 import subprocess
 import sys
 from pathlib import Path
@@ -37,29 +37,28 @@ def readme_snippet() -> str:
     return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
 
 
-def release_tag() -> str:
-    return "v" + tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-
-
-def test_readme_snippet_names_the_release_tag_of_this_version() -> None:
-    """Releases are tagged `v` + the version: the snippet's rev is the current one's."""
-    assert re.search(r"^  rev: (\S+)$", readme_snippet(), re.M).group(1) == release_tag()
+def test_readme_snippet_names_a_revision_of_this_repository() -> None:
+    """The snippet's rev is a revision git finds here (a branch, with no release tag to
+    name: `v0.1.0` named none)."""
+    rev = re.search(r"^  rev: (\S+)$", readme_snippet(), re.M).group(1)
+    found = [subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{name}^{{commit}}"], cwd=ROOT,
+                            capture_output=True).returncode == 0 for name in (rev, f"origin/{rev}")]
+    assert any(found), rev
 
 
 def snapshot_of_this_repository(dest: Path) -> str:
-    """This working tree (tracked and untracked files git does not ignore) committed in a
-    repository of its own and tagged as this version's release: pre-commit installs hooks
-    from a revision."""
+    """This working tree (tracked and untracked files git does not ignore) committed on
+    the branch `main` of a repository of its own, untagged, as this one is: pre-commit
+    installs hooks from a revision."""
     files = git(ROOT, "ls-files", "-co", "--exclude-standard", "-z").split("\0")
     for rel in filter(None, files):
         src = ROOT / rel
         if src.is_file():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / rel)
-    git(dest, "init", "-q")
+    git(dest, "init", "-q", "-b", "main")
     git(dest, "add", "-A")
     git(dest, "commit", "-qm", "snapshot")
-    git(dest, "tag", release_tag())
     return git(dest, "rev-parse", "HEAD").strip()
 
 
@@ -80,11 +79,44 @@ def project(tmp_path_factory) -> Path:
     return project
 
 
-def pre_commit(project: Path, *args: str) -> subprocess.CompletedProcess:
+def pre_commit(project: Path, *args: str, command: str = "run") -> subprocess.CompletedProcess:
     env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(project.parent / "pre-commit-home"),
            "PRE_COMMIT_COLOR": "never"}
-    return subprocess.run([str(PRE_COMMIT), "run", *args], cwd=project, capture_output=True, text=True, env=env,
+    return subprocess.run([str(PRE_COMMIT), command, *args], cwd=project, capture_output=True, text=True, env=env,
                           timeout=900)
+
+
+MUTABLE = "appears to be a mutable reference (moving tag / branch)"
+
+
+def test_the_snippet_as_written_runs_and_autoupdate_pins_it_to_the_latest_commit(tmp_path: Path) -> None:
+    """`rev: main` installs and runs the hooks, with pre-commit's warning; `pre-commit
+    autoupdate` (no tag to find) writes the full SHA of the latest commit in its place,
+    and the hooks run from it without the warning."""
+    hooks = tmp_path / "cu2hip-hooks"
+    hooks.mkdir()
+    head = snapshot_of_this_repository(hooks)
+    project = tmp_path / "project"
+    project.mkdir()
+    git(project, "init", "-q")
+    (project / "pyproject.toml").write_text('[tool.cu2hip]\noutput = "hip"\nrocm-version = "6.0"\n')
+    (project / "k.cu").write_text("void f(float *p) { cudaFree(p); }\n")
+    config = project / ".pre-commit-config.yaml"
+    config.write_text(readme_snippet().replace("- repo: <the URL of this repository>\n", f"- repo: {hooks}\n"))
+    git(project, "add", "-A")
+    first = pre_commit(project, "--all-files")
+    assert first.returncode == 1 and "Rewriting hip/k.cu\n" in first.stdout, first.stdout + first.stderr
+    warning = f"[WARNING] The 'rev' field of repo '{hooks}' {MUTABLE}."
+    assert warning in first.stdout
+    update = pre_commit(project, command="autoupdate")
+    assert update.returncode == 0, update.stdout + update.stderr
+    assert update.stdout.splitlines()[-1] == f"[{hooks}] updating main -> {head}"
+    assert config.read_text() == readme_snippet().replace("- repo: <the URL of this repository>\n",
+                                                          f"- repo: {hooks}\n").replace("rev: main", f"rev: {head}")
+    git(project, "add", "-A")
+    pinned = pre_commit(project, "--all-files")
+    assert pinned.returncode == 0, pinned.stdout + pinned.stderr
+    assert MUTABLE not in pinned.stdout + pinned.stderr
 
 
 def test_hooks_regenerate_then_pass_then_catch_an_edit(project: Path) -> None:

@@ -3,13 +3,20 @@ no work at all: no file is read, parsed or written.
 
 A run's key is the tool's fingerprint, the options (the user's rules files by content),
 the output mode and the inputs as given. Its record holds the state of the input trees
-and of the output folder after the run, what the run printed and its exit status. A
+and of the output folder after the run, the state of every other file the run's results
+read (`reads`: the local headers outside the trees, found or looked for, a `cfg.h` of a
+folder next to them; the project's C, C++ and CUDA files when the project's folder is
+not one of the trees, since the launch universe reads every launch of a kernel there;
+the configuration and rules files), what the run printed and its exit status. A
 file's state is its path, size, modification and inode change times and inode number;
 a symbolic link's is its target's as well as the link text, so that an edit of the file
 a link leads to is seen, and so is an edit that keeps the size and modification time
-(`touch -r`): it changes the inode change time. When both states are as recorded, the
-run is replayed: the same messages, a summary that says every file came from the cache,
-the same status.
+(`touch -r`): it changes the inode change time. When every state is as recorded (a file
+added to the project's folder, or a header that was looked for and now exists, differs
+too), the run is replayed: the same messages, a summary that says every file came from
+the cache, the same status. The other files' states are taken once the run has read them
+(translator.commands.translate), and must be the same when it records: an edit in the
+moment between a read and that look is not seen.
 
 The record never claims bytes that the run did not write: a run over one output folder
 holds that folder's lock (`lock`) from the first look at its state to the record's
@@ -25,7 +32,7 @@ import contextlib
 import hashlib
 import os
 import stat as st_
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from translator.cache import digest, read_entry, write_entry
@@ -37,9 +44,29 @@ except ImportError:         # not POSIX: no lock (records are still written atom
 
 
 @dataclass
+class Reads:
+    """The files beyond the input trees that a run's results read: `paths` one by one,
+    and the C, C++ and CUDA files of the folder `project` (`skip`, the output folders,
+    left out), whatever they are when the record is checked: one added counts."""
+    paths: list[str]
+    project: str | None = None
+    skip: list[str] = field(default_factory=list)
+
+    def state(self) -> list[tuple]:
+        from translator.universe import project_files
+        paths = set(self.paths)
+        if self.project is not None:
+            files = project_files(Path(self.project), tuple(map(Path, self.skip)))
+            paths.update(os.path.abspath(p) for p, _ in files)
+        return [_state(p) for p in sorted(paths)]
+
+
+@dataclass
 class RunRecord:
     inputs: list[tuple]
     outputs: list[tuple]
+    reads: Reads = field(default_factory=lambda: Reads([]))
+    read_states: list[tuple] = field(default_factory=list)
     stdout: str = ""
     stderr: str = ""                 # everything printed but the summary line
     summary: str | None = None       # the summary line a replay prints
@@ -135,6 +162,14 @@ def _states(value) -> list[tuple]:
     return out
 
 
+def _reads(value) -> Reads:
+    paths, project, skip = value["paths"], value["project"], value["skip"]
+    if type(paths) is not list or type(skip) is not list or any(type(p) is not str for p in paths + skip) \
+            or not (project is None or type(project) is str):
+        raise ValueError("bad reads")
+    return Reads(paths, project, skip)
+
+
 def load(folder: Path, output: Path | None, key: str) -> RunRecord | None:
     value = read_entry(_group(folder, output) / key, key)
     try:
@@ -143,16 +178,19 @@ def load(folder: Path, output: Path | None, key: str) -> RunRecord | None:
         if any(type(value[k]) is not str for k in ("stdout", "stderr")) or \
                 not (value["summary"] is None or type(value["summary"]) is str):
             return None
-        return RunRecord(_states(value["inputs"]), _states(value["outputs"]), value["stdout"], value["stderr"],
-                         value["summary"], value["status"])
+        return RunRecord(_states(value["inputs"]), _states(value["outputs"]), _reads(value["reads"]),
+                         _states(value["read_states"]), value["stdout"], value["stderr"], value["summary"],
+                         value["status"])
     except (KeyError, TypeError, ValueError):
-        return None
+        return None     # a record of an older format (no `reads`) too
 
 
 def save(folder: Path, output: Path | None, key: str, record: RunRecord) -> None:
+    r = record.reads
     write_entry(_group(folder, output) / key, key, {
-        "inputs": record.inputs, "outputs": record.outputs, "stdout": record.stdout, "stderr": record.stderr,
-        "summary": record.summary, "status": record.status})
+        "inputs": record.inputs, "outputs": record.outputs,
+        "reads": {"paths": r.paths, "project": r.project, "skip": r.skip}, "read_states": record.read_states,
+        "stdout": record.stdout, "stderr": record.stderr, "summary": record.summary, "status": record.status})
 
 
 def forget(folder: Path, output: Path) -> None:

@@ -318,10 +318,12 @@ class _Walk:
                 [(s, d) for s, d in copies if first.get(d) is s])
 
 
-def local_headers(workspace: Workspace) -> tuple[tuple[str, bytes], ...]:
+def local_headers(workspace: Workspace, probed: set[str] | None = None) -> tuple[tuple[str, bytes], ...]:
     """(real path, bytes) of every local header (`#include "x.h"`, found next to the file
     that includes it) of the files translated and of the project: their macros and
-    constants are read by the files that include them (translator.ir.host_values)."""
+    constants are read by the files that include them (translator.ir.host_values).
+    `probed` gets the path of every header looked for, found or not: a run's record
+    (translator.runcache) is out of date when one of them changes, or appears."""
     todo = []
     for job in workspace.jobs:
         data = workspace.read(job)
@@ -345,7 +347,11 @@ def local_headers(workspace: Workspace) -> tuple[tuple[str, bytes], ...]:
         if b"include" not in data:
             continue
         for match in _LOCAL_INCLUDE.finditer(data):
-            target = real_path(real.parent / match.group(1).decode("utf-8", "replace"))
+            name = match.group(1).decode("utf-8", "replace")
+            target = real_path(real.parent / name)
+            if probed is not None:
+                # As written, the system resolving it: a link retargeted is seen too.
+                probed.add(str(real.parent / name))
             if str(target) in found:
                 continue
             text = workspace.contents.get(target)

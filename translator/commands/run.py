@@ -41,7 +41,10 @@ class Batch:
     def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True):
         # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
         folder = default_dir() if use_cache else None
-        headers = local_headers(workspace)
+        # Every local header looked for, found or not, wherever it is (a run's record
+        # holds their states: translator.runcache).
+        self.headers_probed: set[str] = set()
+        headers = local_headers(workspace, self.headers_probed)
         options = dataclasses.replace(options, qualifier_macros=workspace.qualifier_macros,
                                       tree_names=workspace.declared_names, local_headers=headers,
                                       launch_index=launch_index(workspace, Cache(folder) if folder else None,

@@ -97,6 +97,8 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
     stderr = replay.stderr if replay is not None else sys.stderr
     progress = Progress.on(stderr, len(workspace.jobs), quiet)
     batch = Batch(workspace, settings.options, settings.jobs, args.cache)
+    if replay is not None:
+        replay.read(batch.headers_probed, workspace, settings)
     for job, result in batch.results():
         progress.clear()
         for d in result.diagnostics:
@@ -200,6 +202,8 @@ class _Replay:
     def __init__(self, folder: Path, key: str, paths: list[str], output: Path | None):
         self.folder, self.key, self.paths, self.output = folder, key, paths, output
         self.inputs: list[tuple] = []
+        self.reads = runcache.Reads([])
+        self.read_states: list[tuple] = []
         self.record: runcache.RunRecord | None = None
         self.kept: runcache.RunRecord | None = None
         self.stderr = sys.stderr           # the stream under the recording
@@ -232,7 +236,25 @@ class _Replay:
 
     def matches(self) -> bool:
         r = self.record
-        return r is not None and r.inputs == self.inputs and r.outputs == self._outputs()
+        return r is not None and r.inputs == self.inputs and r.reads.state() == r.read_states \
+            and r.outputs == self._outputs()
+
+    def read(self, headers: set[str], workspace: Workspace, settings: Settings) -> None:
+        """What the run's results read beyond the input trees (runcache.Reads), and its
+        state now, once the run has read it: the local headers looked for, the
+        configuration and rules files, and the project's files when its folder is not in
+        one of the trees (the launch universe reads them all)."""
+        paths = set(headers) | {str(p) for p in settings.options.rules}
+        if settings.config.path is not None:
+            paths.add(os.path.abspath(settings.config.path))
+        project = None
+        if workspace.project is not None:
+            home = os.path.realpath(workspace.project)
+            trees = [os.path.realpath(p) for p in self.paths if os.path.isdir(p)]
+            if not any(home == t or home.startswith(t.rstrip(os.sep) + os.sep) for t in trees):
+                project = os.path.abspath(workspace.project)
+        self.reads = runcache.Reads(sorted(paths), project, [os.path.abspath(p) for p in workspace.skip])
+        self.read_states = self.reads.state()
 
     def play(self) -> int:
         r = self.record
@@ -254,15 +276,17 @@ class _Replay:
             yield
         finally:
             sys.stdout, sys.stderr = real_out, real_err
-        # Inputs changed while the run read them (an editor, another run --in-place): what
-        # was written may be of neither state, so nothing is recorded.
-        if self.kept is not None and runcache.tree_state(self.paths, skip=self.output) == self.inputs:
+        # Inputs (or what else it read) changed while the run read them (an editor, another
+        # run --in-place): what was written may be of neither state, so nothing is recorded.
+        if self.kept is not None and runcache.tree_state(self.paths, skip=self.output) == self.inputs \
+                and self.reads.state() == self.read_states:
             self.kept.stdout, self.kept.stderr = out.getvalue(), err.getvalue()
             runcache.save(self.folder, self.output, self.key, self.kept)
 
     def keep(self, summary: str | None, status: int) -> None:
         """Record this run (called when it wrote all it had to)."""
-        self.kept = runcache.RunRecord(self.inputs, self._outputs(), summary=summary, status=status)
+        self.kept = runcache.RunRecord(self.inputs, self._outputs(), self.reads, self.read_states, summary=summary,
+                                       status=status)
 
 
 class _Tee(io.TextIOBase):
