@@ -499,6 +499,13 @@ inline std::common_type_t<A, B> max(A a, B b) noexcept
     return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
 }
 
+// HIP's __ffsll takes `unsigned long long` and `long long` (amd_device_functions.h);
+// HIP-CPU's takes std::uint64_t and std::int64_t, `unsigned long` and `long` on LP64, so
+// that __ffsll of an `unsigned long long` (a 64-bit ballot) matches neither better and is
+// ambiguous. The two overloads HIP has are added (exact matches win).
+inline unsigned __ffsll(unsigned long long x) noexcept { return x == 0 ? 0 : __builtin_ctzll(x) + 1; }
+inline unsigned __ffsll(long long x) noexcept { return __ffsll(static_cast<unsigned long long>(x)); }
+
 // The warp operations and barrier, as HIP declares them; each call's source line is its
 // identity (the defaulted arguments are the caller's).
 #define CU2HIP_AT const char* file = __builtin_FILE(), int line = __builtin_LINE()

@@ -39,6 +39,7 @@ import tree_sitter as ts
 from translator.frontend import ParsedFile, node_at, object_macros
 from translator.ir.calls import CallGraph, Function, call_graph
 from translator.ir.macros import macros as macro_table
+from translator.ir.mask_flow import MaskFlow, follow, wide_type
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Span
 from translator.ir.nodes import descendants, with_parents
 
@@ -107,6 +108,18 @@ class NarrowMask:
     span: Span                  # the declaration
     uses: tuple[tuple[str, Span], ...]   # ("popc" | "ffs" | "mask" | "test" | "other", the use's span)
     value_span: Span = (0, 0)   # the ballot or `__activemask()` call that initialises it
+    flow: MaskFlow | None = None    # where its value goes (translator.ir.mask_flow)
+
+
+@dataclass(frozen=True)
+class WideMask:
+    """A ballot kept in 64 bits (a variable of a 64-bit type, or the call itself) that is
+    counted: `__popc`/`__ffs` of it truncate it or, for `__ffs`, are ambiguous in hipcc."""
+    function: str
+    source: str                 # the ballot builtin
+    name: str                   # the variable, or "" for the call itself
+    span: Span                  # the declaration or the call
+    flow: MaskFlow
 
 
 @dataclass(frozen=True)
@@ -134,6 +147,7 @@ class WarpFacts:
     narrows: tuple[NarrowMask, ...]
     masks: tuple[MaskArg, ...]
     tiles: tuple[Tile, ...]
+    wides: tuple[WideMask, ...] = ()
 
     @cached_property
     def _by_function(self) -> dict[tuple[str, str], list[tuple[int, object]]]:
@@ -153,7 +167,7 @@ class WarpFacts:
         return WarpFacts(self.graph, *(keep(kind) for kind in _KINDS))
 
 
-_KINDS = ("lanes", "shuffles", "votes", "narrows", "masks", "tiles")
+_KINDS = ("lanes", "shuffles", "votes", "narrows", "masks", "tiles", "wides")
 
 
 def lane_model(facts: WarpFacts) -> str:
@@ -244,7 +258,7 @@ def build_warp_facts(parsed: ParsedFile) -> WarpFacts:
                 for target in by_name.get(callee, ()):
                     changed |= target.mark_parameter(position)
     facts = WarpFacts(graph, *(tuple(x for w in walks for x in getattr(w, kind)()) for kind in
-                               ("lanes", "shuffles", "votes", "narrows", "masks", "tiles")))
+                               _KINDS))
     return facts
 
 
@@ -642,7 +656,34 @@ class _Walk:
                 continue
             name = self.text(n.child_by_field_name("declarator"))
             yield NarrowMask(self.function.name, name, self.text(function), self.span(typ), self.text(typ),
-                             self.span(up), tuple(self._uses(name, n)), self.span(value))
+                             self.span(up), tuple(self._uses(name, n)), self.span(value),
+                             follow(self, MASKED, name, n))
+
+    def wides(self):
+        """Ballots kept in 64 bits whose flow (translator.ir.mask_flow) reaches a count."""
+        for n, up in self.nodes:
+            if n.type == "init_declarator" and up is not None and up.type == "declaration":
+                value = n.child_by_field_name("value")
+                while value is not None and value.type in ("parenthesized_expression", "cast_expression"):
+                    value = value.child_by_field_name("value") if value.type == "cast_expression" \
+                        else value.named_children[0]
+                function = value.child_by_field_name("function") if value is not None and \
+                    value.type == "call_expression" else None
+                typ = up.child_by_field_name("type")
+                target = n.child_by_field_name("declarator")
+                if function is None or self.text(function) not in _BALLOTS or typ is None or \
+                        not wide_type(self.text(typ)) or target is None or target.type != "identifier" or \
+                        len(up.children_by_field_name("declarator")) != 1:
+                    continue
+                flow = follow(self, MASKED, self.text(target), n)
+                if flow.counts:
+                    yield WideMask(self.function.name, self.text(function), self.text(target), self.span(up), flow)
+        for call, name, _, _ in self.calls(_BALLOTS):
+            if name not in _BALLOTS or self._is_mask_argument(call) or self._declared_name(call) is not None:
+                continue
+            flow = follow(self, MASKED, node=call)
+            if flow.counts:
+                yield WideMask(self.function.name, name, "", self.span(call), flow)
 
     def _uses(self, name: str, declarator: ts.Node):
         for n, up in self.nodes:

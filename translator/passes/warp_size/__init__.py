@@ -26,7 +26,8 @@ is inserted after the last argument; a type or a loop bound is replaced). Diagno
 are said of the input (round 0); fixes are recognised as done in later rounds and in a
 second run (a width present, a 64-bit type, `warpSize` bounds), so the output is a fixed
 point. The modules in FAMILIES are one rule family each, with RULES and run(ctx); `ptx`
-is inline PTX (W240-W246), whose table of PTX -> HIP rewrites is `ptx_rewrites`.
+is inline PTX (W240-W246), whose table of PTX -> HIP rewrites is `ptx_rewrites`; `rows`
+is `warpSize` used as the width of a block row (W223, W224).
 """
 
 from __future__ import annotations
@@ -34,10 +35,11 @@ from __future__ import annotations
 from translator.facts.warp import WarpFacts
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS
 from translator.passes import Context, register_pass
-from translator.passes.warp_size import lanes, masks, ptx, shuffles, tiles
+from translator.facts.host_values import HostValues
+from translator.passes.warp_size import lanes, masks, ptx, rows, shuffles, tiles
 
 # The rule families, each a module with RULES and run(ctx).
-FAMILIES = (shuffles, masks, lanes, tiles, ptx)
+FAMILIES = (shuffles, masks, lanes, rows, tiles, ptx)
 RULES = tuple(r for family in FAMILIES for r in family.RULES)
 # A file that names none of these has no finding: every rule needs a warp builtin,
 # `warpSize`, a cooperative group's shuffle or tile, or inline assembly (lane arithmetic
@@ -47,7 +49,8 @@ _WORDS = frozenset(w.encode() for w in WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTI
     "shfl_xor", "asm", "__asm__", "__asm"})
 
 
-@register_pass("warp-size", rules=RULES, requires=("kernels", "tree", WarpFacts), targets=("hip", "cuda"))
+@register_pass("warp-size", rules=RULES, requires=("kernels", "launches", "tree", WarpFacts, HostValues),
+               targets=("hip", "cuda"))
 def run(ctx: Context) -> None:
     if _WORDS.isdisjoint(ctx.parsed.words):
         return

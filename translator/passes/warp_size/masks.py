@@ -11,9 +11,16 @@ What it does:
     writes for it below HIP 6.2) and is used only as the mask of `*_sync` calls is
     declared `unsigned long long`: kept in 32 bits it drops the upper 32 lanes.
     W213: a 32-bit variable that holds a ballot and is used as data (`__popc(m)`,
-    `__ffs(m)`): where the functions it shares values with compute lanes from
-    `warpSize`, the variable becomes `unsigned long long` and `__popc`/`__ffs` on it
-    `__popcll`/`__ffsll`; elsewhere (lanes of 32) it is reported with both fixes.
+    `__ffs(m)`, `m & ((1 << lane) - 1)`): where the functions it shares values with
+    compute lanes from `warpSize`, its value is followed through the function
+    (translator.ir.mask_flow): the variable and the locals it flows into become
+    `unsigned long long`, `__popc`/`__ffs` of it `__popcll`/`__ffsll`, the `1` of lane
+    bits combined with it `1ull`; where the value escapes (stored to memory, passed to
+    a function, returned or cast as 32 bits, compared with a 32-lane literal) it is
+    reported with the fix. A ballot already 64-bit (a variable, or the call itself)
+    counted with `__popc`/`__ffs` (which truncate it; `__ffs` of it is ambiguous in
+    hipcc) gets `__popcll`/`__ffsll` the same way. Elsewhere (lanes of 32) it is
+    reported with both fixes.
     W247: in code written for 32-lane warps (HIP target), such a variable keeps its
     32-bit type and gets the lane's own 32-lane group's bits, `(unsigned)(B >>
     (__lane_id() & 32))`; from HIP 6.2 its uses as a `*_sync` mask become the group's
@@ -34,11 +41,13 @@ Legal when:
     lanes is what HIP asks for (on CUDA the value converts back to the same 32 bits).
     W213: the component's lanes and warps are computed from `warpSize` (a warp is the
     wavefront), so a count or first set bit over the wavefront is what it means; every
-    use is `__popc`, `__ffs`, a mask argument or a zero test. On CUDA the value is the
-    same 32 bits zero-extended.
+    use of the value and of what is computed from it is a count, a mask argument, a test,
+    a comparison with another mask or 0, bit operations with lane bits (`1 << lane`,
+    whose `1` becomes `1ull`: a lane may be 32-63) or a copy into a local. On CUDA the
+    value is the same 32 bits zero-extended.
 Not handled:
-    Ballots stored through pointers or in arrays; masks built with shifts of lane ids
-    (the message says what to write); masks in macro bodies.
+    Ballots stored through pointers or in arrays, passed to functions or returned as 32
+    bits (reported, with the fix); masks in macro bodies.
 Example:
     unsigned m = __activemask(); v = __shfl_sync(m, v, 0);
     -> unsigned long long m = __activemask(); ...
@@ -89,7 +98,12 @@ A ballot on HIP returns one bit per lane of the wavefront: 64 bits on CDNA. Stor
 `unsigned`, lanes 32-63 are dropped, so `__popc` counts and `__ffs` finds among lanes
 0-31 only, in every lane of the wavefront. Where the surrounding code computes lanes and
 warps from `warpSize` (a warp is the wavefront) the variable becomes `unsigned long long`
-and `__popc`/`__ffs` on it `__popcll`/`__ffsll`. Where lanes are computed on 32 (32-lane
+and `__popc`/`__ffs` on it `__popcll`/`__ffsll`; the locals its value flows into are
+widened with it and lane bits combined with it are written `1ull << lane`, and where the
+value leaves what can be followed (stored to memory, passed to a function, returned as
+32 bits, compared with `0xffffffff`) the warning says what to write. A ballot kept in 64
+bits and counted with `__popc`/`__ffs` (which truncate it, and `__ffs` of it is
+ambiguous in hipcc) gets `__popcll`/`__ffsll`. Where lanes are computed on 32 (32-lane
 groups) the count must be of the lane's own 32-lane group: that needs the group's bits
 (`(unsigned)(ballot >> (__lane_id() & 32))` on HIP), so it is reported instead.""",
     edits=True, safe=False, topic="warp-size",
@@ -172,6 +186,9 @@ def run(ctx: Context) -> None:
         model = component_model(sub)
         for narrow in sub.narrows:
             _narrow(ctx, narrow, model, said)
+        if model in ("warpSize", "generic"):
+            for wide in sub.wides:
+                _wide(ctx, wide, said)
         if not said:
             _masks(ctx, sub.masks)
         if model in ("warpSize", "generic"):
@@ -256,16 +273,26 @@ def _narrow(ctx: Context, narrow: NarrowMask, model: str, said: bool) -> None:
                 "code's lanes and warps of 32 mean" + ("; as a mask, the group's 64-bit mask" if
                                                        masks and _wide_masks(ctx) else ""))
         return
-    if model in ("warpSize", "generic") and kinds <= {"popc", "ffs", "mask", "test"} and \
-            clean_at(ctx.parsed, narrow.type_span):
-        edits = [Edit(*narrow.type_span, _WIDE)]
-        for kind, span in narrow.uses:
-            if kind in ("popc", "ffs"):
-                edits.append(Edit(*span, b"__popcll" if kind == "popc" else b"__ffsll"))
-        ctx.fix(BALLOT_32, tuple(edits), f"{narrow.name} holds a ballot of the wavefront (lanes from warpSize): "
-                "64-bit, counted with __popcll/__ffsll")
-        return
+    flow = narrow.flow
+    if model in ("warpSize", "generic") and flow is not None and not flow.escapes:
+        edits = _flow_edits(flow)
+        if all(clean_at(ctx.parsed, (e.start, e.end)) for e in edits):
+            others = [name for name, _ in flow.widened() if name != narrow.name]
+            ctx.fix(BALLOT_32, tuple(edits), f"{narrow.name} holds a ballot of the wavefront (lanes from warpSize): "
+                    "64-bit, counted with __popcll/__ffsll" + (
+                        f", with the locals it flows into ({', '.join(others)})" if others else "") + (
+                        ", its lane bits 1ull << lane" if flow.literals else ""))
+            return
     if said:
+        return
+    if model in ("warpSize", "generic") and flow is not None and flow.escapes:
+        first = flow.escapes[0]
+        more = f" (and {len(flow.escapes) - 1} more)" if len(flow.escapes) > 1 else ""
+        ctx.report(BALLOT_32, first.span[0], f"'{narrow.name}' keeps {narrow.source}() in 32 bits "
+                   f"({narrow.type_text}): on a 64-lane wavefront lanes 32-63 are dropped, and its value "
+                   f"{first.why} ('{first.text}'){more}, so it is not widened: {first.fix}; then declare "
+                   f"'{narrow.name}' unsigned long long and count it with __popcll/__ffsll",
+                   end=first.span[1], subject=narrow.source)
         return
     start, end = narrow.span
     where = "computes lanes and warps on 32" if model in ("32", "mixed") else "does not say which lanes it means"
@@ -274,6 +301,34 @@ def _narrow(ctx: Context, narrow: NarrowMask, model: str, said: bool) -> None:
                f"group, (unsigned)({_ballot_spelling(ctx)} >> (__lane_id() & 32)) on HIP, or make it unsigned long "
                "long with __popcll/__ffsll if it means the whole wavefront (and compute lanes from warpSize)",
                end=end, subject=narrow.source)
+
+
+def _flow_edits(flow) -> list[Edit]:
+    """A mask flow made 64-bit: its 32-bit locals declared `unsigned long long`, its counts
+    `__popcll`/`__ffsll`, the `1` of its lane bits `1ull`."""
+    edits = [Edit(*span, _WIDE) for _, span in flow.widened()]
+    edits += [Edit(*span, name.encode()) for span, name in flow.counts]
+    edits += [Edit(*span, text.encode()) for span, text in flow.literals]
+    return edits
+
+
+def _wide(ctx: Context, wide, said: bool) -> None:
+    """W213: a ballot kept in 64 bits and counted with `__popc`/`__ffs` (which truncate it or,
+    for `__ffs`, are ambiguous in hipcc): counted with `__popcll`/`__ffsll`."""
+    what = f"'{wide.name}' holds {wide.source}()" if wide.name else f"{wide.source}()"
+    flow = wide.flow
+    if not flow.escapes:
+        edits = _flow_edits(flow)
+        if all(clean_at(ctx.parsed, (e.start, e.end)) for e in edits):
+            ctx.fix(BALLOT_32, tuple(edits), f"{what}, 64-bit on HIP (lanes from warpSize): counted with "
+                    "__popcll/__ffsll (__popc truncates it to lanes 0-31, __ffs of it is ambiguous)")
+        return
+    if said:
+        return
+    first = flow.escapes[0]
+    ctx.report(BALLOT_32, wide.span[0], f"{what}, 64-bit on HIP, and is counted with __popc/__ffs (which truncate it "
+               f"to lanes 0-31; __ffs of it is ambiguous in hipcc), but its value {first.why} ('{first.text}'): "
+               f"{first.fix}, then count it with __popcll/__ffsll", end=wide.span[1], subject=wide.source)
 
 
 def _masks(ctx: Context, masks) -> None:
