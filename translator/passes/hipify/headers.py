@@ -38,8 +38,10 @@ HEADER = rule(
 Each CUDA header maps to its HIP header (`cuda_runtime.h` to `hip/hip_runtime.h`,
 `cublas_v2.h` to `hipblas/hipblas.h`); an include of a header already included, or of
 one with no HIP counterpart, is removed. HIP code needs `hip/hip_runtime.h` where nvcc
-included CUDA's runtime implicitly: it is added after `#pragma once` or the include
-guard, else before the first include, else at the top.""",
+included CUDA's runtime implicitly (a .cu file's launches, dim3, vector types, CUDA's
+language and HIP names need it too): it is added after `#pragma once` or the include
+guard, else before the first include, or before the first line of code where code
+comes before the first include, else at the top.""",
     edits=True, safe=True, example="#include <cuda_runtime.h>\n#include <cuda.h>\nvoid f() {}\n",
     translation="#include <hip/hip_runtime.h>\n\nvoid f() {}\n")
 UNSUPPORTED_HEADER = rule(
