@@ -118,6 +118,26 @@ def test_translated_project_tree_compiles_for_gfx90a(tmp_path):
 
 
 @pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc is not installed (apt-get install hipcc)")
+@pytest.mark.parametrize("source", [
+    '#include "kernels.h"\nvoid run(float* p) { scale<<<dim3(4), 64>>>(p); }\n',
+    "dim3 grid_for(unsigned n) { return dim3((n + 255) / 256); }\n",
+    "float2 half_of(float4 v) { return make_float2(v.x * 0.5f, v.y * 0.5f); }\nint2 twice(int a) { return "
+    "make_int2(a, a); }\n",
+], ids=["launch-of-a-header-kernel", "dim3", "vector-types"])
+def test_runtime_language_alone_compiles_without_any_preinclude(source, tmp_path):
+    """A .cu file that only launches a kernel its header declares, or only uses dim3 or the
+    vector types, names no API to rename: it still gets hip/hip_runtime.h, and compiles with
+    hipcc -fsyntax-only and no -include (nvcc included CUDA's runtime header implicitly)."""
+    (tmp_path / "kernels.h").write_text("#pragma once\n#include <hip/hip_runtime.h>\n"
+                                        "__global__ void scale(float* p);\n")
+    result = translate("main.cu", source.encode(), HIP_TARGET)
+    assert b"#include <hip/hip_runtime.h>" in result.output
+    (tmp_path / "main.cu").write_bytes(result.output)
+    check = toolchain.hip_syntax_check(tmp_path / "main.cu")
+    assert check.ok, check.output
+
+
+@pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc is not installed (apt-get install hipcc)")
 def test_missing_rocm_library_headers_are_named():
     # What makes a compile test skip on a machine with hipcc but not the library packages.
     assert toolchain.missing_hip_headers(b"#include <hip/hip_runtime.h>\n") == []
@@ -131,6 +151,10 @@ COMPILED_GOLDENS = sorted([*(p for folder in ("H007_kernel_cast", "H020_hip_defi
                              for p in (ROOT / "tests" / "passes" / folder).glob("*.hip")),
                            # HIP 5.2's cooperative groups after the runtime header the file includes later.
                            ROOT / "tests" / "passes" / "H002_map_header" / "cooperative_groups_before_runtime.hip",
+                           # The runtime header a file needs for dim3 and vector types alone, and before
+                           # code that comes ahead of its own include (hipcc pre-includes none of it).
+                           *(ROOT / "tests" / "passes" / "H002_map_header" / f"{case}.hip"
+                             for case in ("vector_types_only", "code_before_first_include")),
                            # Tests of CUDA's include guards name HIP's: the blocks they guard compile.
                            ROOT / "tests" / "passes" / "H041_cuda_include_guard" / "helper_header_guards.hip",
                            # HIP's names for CUDA's system-scope atomics, every type.

@@ -26,8 +26,9 @@ DEFAULT: Version = (5, 2)
 def run(source: str | bytes, **options) -> Result:
     options.setdefault("rocm_version", DEFAULT)
     options.setdefault("ignore", ("L", "W"))   # launch bounds and warp size: their own tests
+    path = options.pop("path", "t.cu")
     data = source.encode("utf-8") if isinstance(source, str) else source
-    return translate("t.cu", data, Options(**options))
+    return translate(path, data, Options(**options))
 
 
 def word(name: str) -> re.Pattern[bytes]:
@@ -263,6 +264,45 @@ def test_byte_order_mark_stays_first() -> None:
     assert result.diagnostics == []
 
 
+@pytest.mark.parametrize("source", [
+    b'#include "k.h"\nvoid f() { k<<<1, 64>>>(); }\n',
+    b"void f(dim3 g) {}\n",
+    b"float4 f(float x) { return make_float4(x, x, x, x); }\n",
+    b"int2 f(uint3 v) { return make_int2(v.x, v.y); }\n",
+    b"void f(int *p) { hipMalloc(&p, 4); }\n",
+], ids=["launch", "dim3", "float4", "int2-uint3", "hip-api"])
+def test_runtime_header_for_launches_dim3_vector_types_and_hip_names(source: bytes) -> None:
+    # Nothing to rename, but hipcc declares none of these without hip/hip_runtime.h.
+    result = run(source)
+    expected = (b"\n#include <hip/hip_runtime.h>\n" if source.startswith(b"#include") else
+                b"#include <hip/hip_runtime.h>\n") + source
+    assert result.output == expected
+    assert run(result.output).output == result.output
+
+
+def test_runtime_words_in_comments_and_strings_only_need_no_header() -> None:
+    source = b'// float4, dim3, hipMalloc, k<<<1, 1>>>\nconst char *s = "threadIdx dim3";\n'
+    assert run(source).output == source
+    assert run(b"float4 f();\n", path="t.cpp").output == b"float4 f();\n"   # plain C++ may have its own
+
+
+def test_runtime_header_goes_before_code_that_precedes_the_includes() -> None:
+    # CMake's HIP language pre-includes nothing: the table needs NULL, the typedef dim3.
+    source = (b"// lead\nstatic int* table = NULL;\ntypedef dim3 Grid;\n#include <cuda_runtime.h>\n"
+              b"void f() { cudaDeviceSynchronize(); }\n")
+    result = run(source)
+    assert result.output == (b"// lead\n#include <hip/hip_runtime.h>\nstatic int* table = NULL;\ntypedef dim3 Grid;\n"
+                             b"#include <hip/hip_runtime.h>\nvoid f() { hipDeviceSynchronize(); }\n")
+    assert run(result.output).output == result.output
+    # Code inside an #if goes after the include, which goes before the #if (not into an #if 0).
+    result = run(b"/* c */\n#if 0\nold\n#endif\nint x;\n#include <stdio.h>\n__global__ void k() {}\n")
+    assert result.output == (b"/* c */\n#include <hip/hip_runtime.h>\n#if 0\nold\n#endif\nint x;\n"
+                             b"#include <stdio.h>\n__global__ void k() {}\n")
+    # Only directives before the first include: before that include, as HIPIFY puts it.
+    result = run(b"#define N 4\n#include <stdio.h>\n__global__ void k() {}\n")
+    assert result.output == b"#define N 4\n\n#include <hip/hip_runtime.h>\n#include <stdio.h>\n__global__ void k() {}\n"
+
+
 def test_no_header_inserted_when_nothing_changes() -> None:
     source = b"// cudaMalloc, in a comment only\nint main() { return 0; }\n"
     assert run(source).output == source
@@ -298,7 +338,8 @@ def test_applied_edits_are_offsets_into_the_input() -> None:
     source = b"cudaStream_t s;\n#include <stdio.h>\n"
     result = run(source)
     insertion = [e for f in result.applied if f.rule == "H002" for e in f.edits]
-    assert insertion == [Edit(16, 16, b"\n#include <hip/hip_runtime.h>\n")]   # before `#include <stdio.h>`
+    # Before the line that uses hipStream_t, which comes before `#include <stdio.h>`.
+    assert insertion == [Edit(0, 0, b"#include <hip/hip_runtime.h>\n")]
 
 
 def test_comment_inside_launch_configuration_is_kept() -> None:

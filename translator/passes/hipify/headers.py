@@ -23,20 +23,25 @@ Safety:
 
 from __future__ import annotations
 
+import re
+
 from translator.catalog import ERROR, NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.frontend import include_directives
 from translator.ir.nodes import function_around
 from translator.mapping import version_at_least, version_str
 from translator.passes import Context
+from translator.passes.hipify.builtins import VECTOR_TYPES
 
 HEADER = rule(
     "H002", "map-header", NOTE, "a CUDA include becomes its HIP include", """
 Each CUDA header maps to its HIP header (`cuda_runtime.h` to `hip/hip_runtime.h`,
 `cublas_v2.h` to `hipblas/hipblas.h`); an include of a header already included, or of
 one with no HIP counterpart, is removed. HIP code needs `hip/hip_runtime.h` where nvcc
-included CUDA's runtime implicitly: it is added after `#pragma once` or the include
-guard, else before the first include, else at the top.""",
+included CUDA's runtime implicitly (a .cu file's launches, dim3, vector types, CUDA's
+language and HIP names need it too): it is added after `#pragma once` or the include
+guard, else before the first include, or before the first line of code where code
+comes before the first include, else at the top.""",
     edits=True, safe=True, example="#include <cuda_runtime.h>\n#include <cuda.h>\nvoid f() {}\n",
     translation="#include <hip/hip_runtime.h>\n\nvoid f() {}\n")
 UNSUPPORTED_HEADER = rule(
@@ -131,6 +136,16 @@ def _line_end(data: bytes, offset: int) -> int:
 # hip/hip_runtime.h: a .cu file that uses it needs the header even with no API call.
 LANGUAGE_WORDS = frozenset({b"__global__", b"__device__", b"__shared__", b"__constant__", b"__managed__",
                             b"threadIdx", b"blockIdx", b"blockDim", b"gridDim", b"warpSize", b"__syncthreads"})
+# The types and functions CUDA's runtime header declares that no table renames (HIP keeps
+# their names): dim3 and the vector types with their make_ functions (vector_types.h,
+# vector_functions.h), which nvcc's implicit include declares too.
+VECTOR_WORDS = frozenset(n.encode() for base in VECTOR_TYPES for n in (base, "make_" + base))
+RUNTIME_WORDS = LANGUAGE_WORDS | VECTOR_WORDS | {b"dim3"}
+# HIP's own names (hipMalloc, hipStream_t, hipThreadIdx_x) and macros: code already HIP
+# needs the header as much.
+_HIP_NAME = re.compile(rb"hip[A-Z]\w*|HIP_(?:KERNEL_NAME|SYMBOL|DYNAMIC_SHARED)")
+_NOT_CODE = frozenset({"comment", "string_literal", "string_content", "raw_string_literal", "char_literal",
+                       "system_lib_string", "escape_sequence"})
 CUDA_SOURCE_SUFFIXES = (".cu", ".cuh")
 
 
@@ -148,9 +163,39 @@ def _spliced_start(data: bytes, start: int) -> int:
 
 def request_runtime(ctx: Context) -> None:
     """HIP code needs the HIP runtime header (nvcc includes CUDA's implicitly): a file the
-    pass changed, or a .cu/.cuh file that uses CUDA's language."""
+    pass changed, or a .cu/.cuh file that uses CUDA's language, launches a kernel, uses
+    dim3 or a vector type, or already calls HIP."""
     if ctx.fixes:
         ctx.request_header(RUNTIME_HEADER, HEADER, "HIP code needs hip/hip_runtime.h (HIPIFY inserts it)")
-    elif ctx.source.path.endswith(CUDA_SOURCE_SUFFIXES) and not LANGUAGE_WORDS.isdisjoint(ctx.parsed.words):
-        ctx.request_header(RUNTIME_HEADER, HEADER, "CUDA's language (__global__, threadIdx, ...) needs "
-                           "hip/hip_runtime.h under hipcc; nvcc included it implicitly")
+    elif ctx.source.path.endswith(CUDA_SOURCE_SUFFIXES):
+        used = runtime_use(ctx)
+        if used is not None:
+            ctx.request_header(RUNTIME_HEADER, HEADER, f"{used} needs hip/hip_runtime.h under hipcc; nvcc "
+                               "included CUDA's runtime header implicitly")
+
+
+def runtime_use(ctx: Context) -> str | None:
+    """What in the file's code needs HIP's runtime header (shown in the reason), or None:
+    a kernel launch, a word of CUDA's language, dim3, a vector type or make_ function, or
+    a HIP name, written in code (not only in a comment or a string)."""
+    if ctx.module.launches:
+        return "a kernel launch (<<<...>>>)"
+    words = ctx.parsed.words
+    hip_names = any(w.startswith((b"hip", b"HIP_")) for w in words)
+    if RUNTIME_WORDS.isdisjoint(words) and not hip_names:
+        return None
+    root, text = ctx.parsed.main.root, ctx.parsed.cleaned
+    pattern = ctx.parsed.word_pattern(RUNTIME_WORDS)
+    for found in ((pattern,) if pattern is not None else ()) + ((_HIP_NAME,) if hip_names else ()):
+        for match in found.finditer(text):
+            if match.start() and (text[match.start() - 1:match.start()].isalnum()
+                                  or text[match.start() - 1:match.start()] in b"_$"):
+                continue
+            name = match.group()
+            if name not in RUNTIME_WORDS and found is pattern:
+                continue
+            # The smallest node around it: a macro's body (preproc_arg) is code too.
+            node = root.descendant_for_byte_range(match.start(), match.end())
+            if node is not None and node.type not in _NOT_CODE:
+                return f"'{name.decode()}'"
+    return None
