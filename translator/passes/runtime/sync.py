@@ -123,7 +123,8 @@ the one that reports an error).""",
 RULES = (SYNC_IN_CHECK, DEVICE_SYNC_STREAM, SYNC_REPLACED, SYNC_REMOVED)
 
 
-def run(ctx) -> None:
+def run(ctx, values=None) -> None:
+    """`values`: the file's HostValues, whose macro table says what a macro's use runs."""
     parsed = ctx.parsed
     data = parsed.data
     if not any(n.encode() in parsed.words for n in _DEVICE_SYNC):
@@ -153,7 +154,7 @@ def run(ctx) -> None:
             continue
         stream, why = _one_stream(parsed, function, statement or node)
         if stream is not None:
-            why = _replace(ctx, data, function, statement or node, node, name, stream, fname)
+            why = _replace(ctx, parsed, values, function, statement or node, node, name, stream, fname)
             if why is None:
                 continue
             ctx.report(DEVICE_SYNC_STREAM, node.start_byte,
@@ -274,12 +275,14 @@ def _redundant(ctx, data: bytes, statement, name: str, fname: str) -> bool:
     return True
 
 
-def _replace(ctx, data: bytes, function, statement, call, name: str, stream: str, fname: str) -> str | None:
+def _replace(ctx, parsed, values, function, statement, call, name: str, stream: str, fname: str) -> str | None:
     """R010: None when the replacement is made, else the missing fact."""
+    data = parsed.data
     if fname != "main":
         return (f"the function is '{fname}', not main: the work other code (its callers, other threads) enqueued "
                 "before it is not visible here")
-    started = streams.threads(data)
+    program = streams.Program(data, parsed.main.root, values.table if values is not None else None)
+    started = program.threads()
     if started is not None:
         return f"the file starts host threads ('{started}'): another thread may have work on other streams"
     body = function.child_by_field_name("body")
@@ -298,10 +301,16 @@ def _replace(ctx, data: bytes, function, statement, call, name: str, stream: str
             outer = n
         n = n.parent
     end = max(statement.start_byte, outer.end_byte if outer is not None else 0)
+
+    def before(node) -> bool:
+        """The node runs before the synchronisation: it is written before it, or in its loop."""
+        return node.start_byte < end and (node.start_byte < statement.start_byte or
+                                          outer is not None and node.start_byte < outer.end_byte)
+
     for op in streams.operations(data, body):
         if op.call.start_byte >= end:
             break
-        if op.call.start_byte >= statement.start_byte and (outer is None or op.call.start_byte >= outer.end_byte):
+        if not before(op.call):
             continue
         where = f"line {line_of(data, op.call)}"
         if op.kind in ("launch", "async") and op.stream != stream:
@@ -313,6 +322,10 @@ def _replace(ctx, data: bytes, function, statement, call, name: str, stream: str
             return f"{op.name} at {where} enqueues work on its handle's stream"
         if op.kind == "unseen":
             return f"'{op.name}' at {where} is a call this pass does not see into: it may enqueue work on another stream"
+    hidden = next((h for h in streams.hidden_calls(data, parsed.main.root, body, program=program) if before(h.node)),
+                  None)
+    if hidden is not None:
+        return f"{hidden.why}, which may enqueue work on another stream"
     reason = (f"{name}() replaced by cudaStreamSynchronize({stream}): in main, every launch and asynchronous call before "
               f"it{' and in its loop' if outer is not None else ''} is on '{stream}', which main creates, and no other "
               "call can enqueue work (no default-stream copy, library call, unseen function or host thread)")
