@@ -519,7 +519,6 @@ def _reset_between(data: bytes, declaration, free_statement, values) -> str | No
         root = root.parent
     table = values.table if values is not None else None
     found = resetters(data, root, table)
-    from translator.ir import macros
     lo, hi = declaration.end_byte, free_statement.start_byte
     for n in loops.walk(declaration.parent):
         if not lo <= n.start_byte < hi:

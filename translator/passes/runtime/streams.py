@@ -16,6 +16,21 @@ A call is one of:
   member call, a macro whose body this module cannot read): it may enqueue work on any
   stream. A function-like macro the file defines is read through its body's calls.
 
+Work no call expression shows (`hidden_calls`, read by `Program`, one per tree with the
+file's macro table): a declaration of an object (in the scope, or at file scope, whose
+constructor runs before main) whose class's constructor or destructor, a base's or a
+member's, may enqueue work (a type the file does not define counts, but for the CUDA
+headers' C types and the standard library's, whose template arguments are read; one the
+file defines counts where a constructor or destructor is defined in another file, or
+its body makes a call that is not `neutral`, or holds hidden work itself, or a member is
+initialised by a call); an operator expression whose operand is not of a built-in type
+where the file overloads that operator in host code and a definition of it may enqueue
+work (a conversion operator: anywhere); the use of a macro whose body (every
+definition, its macros read through) launches or calls a name that is not `neutral`.
+Host threads (`Program.threads`) are found in the tree and the macros' bodies:
+`std::thread`, `std::jthread`, `std::async`, `pthread_create`, `#pragma omp`, and the
+unqualified names under `using namespace std`; a comment or a string naming one is none.
+
 A stream is known (`created`) when it is a local `cudaStream_t` of the function created
 by `cudaStreamCreate(&s)` (or `WithFlags`, `WithPriority`) in a statement of the
 function's body itself (not in a loop or branch), and its address is taken, and it is
@@ -166,9 +181,20 @@ def created(data: bytes, function, name: str, before: int) -> str | None:
 _THREADS = (b"std::thread", b"pthread_create", b"std::async", b"#pragma omp", b"std::jthread")
 
 
+_USING_STD = re.compile(rb"\busing\s+(?:namespace\s+std|std\s*::\s*(?:j?thread|async))\s*;")
+_UNQUALIFIED = re.compile(rb"^(?![ \t]*#[ \t]*include).*?(?<![.:>])\b(j?thread|async)\b", re.M)
+
+
 def threads(data: bytes) -> str | None:
-    """The first way the file starts host threads (another thread may enqueue work)."""
-    return next((t.decode() for t in _THREADS if t in data), None)
+    """The first way the file may start host threads (another thread may enqueue work),
+    from its text: a superset (a comment naming one counts; `Program.threads` reads the
+    tree), for the ordering of hoisted releases (translator.passes.runtime.ordering).
+    Under `using namespace std`, an unqualified `thread`, `jthread` or `async` counts."""
+    found = next((t.decode() for t in _THREADS if t in data), None)
+    if found is None and _USING_STD.search(data):
+        m = _UNQUALIFIED.search(data)
+        found = m.group(1).decode() if m else None
+    return found
 
 
 # ---- work that no call expression shows: constructors, overloaded operators, macros, threads
@@ -616,7 +642,7 @@ class Program:
                 if token in table.names:
                     why = self.macro_code(token, seen | {name})
                     if why is not None:
-                        return why
+                        return f"uses the macro {token}, which {why}"
                     continue
                 if after == "(" and token not in _NEUTRAL and token not in _HOST and token not in _KEYWORDS:
                     return f"expands to '{body}', a call of {token}"

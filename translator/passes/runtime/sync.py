@@ -15,14 +15,20 @@ streams must finish here. Reported (R006) with the first fact of R010's proof th
 missing; made (R010) where the proof holds:
 
 * the function is `main` (no caller left work on other streams before it) and the file
-  starts no host thread (`std::thread`, `pthread_create`, `std::async`, OpenMP);
+  starts no host thread (`std::thread`, `pthread_create`, `std::async`, OpenMP, found in
+  the tree and the macros' bodies, unqualified under `using namespace std`);
 * `s` is a stream `main` creates itself (translator.passes.runtime.streams.created);
 * every call of `main` before the synchronisation, and every call of the outermost loop
   around it (a later statement of a loop runs before it at the next iteration), is a
   launch or an asynchronous call on `s`, or a call that enqueues no work (allocation,
   creation, error strings, other synchronisation, host C functions): no blocking copy on
   the default stream, no library call (its handle's stream), no call of the program's
-  own functions or of another file's (unseen: they may enqueue on any stream).
+  own functions or of another file's (unseen: they may enqueue on any stream);
+* nothing there runs work no call shows (translator.passes.runtime.streams.hidden_calls):
+  no object whose class's constructor or destructor may enqueue work (nor one at file
+  scope, constructed before main), no operator the file overloads with a definition that
+  may, applied to a class operand, no macro whose expansion launches or calls a function
+  that may.
 Then every piece of device work the program has enqueued is on `s`, and waiting for `s`
 waits for all of it.
 
@@ -98,7 +104,9 @@ SYNC_REPLACED = rule(
 `cudaDeviceSynchronize()` in `main`, where every launch and asynchronous call the program
 has made before it (and in the loop around it) is on one stream `s` that `main` created,
 and nothing else can have enqueued work (no blocking copy on the default stream, no
-library call, no call of a function of the program or of another file, no host thread),
+library call, no call of a function of the program or of another file, no host thread,
+no object whose constructor or destructor may, nor an overloaded operator or a macro
+whose expansion may),
 becomes `cudaStreamSynchronize(s)`: it waits for the same work, without a device-wide
 round trip (on AMD, a device synchronisation waits on every queue of the device). An
 error check around the call stays. The note names the proof; where a fact is missing,
@@ -328,7 +336,8 @@ def _replace(ctx, parsed, values, function, statement, call, name: str, stream: 
         return f"{hidden.why}, which may enqueue work on another stream"
     reason = (f"{name}() replaced by cudaStreamSynchronize({stream}): in main, every launch and asynchronous call before "
               f"it{' and in its loop' if outer is not None else ''} is on '{stream}', which main creates, and no other "
-              "call can enqueue work (no default-stream copy, library call, unseen function or host thread)")
+              "call can enqueue work (no default-stream copy, library call, unseen function, object whose constructor "
+              "may, overloaded operator or macro that may, or host thread)")
     fix = ctx.fix(SYNC_REPLACED, Edit(call.start_byte, call.end_byte, f"cudaStreamSynchronize({stream})".encode()),
                   reason)
     if fix is not None:
