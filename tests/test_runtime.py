@@ -170,3 +170,75 @@ def test_report_lists_the_runtime_findings_per_host_function_and_per_kernel(tmp_
     page = capsys.readouterr().out
     assert "<h2>Host functions</h2>" in page
     assert f"<tr><td>{src}:2</td><td>pinned</td><td>line 4: [R007] (applied) " in page
+
+
+# R010: work that no call expression of main shows (issue 28).
+def _main_one_stream(before: bytes, prelude: bytes = b"") -> bytes:
+    return prelude + (b"int main() {\n    float* d;\n    cudaMalloc(&d, 4096);\n    cudaStream_t s;\n"
+                      b"    cudaStreamCreate(&s);\n" + before + b"    k<<<1, 64, 0, s>>>(d, 1024);\n"
+                      b"    cudaDeviceSynchronize();\n    return 0;\n}\n")
+
+
+def _sync_outcome(source: bytes) -> str:
+    """'replaced', or R006's reason for not replacing."""
+    result, found = _run(source)
+    if b"cudaStreamSynchronize(s)" in result.output:
+        return "replaced"
+    return found.get("R006", "no R006")
+
+
+def test_an_object_of_a_type_the_file_does_not_define_refuses_the_stream_sync():
+    """thrust::device_vector's constructor launches a fill on the default stream."""
+    why = _sync_outcome(_main_one_stream(b"    thrust::device_vector<float> v(1024);\n"))
+    assert "runs the constructor of 'thrust::device_vector<float>', a type this file does not define" in why
+
+
+def test_a_standard_container_of_objects_whose_constructor_launches_refuses():
+    prelude = b"#include <vector>\nstruct L { L() { k<<<1, 64>>>(nullptr, 0); } };\n"
+    why = _sync_outcome(_main_one_stream(b"    std::vector<L> v(3);\n", prelude))
+    assert "runs the constructor of 'L' (line 3), which launches k (line 3)" in why
+    assert _sync_outcome(_main_one_stream(b"    std::vector<float> v(3);\n", prelude)) == "replaced"
+
+
+def test_an_object_at_file_scope_whose_constructor_launches_refuses():
+    """Its constructor runs before main, and may leave work on another stream."""
+    prelude = b"struct L { L() { k<<<1, 64>>>(nullptr, 0); } };\nL global_launcher;\n"
+    why = _sync_outcome(_main_one_stream(b"", prelude))
+    assert "the declaration 'L global_launcher;' (line 3), whose constructor runs before main" in why
+
+
+def test_a_constructor_and_destructor_that_enqueue_nothing_keep_the_rewrite():
+    prelude = (b"struct Timer { cudaEvent_t a; Timer() { cudaEventCreate(&a); } ~Timer() { cudaEventDestroy(a); } };\n"
+               b"struct Sum { float v; Sum& operator+=(float x) { v += x; return *this; } };\n")
+    assert _sync_outcome(_main_one_stream(b"    Timer t;\n    Sum total = {0};\n    total += 1.0f;\n",
+                                          prelude)) == "replaced"
+
+
+def test_a_constructor_defined_in_another_file_refuses():
+    prelude = b"struct L { L(); };\n"
+    why = _sync_outcome(_main_one_stream(b"    L l;\n", prelude))
+    assert "the constructor of 'L' (line 2), which is defined in another file" in why
+
+
+def test_an_object_like_macro_inside_a_function_like_macro_is_read_through():
+    prelude = b"void other();\n#define STEP other()\n#define CHECK(x) do { (x); STEP; } while (0)\n"
+    why = _sync_outcome(_main_one_stream(b"    CHECK(cudaGetLastError());\n", prelude))
+    assert "the macro CHECK (line 10) uses the macro STEP, which expands to 'other()', a call of other" in why
+
+
+def test_threads_are_found_in_the_tree_and_in_macro_bodies():
+    omp = _sync_outcome(_main_one_stream(b"#pragma omp parallel for\n    for (int i = 0; i < 4; ++i) { }\n"))
+    assert "the file starts host threads ('#pragma omp')" in omp
+    prelude = b"#include <thread>\n#define SPAWN(f) std::thread(f).detach()\nvoid work();\n"
+    macro = _sync_outcome(_main_one_stream(b"", prelude))
+    assert "the file starts host threads ('std::thread (in the macro SPAWN)')" in macro
+    string = _sync_outcome(_main_one_stream(b"    printf(\"std::thread pthread_create\\n\");\n"))
+    assert string == "replaced"
+
+
+def test_the_text_check_of_threads_for_hoisted_releases_sees_an_unqualified_thread():
+    from translator.passes.runtime import ordering
+    data = b"#include <thread>\nusing namespace std;\nvoid f();\nint main() { thread t(f); t.join(); }\n"
+    assert ordering.unordered(data) == \
+        "the file starts host threads ('thread'): another thread's work is not ordered by this one's"
+    assert ordering.unordered(data.replace(b"thread t(f); t.join();", b"this_thread::yield();")) is None

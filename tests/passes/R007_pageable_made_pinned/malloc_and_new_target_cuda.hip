@@ -36,3 +36,14 @@ void nested(int* d) {
     }
     cudaFreeHost(h);
 }
+
+// The device is reset after the free (through a function of the file): made pinned.
+void tear_down() { cudaDeviceReset(); }
+void reset_after_free(float* d) {
+    const int n = 1 << 16;
+    float* h = nullptr;
+    cudaMallocHost(&h, n * sizeof(float));
+    for (int it = 0; it < 10; ++it) cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+    cudaFreeHost(h);
+    tear_down();
+}

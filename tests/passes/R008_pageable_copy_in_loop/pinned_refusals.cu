@@ -105,6 +105,21 @@ void reset_before_free(float* d, int n) {
     printf("%f\n", h[0]);
     free(h);
 }
+// A reset through a function of the file, or through a macro, is a reset too.
+void tear_down() { cudaDeviceReset(); }
+#define SHUTDOWN tear_down()
+void reset_through_call(float* d, int n) {
+    float* h = (float*)malloc(n * sizeof(float));
+    for (int it = 0; it < 10; ++it) cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+    tear_down();
+    free(h);
+}
+void reset_through_macro(float* d, int n) {
+    float* h = (float*)malloc(n * sizeof(float));
+    for (int it = 0; it < 10; ++it) cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+    SHUTDOWN;
+    free(h);
+}
 // Every use keeps nothing, but the size is not known: pinning pays only for large copies.
 void size_unknown(float* d, int n) {
     float* h = (float*)malloc(n * sizeof(float));

@@ -67,7 +67,7 @@ def run(ctx: Context) -> None:
         words = ctx.parsed.words
         if any(w in words for w in _LOOPS) and any(name in words for name in _HOISTED):
             hoist.run(ctx, ctx.facts.get(HostValues))
-        sync.run(ctx)
+        sync.run(ctx, ctx.facts.get(HostValues))
         pinned.run(ctx, ctx.facts.get(HostValues))
     # A loop of launches another restructuring pass rewrites this round (fused, rebalanced)
     # is captured in the next round, from what that pass made of it.

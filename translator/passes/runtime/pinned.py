@@ -28,8 +28,10 @@ function:
 * it is freed once, by the matching `free(p)` or `delete[] p`, a statement of the block
   that declares it, after every other use, and no `return`, `goto`, `throw`, `break` or
   `continue` lies between the declaration and the free (a path that leaves without it),
-  nor a `cudaDeviceReset()` (which releases pinned memory). A function of the program
-  called between them that resets the device is not seen.
+  nor a `cudaDeviceReset()` (which releases pinned memory): called there, or by a function
+  of the file called there (through the file's calls, overloads not told apart), or in
+  the body of a macro used there. A function of another file that resets the device is
+  not seen.
 
 `cudaMemcpyAsync` (or another `*Async` copy) of such a buffer is reported (R009): from
 pageable memory it is synchronous. The buffer is then not made pinned: pinned, the copy
@@ -86,7 +88,9 @@ buffer is proved to stay in the function: every use reads it or an element, or p
 to a blocking copy or a C library function that keeps nothing; it is never stored,
 aliased, returned, passed to another function or a kernel, `realloc`'d or captured; it
 is freed once, by a statement of its own block after every use, with no `return`,
-`goto`, `throw`, `break` or `continue` between its allocation and its free; and its size
+`goto`, `throw`, `break` or `continue` between its allocation and its free, nor a
+`cudaDeviceReset()` (which releases pinned memory; called there directly, by a function
+of the file or in a macro's body); and its size
 is known to be 256 KiB or more (on the H200, pinning a 4 KiB buffer copied 100 times made
 the loop 0.56x as fast, a 256 KiB one 2.4x: a buffer of unknown size gets R008 with the
 fix, a smaller one nothing). Pinned memory is not zero-filled, so a `new T[n]()` is not
@@ -207,7 +211,7 @@ def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str,
         return
     copy = looped[0]
     why = facts["escape"] or _kind_refusal(data, declaration, value, how) or _free_refusal(data, declaration, name,
-                                                                                          how, facts)
+                                                                                          how, facts, values)
     where = ""
     if why is None:
         small, why = _size_refusal(values, count, element)
@@ -403,7 +407,7 @@ def _kind_refusal(data: bytes, declaration, value, how: str) -> str | None:
     return None
 
 
-def _free_refusal(data: bytes, declaration, name: str, how: str, facts: dict) -> str | None:
+def _free_refusal(data: bytes, declaration, name: str, how: str, facts: dict, values=None) -> str | None:
     frees = facts["frees"]
     want = "free" if how == "malloc" else "delete[]"
     if not frees:
@@ -420,12 +424,9 @@ def _free_refusal(data: bytes, declaration, name: str, how: str, facts: dict) ->
                 "it is conditional or on a path this pass does not follow")
     if any(u > free.end_byte for u in facts["uses"]):
         return f"'{name}' is used after its free (line {line_of(data, free)})"
-    reset = next((n for n in loops.walk(declaration.parent) if n.type == "call_expression"
-                  and declaration.end_byte <= n.start_byte < statement.start_byte
-                  and text(data, n.child_by_field_name("function")) == "cudaDeviceReset"), None)
-    if reset is not None:
-        return (f"cudaDeviceReset() at line {line_of(data, reset)} comes before the free: it would release pinned "
-                "memory the host still holds")
+    why = _reset_between(data, declaration, statement, values)
+    if why is not None:
+        return why
     for n in loops.walk(declaration.parent):
         if not (declaration.end_byte <= n.start_byte < statement.start_byte) or n.type not in _LEAVES:
             continue
@@ -437,6 +438,111 @@ def _free_refusal(data: bytes, declaration, name: str, how: str, facts: dict) ->
             continue
         return (f"a '{_LEAVES[n.type]}' at line {line_of(data, n)} leaves between the allocation and the free: on that "
                 "path the buffer is freed elsewhere or not at all")
+    return None
+
+
+def _callee(data: bytes, call) -> str:
+    """A call's function's last name (`f`, `ns::f`, `obj.f`, `p->f`: f)."""
+    return re.split(r"::|\.|->", re.sub(r"\s+|<.*", "", text(data, call.child_by_field_name("function"))))[-1]
+
+
+_RESETTERS: list = [None, None, {}]         # the last tree's root, its text, and its resetting functions
+
+
+def resetters(data: bytes, root, table=None) -> dict[str, tuple[str, int]]:
+    """The functions of the file that may reset the device: name -> (the call in them that
+    does: cudaDeviceReset or a resetting function or macro, and its line), through the
+    calls of the file's functions (overloads not told apart) and its macros' bodies."""
+    if _RESETTERS[0] is root and _RESETTERS[1] is data:
+        return _RESETTERS[2]
+    from translator.ir import macros
+    bodies: dict[str, list] = {}
+    for n in loops.walk(root):
+        if n.type == "function_definition":
+            d = n.child_by_field_name("declarator")
+            while d is not None and d.type != "function_declarator":
+                d = d.child_by_field_name("declarator")
+            name = d.child_by_field_name("declarator") if d is not None else None
+            if name is not None:
+                bodies.setdefault(re.split(r"::", re.sub(r"\s+", "", text(data, name)))[-1], []).append(n)
+    calls = {name: [(c, _callee(data, c)) for f in fs for c in loops.walk(f) if c.type == "call_expression"]
+             for name, fs in bodies.items()}
+    used = {name: [(m, node) for f in fs for m, node in (macros.uses(table, _Frag, data, f) if table else [])]
+            for name, fs in bodies.items()}
+    found: dict[str, tuple[str, int]] = {}
+    changed = True
+    while changed:
+        changed = False
+        for name in bodies:
+            if name in found:
+                continue
+            hit = next(((callee, line_of(data, c)) for c, callee in calls[name]
+                        if callee == "cudaDeviceReset" or callee in found), None)
+            if hit is None:
+                hit = next(((m, line_of(data, node)) for m, node in used[name]
+                            if macro_resets(table, m, found)), None)
+            if hit is not None:
+                found[name] = hit
+                changed = True
+    _RESETTERS[:] = [root, data, found]
+    return found
+
+
+class _Frag:
+    @staticmethod
+    def text(data: bytes, node) -> str:
+        return text(data, node)
+
+
+def macro_resets(table, name: str, functions, seen: frozenset[str] = frozenset()) -> bool:
+    """Some definition of the macro (its macros read through) calls cudaDeviceReset or a
+    function of `functions`."""
+    from translator.ir import macros
+    if table is None or name in seen or len(seen) > 16:
+        return False
+    for definition in table.every.get(name, []):
+        found = macros.tokens(definition.body)
+        for token, after in zip(found, found[1:] + [""]):
+            if token in table.names and token != name and macro_resets(table, token, functions, seen | {name}):
+                return True
+            if after == "(" and (token == "cudaDeviceReset" or token in functions):
+                return True
+    return False
+
+
+def _reset_between(data: bytes, declaration, free_statement, values) -> str | None:
+    """Why the device may be reset between the allocation and the free (a reset releases
+    pinned memory): a cudaDeviceReset() call, a call of a function of the file that may
+    reset it, a macro whose body does; or None."""
+    root = values.parsed.main.root if values is not None else declaration
+    while values is None and root.parent is not None:
+        root = root.parent
+    table = values.table if values is not None else None
+    found = resetters(data, root, table)
+    lo, hi = declaration.end_byte, free_statement.start_byte
+    for n in loops.walk(declaration.parent):
+        if not lo <= n.start_byte < hi:
+            continue
+        if n.type == "call_expression":
+            callee = _callee(data, n)
+            if callee == "cudaDeviceReset":
+                return (f"cudaDeviceReset() at line {line_of(data, n)} comes before the free: it would release "
+                        "pinned memory the host still holds")
+            if callee in found:
+                chain, name = [], callee
+                while name in found and len(chain) < 8:
+                    how, line = found[name]
+                    chain.append(f"{how}{'()' if how == 'cudaDeviceReset' or how in found else ' (a macro)'} "
+                                 f"(line {line})")
+                    name = how if how != name else ""
+                return (f"{callee}() at line {line_of(data, n)} calls {', which calls '.join(chain)}, which may "
+                        "reset the device, and comes before the free: a reset would release pinned memory the host "
+                        "still holds")
+        elif table is not None and n.type in ("identifier", "type_identifier") and text(data, n) in table.names \
+                and macro_resets(table, text(data, n), found):
+            return (f"the macro {text(data, n)} at line {line_of(data, n)} may reset the device (its body calls "
+                    "cudaDeviceReset or a function that does), and comes before the free: a reset would release "
+                    "pinned memory the host still holds")
     return None
 
 

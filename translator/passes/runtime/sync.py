@@ -15,14 +15,20 @@ streams must finish here. Reported (R006) with the first fact of R010's proof th
 missing; made (R010) where the proof holds:
 
 * the function is `main` (no caller left work on other streams before it) and the file
-  starts no host thread (`std::thread`, `pthread_create`, `std::async`, OpenMP);
+  starts no host thread (`std::thread`, `pthread_create`, `std::async`, OpenMP, found in
+  the tree and the macros' bodies, unqualified under `using namespace std`);
 * `s` is a stream `main` creates itself (translator.passes.runtime.streams.created);
 * every call of `main` before the synchronisation, and every call of the outermost loop
   around it (a later statement of a loop runs before it at the next iteration), is a
   launch or an asynchronous call on `s`, or a call that enqueues no work (allocation,
   creation, error strings, other synchronisation, host C functions): no blocking copy on
   the default stream, no library call (its handle's stream), no call of the program's
-  own functions or of another file's (unseen: they may enqueue on any stream).
+  own functions or of another file's (unseen: they may enqueue on any stream);
+* nothing there runs work no call shows (translator.passes.runtime.streams.hidden_calls):
+  no object whose class's constructor or destructor may enqueue work (nor one at file
+  scope, constructed before main), no operator the file overloads with a definition that
+  may, applied to a class operand, no macro whose expansion launches or calls a function
+  that may.
 Then every piece of device work the program has enqueued is on `s`, and waiting for `s`
 waits for all of it.
 
@@ -98,7 +104,9 @@ SYNC_REPLACED = rule(
 `cudaDeviceSynchronize()` in `main`, where every launch and asynchronous call the program
 has made before it (and in the loop around it) is on one stream `s` that `main` created,
 and nothing else can have enqueued work (no blocking copy on the default stream, no
-library call, no call of a function of the program or of another file, no host thread),
+library call, no call of a function of the program or of another file, no host thread,
+no object whose constructor or destructor may, nor an overloaded operator or a macro
+whose expansion may),
 becomes `cudaStreamSynchronize(s)`: it waits for the same work, without a device-wide
 round trip (on AMD, a device synchronisation waits on every queue of the device). An
 error check around the call stays. The note names the proof; where a fact is missing,
@@ -123,7 +131,8 @@ the one that reports an error).""",
 RULES = (SYNC_IN_CHECK, DEVICE_SYNC_STREAM, SYNC_REPLACED, SYNC_REMOVED)
 
 
-def run(ctx) -> None:
+def run(ctx, values=None) -> None:
+    """`values`: the file's HostValues, whose macro table says what a macro's use runs."""
     parsed = ctx.parsed
     data = parsed.data
     if not any(n.encode() in parsed.words for n in _DEVICE_SYNC):
@@ -153,7 +162,7 @@ def run(ctx) -> None:
             continue
         stream, why = _one_stream(parsed, function, statement or node)
         if stream is not None:
-            why = _replace(ctx, data, function, statement or node, node, name, stream, fname)
+            why = _replace(ctx, parsed, values, function, statement or node, node, name, stream, fname)
             if why is None:
                 continue
             ctx.report(DEVICE_SYNC_STREAM, node.start_byte,
@@ -274,12 +283,14 @@ def _redundant(ctx, data: bytes, statement, name: str, fname: str) -> bool:
     return True
 
 
-def _replace(ctx, data: bytes, function, statement, call, name: str, stream: str, fname: str) -> str | None:
+def _replace(ctx, parsed, values, function, statement, call, name: str, stream: str, fname: str) -> str | None:
     """R010: None when the replacement is made, else the missing fact."""
+    data = parsed.data
     if fname != "main":
         return (f"the function is '{fname}', not main: the work other code (its callers, other threads) enqueued "
                 "before it is not visible here")
-    started = streams.threads(data)
+    program = streams.Program(data, parsed.main.root, values.table if values is not None else None)
+    started = program.threads()
     if started is not None:
         return f"the file starts host threads ('{started}'): another thread may have work on other streams"
     body = function.child_by_field_name("body")
@@ -298,10 +309,16 @@ def _replace(ctx, data: bytes, function, statement, call, name: str, stream: str
             outer = n
         n = n.parent
     end = max(statement.start_byte, outer.end_byte if outer is not None else 0)
+
+    def before(node) -> bool:
+        """The node runs before the synchronisation: it is written before it, or in its loop."""
+        return node.start_byte < end and (node.start_byte < statement.start_byte or
+                                          outer is not None and node.start_byte < outer.end_byte)
+
     for op in streams.operations(data, body):
         if op.call.start_byte >= end:
             break
-        if op.call.start_byte >= statement.start_byte and (outer is None or op.call.start_byte >= outer.end_byte):
+        if not before(op.call):
             continue
         where = f"line {line_of(data, op.call)}"
         if op.kind in ("launch", "async") and op.stream != stream:
@@ -313,9 +330,14 @@ def _replace(ctx, data: bytes, function, statement, call, name: str, stream: str
             return f"{op.name} at {where} enqueues work on its handle's stream"
         if op.kind == "unseen":
             return f"'{op.name}' at {where} is a call this pass does not see into: it may enqueue work on another stream"
+    hidden = next((h for h in streams.hidden_calls(data, parsed.main.root, body, program=program) if before(h.node)),
+                  None)
+    if hidden is not None:
+        return f"{hidden.why}, which may enqueue work on another stream"
     reason = (f"{name}() replaced by cudaStreamSynchronize({stream}): in main, every launch and asynchronous call before "
               f"it{' and in its loop' if outer is not None else ''} is on '{stream}', which main creates, and no other "
-              "call can enqueue work (no default-stream copy, library call, unseen function or host thread)")
+              "call can enqueue work (no default-stream copy, library call, unseen function, object whose constructor "
+              "may, overloaded operator or macro that may, or host thread)")
     fix = ctx.fix(SYNC_REPLACED, Edit(call.start_byte, call.end_byte, f"cudaStreamSynchronize({stream})".encode()),
                   reason)
     if fix is not None:
