@@ -60,15 +60,52 @@ def test_markdown_leaves_out_what_does_not_fit_and_says_so():
                 [Diagnostic("src/w.cu", 1, 1, 1, 8, "warning", "texture references", "W100")])]
     text = to_markdown(files, RULES, limit=7000)
     assert len(text) < 7000
-    assert "- `src/w.cu:1:1: warning: texture references [W100]`" in text     # the small block fits
+    assert "### Warnings (1)\n\n- `src/w.cu:1:1` [W100]: texture references\n" in text
     tail = text[text.index("### Left out"):]
     assert "To stay under GitHub's 65,536-character limit, this comment leaves out:" in tail
-    assert "the diffs and diagnostics (0 diagnostics) of 4 files: `src/f0.cu`, `src/f1.cu`, `src/f2.cu`, " \
-           "`src/f3.cu`" in tail
+    assert "- the diffs of 3 files: `src/f1.cu`, `src/f2.cu`, `src/f3.cu`\n" in tail
     assert tail.endswith("`cu2hip diff PATH` shows all of it.\n")
 
 
-def test_markdown_lists_every_optimizing_rewrite_and_refusal():
+def diagnosed_file(path: str, errors: int, warnings: int, notes: int) -> object:
+    """renamed_file(path, 400) with `errors` P100, `warnings` W100 and `notes` N100 diagnostics."""
+    r = renamed_file(path, 400)
+    for severity, code, n in (("note", "N100", notes), ("warning", "W100", warnings), ("error", "P100", errors)):
+        r.diagnostics += [Diagnostic(path, k + 1, 1, k + 1, 9, severity, f"{severity} {k} of {path}", code)
+                          for k in range(n)]
+    return r
+
+
+def test_markdown_shows_every_error_first_and_counts_notes_per_rule():
+    files = [diagnosed_file(f"src/f{k}.cu", 3, 1, 10) for k in range(20)]
+    text = to_markdown(files, RULES, limit=20_000)
+    assert len(text) < 20_000
+    errors = text[text.index("### Errors (60)\n\n"):text.index("### Warnings")].split("\n")[2:-2]
+    assert errors == [f"- `src/f{k}.cu:{n + 1}:1` [P100]: error {n} of src/f{k}.cu" for k in range(20) for n in range(3)]
+    assert text.index("### Errors") < text.index("### Warnings (20)") < text.index("### Notes (200)")
+    assert "### Notes (200)\n\nCounted per rule, with the first 3 places:\n\n" \
+           "- **N100**: 200 notes, e.g. `src/f0.cu:1:1`: note 0 of src/f0.cu; `src/f0.cu:2:1`: note 1 of src/f0.cu; " \
+           "`src/f0.cu:3:1`: note 2 of src/f0.cu\n" in text
+    assert text.count("note 3 of") == 10            # in the blocks of the 10 files that fit
+    assert "- the diffs of 10 files (and their 100 notes): `src/f10.cu`, `src/f11.cu`, " in \
+        text[text.index("### Left out"):]
+
+
+def test_markdown_counts_the_warnings_that_do_not_fit_per_rule_and_says_so():
+    text = to_markdown([diagnosed_file("src/a.cu", 0, 300, 0)], RULES, limit=12_000)
+    assert len(text) < 12_000
+    section = text[text.index("### Warnings (300)\n\n"):].split("\n\n")[1].split("\n")
+    listed = [line for line in section if line.startswith("- `")]
+    assert listed == [f"- `src/a.cu:{n + 1}:1` [W100]: warning {n} of src/a.cu" for n in range(len(listed))]
+    assert 50 < len(listed) < 300
+    n = len(listed)
+    assert section[-1] == (f"- **W100** non-ascii: {300 - n} more warnings, e.g. `src/a.cu:{n + 1}:1`: warning {n} of "
+                           f"src/a.cu; `src/a.cu:{n + 2}:1`: warning {n + 1} of src/a.cu; `src/a.cu:{n + 3}:1`: "
+                           f"warning {n + 2} of src/a.cu")
+    assert f"- {300 - n} warnings, counted per rule with the first 3 places\n" in text[text.index("### Left out"):]
+
+
+def test_markdown_counts_the_optimizing_rewrites_per_rule_and_lists_their_refusals_as_warnings():
     @__import__("dataclasses").dataclass(frozen=True)
     class TopicRule:
         id: str
@@ -82,10 +119,11 @@ def test_markdown_lists_every_optimizing_rewrite_and_refusal():
     refused = Diagnostic("src/k.cu", 1, 17, 1, 18, "warning", "j is not bounded: its block is unknown", "L002")
     same = Diagnostic("src/k.cu", 1, 1, 1, 2, "note", "every launch of k", "L001")     # says what the rewrite says
     text = to_markdown([result("src/k.cu", src, out, [bound], [refused, same])], rules)
-    section = text[text.index("### Optimizing passes"):text.index("### Files")]
-    assert section == ("### Optimizing passes: every rewrite and refusal\n\n#### launch-bounds\n\n"
-                       "- `src/k.cu:1` rewritten [L001]: every launch of k has 256 threads\n"
-                       "- `src/k.cu:1:17` warning [L002]: j is not bounded: its block is unknown\n\n")
+    section = text[text.index("### Warnings"):text.index("### Files")]
+    assert section == ("### Warnings (1)\n\n- `src/k.cu:1:17` [L002]: j is not bounded: its block is unknown\n\n"
+                       "### Optimizing passes (1 rewrite)\n\nCounted per rule, with the first 3 places "
+                       "(`cu2hip report PATH` lists every one, and each one refused):\n\n"
+                       "- **L001** launch-bounds: 1 rewrite, e.g. `src/k.cu:1`: every launch of k has 256 threads\n\n")
 
 
 def test_markdown_min_severity_drops_notes():
@@ -223,7 +261,9 @@ def test_corpus_markdown_fits_a_github_comment_and_names_what_it_folded(corpus_o
     assert len(text) < 65_536
     folded = text[text.index("### Folded\n\nPlain renames are counted, not shown: "):].split("\n")[2]
     assert "H001 rename-api (" in folded and "H002 map-header (" in folded
-    assert "### Optimizing passes: every rewrite and refusal" in text and "#### fusion" in text
+    assert text.index("### Errors (") < text.index("### Warnings (") < text.index("### Notes (") < \
+        text.index("### Optimizing passes (") < text.index("### Files")
+    assert "- **F001** fuse-chain: 10 rewrites, e.g. `corpus/" in text
 
 
 def test_corpus_sarif_has_one_result_per_file_per_rename_rule_and_validates(corpus_outputs):
