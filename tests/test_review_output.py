@@ -188,18 +188,45 @@ def test_github_annotations_escaped_as_the_toolkit_does():
     d = Diagnostic("dir,x/a:b.cu", 2, 5, 2, 7, "warning", "100% wrong\nsecond line", "W100")
     e = Diagnostic("dir,x/a:b.cu", 1, 1, 1, 2, "error", "bad", "P001")
     r = result("dir,x/a:b.cu", src, src, [], [d, e])
-    assert to_github([r]) == (
-        "::warning file=dir%2Cx/a%3Ab.cu,line=2,col=5,endLine=2,endColumn=6,title=W100::100%25 wrong%0Asecond line\n"
-        "::error file=dir%2Cx/a%3Ab.cu,line=1,col=1,endLine=1,endColumn=2,title=P001::bad\n")
+    assert to_github([r]) == (      # errors first
+        "::error file=dir%2Cx/a%3Ab.cu,line=1,col=1,endLine=1,endColumn=2,title=P001::bad\n"
+        "::warning file=dir%2Cx/a%3Ab.cu,line=2,col=5,endLine=2,endColumn=6,title=W100::100%25 wrong%0Asecond line\n")
 
 
-def test_github_notices_for_fixes_renames_once_per_file_and_rule():
+def test_github_notices_one_per_rule_over_all_files_the_most_frequent_first():
     text = to_github([renamed_file("a.cu", 3)])
     assert text == (
-        "::notice file=a.cu,line=1,col=1,endLine=1,endColumn=1,title=H002::HIP code needs hip/hip_runtime.h\n"
         "::notice file=a.cu,line=1,col=1,endLine=1,endColumn=9,title=H001::3 renames: cudaFree -> hipFree "
-        "(runtime API) (x3)\n")
+        "(runtime API) (x3)\n"
+        "::notice file=a.cu,line=1,col=1,endLine=1,endColumn=1,title=H002::HIP code needs hip/hip_runtime.h\n")
     assert to_github([renamed_file("a.cu", 3)], min_severity="warning") == ""
+    note = Diagnostic("b.cu", 2, 1, 2, 3, "note", "a note", "N100")
+    b = renamed_file("b.cu", 2)
+    b.diagnostics.append(note)
+    assert to_github([renamed_file("a.cu", 3), b]) == (
+        "::notice file=a.cu,line=1,col=1,endLine=1,endColumn=9,title=H001::5 renames in 2 files: cudaFree -> hipFree "
+        "(runtime API) (x5)\n"
+        "::notice file=a.cu,line=1,col=1,endLine=1,endColumn=1,title=H002::2 edits in 2 files: HIP code needs "
+        "hip/hip_runtime.h (x2)\n"
+        "::notice file=b.cu,line=2,col=1,endLine=2,endColumn=3,title=N100::a note\n")
+
+
+def test_github_errors_beyond_the_limit_are_one_annotation_per_rule():
+    src = b"".join(b"int a%d;\n" % k for k in range(20))
+    diags = [Diagnostic("a.cu", k + 1, 1, k + 1, 4, "error", f"bad {k}", "P100") for k in range(15)] + \
+        [Diagnostic("a.cu", k + 1, 1, k + 1, 4, "error", f"worse {k}", "P200") for k in (15, 16)] + \
+        [Diagnostic("a.cu", 18, 1, 18, 4, "warning", "w", "W100")]
+    lines = to_github([result("a.cu", src, src, [], diags)], limit=10).splitlines()
+    assert [line.split(" ")[0] for line in lines] == ["::error"] * 10 + ["::warning"]
+    assert lines[:8] == [f"::error file=a.cu,line={k + 1},col=1,endLine={k + 1},endColumn=4,title=P100::bad {k}"
+                         for k in range(8)]
+    assert lines[8] == ("::error file=a.cu,line=9,col=1,endLine=9,endColumn=4,title=P100::7 errors of P100 not "
+                        "annotated one by one (GitHub shows 10 per step); this one: bad 8; also at a.cu:10, "
+                        "a.cu:11, a.cu:12 and 3 more; `cu2hip diff` lists them all")
+    assert lines[9] == ("::error file=a.cu,line=16,col=1,endLine=16,endColumn=4,title=P200::2 errors of P200 not "
+                        "annotated one by one (GitHub shows 10 per step); this one: worse 15; also at a.cu:17; "
+                        "`cu2hip diff` lists them all")
+    assert lines[10] == "::warning file=a.cu,line=18,col=1,endLine=18,endColumn=4,title=W100::w"
 
 
 # --- names that are not UTF-8 -------------------------------------------------
