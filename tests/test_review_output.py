@@ -163,6 +163,25 @@ def test_sarif_aggregates_renames_per_file_and_rule_with_every_region():
     assert len(set(prints)) == 2 and all(len(p) == 32 for p in prints)
 
 
+def test_sarif_splits_a_file_s_renames_into_results_of_at_most_100_locations():
+    log = json.loads(to_sarif([renamed_file("src/a.cu", 250)], RULES, tool_version="0"))
+    jsonschema.Draft7Validator(sarif_schema()).validate(log)
+    results = log["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == ["H002", "H001", "H001", "H001"]
+    assert [r["message"]["text"] for r in results[1:]] == [
+        "100 renames (part 1 of 3: 250 in the file): cudaFree -> hipFree (runtime API) (x100)",
+        "100 renames (part 2 of 3: 250 in the file): cudaFree -> hipFree (runtime API) (x100)",
+        "50 renames (part 3 of 3: 250 in the file): cudaFree -> hipFree (runtime API) (x50)"]
+    starts = [[loc["physicalLocation"]["region"]["startLine"] for loc in r["locations"]] for r in results[1:]]
+    assert starts == [list(range(1, 101)), list(range(101, 201)), list(range(201, 251))]
+    assert [len(r["fixes"][0]["artifactChanges"][0]["replacements"]) for r in results[1:]] == [100, 100, 50]
+    prints = [r["partialFingerprints"]["cu2hip/v1"] for r in results]
+    assert len(set(prints)) == 4
+    # The first part keeps the fingerprint of the one result a file of fewer renames has.
+    small = json.loads(to_sarif([renamed_file("src/a.cu", 3)], RULES, tool_version="0"))["runs"][0]["results"]
+    assert small[1]["partialFingerprints"] == results[1]["partialFingerprints"]
+
+
 def test_sarif_fingerprints_survive_lines_moving_and_tell_repeats_apart():
     def log_of(prefix: bytes):
         src = prefix + b"int a;\nint a;\n"
