@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import urllib.parse
@@ -256,6 +257,9 @@ def test_path_escapes_are_lossless():
     assert path_text("a\\xff.cu") == "a\\\\xff.cu"          # a literal backslash is doubled: no collision
     assert quoted_path("a/" + BAD) == '"a/src/bad\\377.cu"'    # git's quoting, which git apply reads
     assert quoted_path('a/x"y.cu') == '"a/x\\"y.cu"' and quoted_path("a/ä.cu") == "a/ä.cu"
+    assert quoted_path("a/x\u2028.cu") == '"a/x\\342\\200\\250.cu"'      # a line separator: quoted
+    assert quoted_path("a/x\x85.cu") == '"a/x\\302\\205.cu"'               # NEL, a C1 control
+    assert to_json([result("x\u2029.cu", b"", b"")], tool_version="0").count('"x\\u2029.cu"') == 1
 
 
 def test_writers_give_valid_utf8_for_a_name_that_is_not_utf8():
@@ -293,6 +297,118 @@ def test_diff_of_a_file_named_in_bytes_that_are_not_utf8(tmp_path, fmt):
         assert '/bad\\377.cu"' in text
     else:
         assert "bad\\xff.cu" in text
+
+
+# --- hostile names --------------------------------------------------------------
+
+HOSTILE = ["x\n::error file=evil.cu,line=1::pwned\n.cu",              # a workflow command of its own
+           "y\n\n# Heading `tick` <img src=x onerror=alert(1)>.cu",    # a blank line, a heading, backticks, HTML
+           "z`|<img src=q>&amp;`\u2028.cu"]                             # a pipe, an entity, a line separator
+CUDA = b"#include <cuda_runtime.h>\n__global__ void k(float *p) { p[threadIdx.x] = 0; }\n" \
+       b"void f(float *p) { cudaFree(p); k<<<1, 128>>>(p); }\n"
+COMMAND = ("file", "line", "col", "endLine", "endColumn", "title")
+
+
+def without_code(markdown: str) -> str:
+    """`markdown` less its fenced code blocks and code spans (CommonMark's rules, one line
+    at a time): what is left is what GitHub reads as Markdown and HTML."""
+    out, fence = [], None
+    for line in markdown.split("\n"):
+        ticks = len(line) - len(line.lstrip("`"))
+        if fence is None and ticks >= 3:
+            fence = ticks
+            continue
+        if fence is not None:
+            if ticks >= fence and not line.strip("`"):
+                fence = None
+            continue
+        kept, i = [], 0
+        while i < len(line):
+            if line[i] != "`":
+                kept.append(line[i])
+                i += 1
+                continue
+            j = i
+            while j < len(line) and line[j] == "`":
+                j += 1
+            run, k = j - i, j
+            close = -1
+            while k < len(line):
+                if line[k] == "`":
+                    m = k
+                    while m < len(line) and line[m] == "`":
+                        m += 1
+                    if m - k == run:
+                        close = m
+                        break
+                    k = m
+                else:
+                    k += 1
+            if close < 0:
+                kept.append(line[i:j])
+                i = j
+            else:
+                kept.append("CODE")
+                i = close
+        out.append("".join(kept))
+    assert fence is None, "a fence left open"
+    return "\n".join(out)
+
+
+@pytest.fixture(scope="module")
+def hostile_tree(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hostile")
+    for name in HOSTILE:
+        (root / name).write_bytes(CUDA)
+    return root
+
+
+@pytest.mark.parametrize("command", [
+    ["diff", "--format", "text"], ["diff", "--format", "patch"], ["diff", "--format", "json"],
+    ["diff", "--format", "sarif"], ["diff", "--format", "markdown"], ["diff", "--format", "github"],
+    ["report", "--no-compile", "--format", "text"], ["report", "--no-compile", "--format", "json"],
+    ["report", "--no-compile", "--format", "markdown"], ["report", "--no-compile", "--format", "html"],
+    ["translate", "-o", "OUT"], ["check"]])
+def test_hostile_file_names_stay_names_in_every_format(hostile_tree, tmp_path, command):
+    command = [str(tmp_path / "out") if word == "OUT" else word for word in command]
+    done = run_cli(command[0], str(hostile_tree), "--no-cache", *command[1:])
+    assert b"Traceback" not in done.stderr, done.stderr.decode("utf-8", "replace")
+    out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")      # valid UTF-8
+    fmt = command[-1]
+    for stream, text in (("stdout", out), ("stderr", err)):
+        for line in text.split("\n"):
+            assert not line.startswith("# Heading") and "\u2028" not in line
+            if line.startswith("::"):
+                # Only GitHub's own annotations start with "::", and a name adds no property.
+                assert (stream, fmt) == ("stdout", "github"), line
+                kind, props = line[2:].split("::", 1)[0].split(" ", 1)
+                assert kind in ("error", "warning", "notice")
+                assert [p.split("=", 1)[0] for p in props.split(",")] == list(COMMAND), line
+    if fmt == "github":
+        assert out and all(line.startswith("::") for line in out.splitlines())
+        assert "/x\\x0a%3A%3Aerror file=evil.cu%2Cline=1%3A%3Apwned\\x0a.cu,line=" in out
+    elif fmt == "markdown":
+        prose = without_code(out)
+        assert "<img" not in prose
+        headings = [line for line in prose.split("\n") if line.startswith("#")]
+        assert all(line.startswith(("## cu2hip", "### ")) for line in headings), headings
+        tags = {t for t in re.findall(r"</?(\w+)", prose)}
+        assert tags <= {"details", "summary", "code", "br"}, tags
+        assert "&lt;img src=x onerror=alert(1)&gt;" in out or command[0] == "report"
+    elif fmt == "html":
+        assert "<img" not in out and "&lt;img src=x onerror=alert(1)&gt;" in out
+    elif fmt == "json":
+        doc = json.loads(out)
+        names = {os.path.basename(f["path"]) for f in doc["files"]} if command[0] == "diff" else \
+            {os.path.basename(k["file"]) for k in doc["kernels"]}
+        assert names == set(HOSTILE)
+    elif fmt == "sarif":
+        log = json.loads(out)
+        jsonschema.Draft7Validator(sarif_schema()).validate(log)
+        uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
+        assert {urllib.parse.unquote(u).rsplit("/", 1)[1] for u in uris} == set(HOSTILE)
+    elif fmt in ("text", "patch") and command[0] == "diff":
+        assert '/x\\n::error file=evil.cu,line=1::pwned\\n.cu"\n' in out      # git's quoting
 
 
 # --- the corpus ----------------------------------------------------------------

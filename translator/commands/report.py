@@ -14,7 +14,6 @@ when their subject is the kernel).
 from __future__ import annotations
 
 import dataclasses
-import json
 import sys
 
 from translator import __version__, compile_context
@@ -23,6 +22,7 @@ from translator.commands.run import Batch
 from translator.diagnostics import Diagnostic
 from translator.output import functions, kernels
 from translator.output.html import to_html
+from translator.output.jsonfmt import dumps
 from translator.output.markdown import code_span, inline
 from translator.output.positions import one_line, path_text
 from translator.source import SourceFile
@@ -150,7 +150,7 @@ def _json(findings, rules, table, missing, arch, hosts=()) -> str:
            "topics": {topic: [_entry(d, rules) for d in items] for topic, items in findings.items()},
            "offload_arch": arch, "kernels": [dict(row, spills=row.get("vgpr_spills")) for row in table],
            "host_functions": list(hosts), "missing": missing}
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return dumps(doc) + "\n"
 
 
 def _markdown(findings, rules, table, missing, arch, hosts=()) -> str:

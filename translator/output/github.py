@@ -14,10 +14,12 @@ positions.path_text's lossless escape. Columns are code points, as GitHub counts
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from translator.output.positions import LineIndex, at_least, is_rename, path_text, text_safe
 
+_BREAK = re.compile("[\x85\u2028\u2029]")
 COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
 LIMIT = 10          # annotations of one level that GitHub shows per step
 EXAMPLES = 3        # further places named in a summary annotation
@@ -116,7 +118,10 @@ def _command(kind: str, where: tuple, title: str, message: str) -> str:
 
 
 def escape_data(text: str) -> str:
-    return text_safe(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """As the toolkit escapes a message; the line breaks it does not know of (NEL, the
+    line and paragraph separators, which a name a message quotes may hold) as `\\uNNNN`."""
+    text = text_safe(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return _BREAK.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _BREAK.search(text) else text
 
 
 def escape_property(text: str) -> str:
