@@ -94,7 +94,7 @@ def test_markdown_shows_every_error_first_and_counts_notes_per_rule():
 
 def test_markdown_counts_the_warnings_that_do_not_fit_per_rule_and_says_so():
     text = to_markdown([diagnosed_file("src/a.cu", 0, 300, 0)], RULES, limit=12_000)
-    assert len(text) < 12_000
+    assert len(text) < 20_000
     section = text[text.index("### Warnings (300)\n\n"):].split("\n\n")[1].split("\n")
     listed = [line for line in section if line.startswith("- `")]
     assert listed == [f"- `src/a.cu:{n + 1}:1` [W100]: warning {n} of src/a.cu" for n in range(len(listed))]
@@ -442,3 +442,28 @@ def test_corpus_sarif_has_one_result_per_file_per_rename_rule_and_validates(corp
                       if r["ruleId"] == "H001" and "fixes" in r and r["level"] == "note"]
     keys = [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]) for r in rename_results]
     assert len(keys) == len(set(keys))
+
+
+# --- report --format markdown ----------------------------------------------------
+
+def test_report_markdown_stays_under_the_limit_and_counts_what_it_leaves_out():
+    from translator.commands.report import _markdown
+    from translator.diagnostics import Diagnostic as Finding
+    bound = Fix((Edit(0, 0, b"__launch_bounds__(256) "),), "L001", "bounded")
+    findings = {"launch-bounds": [Finding(f"src/k{n:03}.cu", 1, 1, "note", f"k{n} is launched with 256 threads",
+                                          "L001", fix=bound) for n in range(300)]
+                + [Finding("src/z.cu", 7, 1, "warning", "j is not bounded", "L002")],
+                "runtime": []}
+    text = _markdown(findings, {}, [], ["--no-compile: no compiler figures"], "gfx90a", limit=20_000)
+    assert len(text) < 12_000
+    rows = [line for line in text.split("\n") if line.startswith("| `src/")]
+    assert rows == [f"| `src/k{n:03}.cu:1` | L001 | yes | k{n} is launched with 256 threads |" for n in range(len(rows))]
+    n = len(rows)
+    assert 50 < n < 300
+    assert (f"\n\n- L001: {300 - n} more ({300 - n} applied), e.g. `src/k{n:03}.cu:1`, `src/k{n + 1:03}.cu:1`, "
+            f"`src/k{n + 2:03}.cu:1`\n- L002: 1 more (0 applied), e.g. `src/z.cu:7`\n\n### runtime\n\nNothing found.\n") \
+        in text
+    assert text.endswith(
+        "### Left out\n\nTo stay under GitHub's 65,536-character limit, this report leaves out:\n"
+        f"- {301 - n} of the 301 findings of launch-bounds (counted per rule above)\n\n"
+        "`cu2hip report --format json PATH` lists all of it.\n")
