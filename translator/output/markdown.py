@@ -1,7 +1,8 @@
 """The pull-request comment, kept under GitHub's 65,536-character limit.
 
-Ordered by severity. It always holds: the totals, the counts per rule, and every error
-with its place and message. Then, as room allows: every warning (those that do not fit
+Ordered by severity. It always holds the totals and the counts per rule, then every
+error with its place and message (as long as the errors alone fit: past that, the rest
+counted per rule with their first places). Then, as room allows: every warning (those that do not fit
 counted per rule, with the first few places); the notes, counted per rule with the first
 few places (the rewrites of the optimizing passes, the rules with a report topic, the
 same way); the counts per file; and each file's annotated diff and notes folded in a
