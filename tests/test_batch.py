@@ -333,6 +333,20 @@ def test_the_terminal_shows_each_repository_and_the_total():
                       "\x1b[2Kcu2hip batch: 1/2 repositories, 1 running, 0 failed, 0 s\n")
 
 
+def test_progress_writes_a_failure_on_one_line_whatever_it_quotes():
+    import io
+
+    from translator.commands.batch import _Progress
+    log = io.StringIO()         # not a terminal: a CI log, where a line `::error ...` is a command
+    progress = _Progress(log, ["a\nb"], quiet=False)
+    progress.show({"a\nb": "failed"})
+    progress.close([{"name": "a\nb", "status": "failed",
+                     "error": "cannot read src/x\n::error file=evil.cu::pwned\n.cu\u2028"}])
+    assert log.getvalue() == ("cu2hip batch: a\\x0ab: failed\n"
+                              "cu2hip batch: error: a\\x0ab: cannot read src/x\\x0a::error file=evil.cu::pwned"
+                              "\\x0a.cu\\u2028\n")
+
+
 def test_the_child_imports_this_cu2hip_from_any_folder_installed_or_not(tmp_path):
     # The bench on the GPU host runs from a checkout that is not pip-installed: the child,
     # started in the repository's folder, must still import the parent's translator.

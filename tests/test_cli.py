@@ -407,3 +407,33 @@ def test_toolchain_file_prints_the_shipped_file_and_writes_a_copy(tmp_path: Path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["debian-hip.cmake"]   # no temporary left
     done = run("toolchain-file", "-o", str(tmp_path / "missing" / "t.cmake"))
     assert done.returncode == 2 and b"cannot write" in done.stderr and b"Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("no_color", [None, "", "1"])
+def test_diff_colours_a_terminal_unless_no_color_is_set(tmp_path: Path, no_color: str | None) -> None:
+    import pty
+    (tmp_path / "a.cu").write_bytes(b"void f(float *p) { cudaFree(p); }\n")
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
+    if no_color is not None:
+        env["NO_COLOR"] = no_color
+    out = b""
+    for color in ("auto", "always"):
+        main_fd, child_fd = pty.openpty()       # stdout a terminal
+        done = subprocess.run([sys.executable, "-m", "translator", "diff", str(tmp_path / "a.cu"), "--no-cache",
+                               "--color", color], stdout=child_fd, stderr=subprocess.PIPE, env=env, timeout=300)
+        os.close(child_fd)
+        text = b""
+        while True:
+            try:
+                chunk = os.read(main_fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            text += chunk
+        os.close(main_fd)
+        assert done.returncode == 0, done.stderr
+        out += b"%s: %s\n" % (color.encode(), b"colour" if b"\x1b[" in text else b"plain")
+    # NO_COLOR set and not empty turns auto off; --color always still colours.
+    assert out == (b"auto: plain\nalways: colour\n" if no_color else b"auto: colour\nalways: colour\n")

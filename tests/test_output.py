@@ -487,12 +487,16 @@ def test_markdown_small_case_shows_every_diff_in_full():
         "| H001 | rename-api | 1 | 1 | 0 |\n"
         "| W200 |  | 0 | 0 | 1 |\n"
         "\n"
+        "### Warnings (1)\n"
+        "\n"
+        "- `src/b.cu:1:1` [W200]: texture references have no HIP equivalent\n"
+        "\n"
         "### Files\n"
         "\n"
         "| File | Edits | Renames | Errors | Warnings | Notes |\n"
         "| --- | ---: | ---: | ---: | ---: | ---: |\n"
-        "| `src/a&b.cu` | 1 | 1 | 0 | 0 | 0 |\n"
         "| `src/b.cu` | 0 | 0 | 0 | 1 | 0 |\n"
+        "| `src/a&b.cu` | 1 | 1 | 0 | 0 | 0 |\n"
         "\n"
         "<details><summary><code>src/a&amp;b.cu</code>: 1 edit, 0 diagnostics</summary>\n"
         "\n"
@@ -505,12 +509,6 @@ def test_markdown_small_case_shows_every_diff_in_full():
         "+hipFree(p);\n"
         "```\n"
         "\n"
-        "</details>\n"
-        "\n"
-        "<details><summary><code>src/b.cu</code>: 0 edits, 1 diagnostic</summary>\n"
-        "\n"
-        "- `src/b.cu:1:1: warning: texture references have no HIP equivalent [W200]`\n"
-        "\n"
         "</details>\n")
 
 
@@ -518,7 +516,7 @@ def test_markdown_fences_outrun_backticks_in_the_text():
     src = b"// ```\ncudaFree(p);\n"
     r = result("t.cu", src, b"// ```\nhipFree(p);\n", [rename(src, "cudaFree", "hipFree")],
                [Diagnostic("t.cu", 1, 1, 1, 7, "note", "`x` unused", "N001")])
-    assert to_markdown([r]).split("\n")[15:] == [
+    assert to_markdown([r]).split("\n")[21:] == [
         "<details><summary><code>t.cu</code>: 1 edit, 1 diagnostic</summary>",
         "",
         "````diff",

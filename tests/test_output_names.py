@@ -78,7 +78,7 @@ def test_diff_shows_the_name_on_one_line(project: Path, capsys, fmt: str) -> Non
     if fmt == "markdown":
         assert f"| `{SHOWN}` | 3 | 1 | 1 | 0 | 1 |\n" in out
         assert f"<summary><code>{SHOWN.replace('<', '&lt;').replace('>', '&gt;')}</code>" in out
-        assert f"- `{SHOWN}:2:50: error: 'cudaArrayGetPlane' has no HIP equivalent [H010]`\n" in out
+        assert f"### Errors (1)\n\n- `{SHOWN}:2:50` [H010]: 'cudaArrayGetPlane' has no HIP equivalent\n" in out
         # A message that quotes the name is escaped too (L001 says where the launch is).
         assert f"({SHOWN.replace('<', '&lt;').replace('>', '&gt;')}:2:20)" in out
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import urllib.parse
@@ -60,15 +61,52 @@ def test_markdown_leaves_out_what_does_not_fit_and_says_so():
                 [Diagnostic("src/w.cu", 1, 1, 1, 8, "warning", "texture references", "W100")])]
     text = to_markdown(files, RULES, limit=7000)
     assert len(text) < 7000
-    assert "- `src/w.cu:1:1: warning: texture references [W100]`" in text     # the small block fits
+    assert "### Warnings (1)\n\n- `src/w.cu:1:1` [W100]: texture references\n" in text
     tail = text[text.index("### Left out"):]
     assert "To stay under GitHub's 65,536-character limit, this comment leaves out:" in tail
-    assert "the diffs and diagnostics (0 diagnostics) of 4 files: `src/f0.cu`, `src/f1.cu`, `src/f2.cu`, " \
-           "`src/f3.cu`" in tail
+    assert "- the diffs of 3 files: `src/f1.cu`, `src/f2.cu`, `src/f3.cu`\n" in tail
     assert tail.endswith("`cu2hip diff PATH` shows all of it.\n")
 
 
-def test_markdown_lists_every_optimizing_rewrite_and_refusal():
+def diagnosed_file(path: str, errors: int, warnings: int, notes: int) -> object:
+    """renamed_file(path, 400) with `errors` P100, `warnings` W100 and `notes` N100 diagnostics."""
+    r = renamed_file(path, 400)
+    for severity, code, n in (("note", "N100", notes), ("warning", "W100", warnings), ("error", "P100", errors)):
+        r.diagnostics += [Diagnostic(path, k + 1, 1, k + 1, 9, severity, f"{severity} {k} of {path}", code)
+                          for k in range(n)]
+    return r
+
+
+def test_markdown_shows_every_error_first_and_counts_notes_per_rule():
+    files = [diagnosed_file(f"src/f{k}.cu", 3, 1, 10) for k in range(20)]
+    text = to_markdown(files, RULES, limit=20_000)
+    assert len(text) < 20_000
+    errors = text[text.index("### Errors (60)\n\n"):text.index("### Warnings")].split("\n")[2:-2]
+    assert errors == [f"- `src/f{k}.cu:{n + 1}:1` [P100]: error {n} of src/f{k}.cu" for k in range(20) for n in range(3)]
+    assert text.index("### Errors") < text.index("### Warnings (20)") < text.index("### Notes (200)")
+    assert "### Notes (200)\n\nCounted per rule, with the first 3 places:\n\n" \
+           "- **N100**: 200 notes, e.g. `src/f0.cu:1:1`: note 0 of src/f0.cu; `src/f0.cu:2:1`: note 1 of src/f0.cu; " \
+           "`src/f0.cu:3:1`: note 2 of src/f0.cu\n" in text
+    assert text.count("note 3 of") == 10            # in the blocks of the 10 files that fit
+    assert "- the diffs of 10 files (and their 100 notes): `src/f10.cu`, `src/f11.cu`, " in \
+        text[text.index("### Left out"):]
+
+
+def test_markdown_counts_the_warnings_that_do_not_fit_per_rule_and_says_so():
+    text = to_markdown([diagnosed_file("src/a.cu", 0, 300, 0)], RULES, limit=12_000)
+    assert len(text) < 20_000
+    section = text[text.index("### Warnings (300)\n\n"):].split("\n\n")[1].split("\n")
+    listed = [line for line in section if line.startswith("- `")]
+    assert listed == [f"- `src/a.cu:{n + 1}:1` [W100]: warning {n} of src/a.cu" for n in range(len(listed))]
+    assert 50 < len(listed) < 300
+    n = len(listed)
+    assert section[-1] == (f"- **W100** non-ascii: {300 - n} more warnings, e.g. `src/a.cu:{n + 1}:1`: warning {n} of "
+                           f"src/a.cu; `src/a.cu:{n + 2}:1`: warning {n + 1} of src/a.cu; `src/a.cu:{n + 3}:1`: "
+                           f"warning {n + 2} of src/a.cu")
+    assert f"- {300 - n} warnings, counted per rule with the first 3 places\n" in text[text.index("### Left out"):]
+
+
+def test_markdown_counts_the_optimizing_rewrites_per_rule_and_lists_their_refusals_as_warnings():
     @__import__("dataclasses").dataclass(frozen=True)
     class TopicRule:
         id: str
@@ -82,10 +120,11 @@ def test_markdown_lists_every_optimizing_rewrite_and_refusal():
     refused = Diagnostic("src/k.cu", 1, 17, 1, 18, "warning", "j is not bounded: its block is unknown", "L002")
     same = Diagnostic("src/k.cu", 1, 1, 1, 2, "note", "every launch of k", "L001")     # says what the rewrite says
     text = to_markdown([result("src/k.cu", src, out, [bound], [refused, same])], rules)
-    section = text[text.index("### Optimizing passes"):text.index("### Files")]
-    assert section == ("### Optimizing passes: every rewrite and refusal\n\n#### launch-bounds\n\n"
-                       "- `src/k.cu:1` rewritten [L001]: every launch of k has 256 threads\n"
-                       "- `src/k.cu:1:17` warning [L002]: j is not bounded: its block is unknown\n\n")
+    section = text[text.index("### Warnings"):text.index("### Files")]
+    assert section == ("### Warnings (1)\n\n- `src/k.cu:1:17` [L002]: j is not bounded: its block is unknown\n\n"
+                       "### Optimizing passes (1 rewrite)\n\nCounted per rule, with the first 3 places "
+                       "(`cu2hip report PATH` lists every one, and each one refused):\n\n"
+                       "- **L001** launch-bounds: 1 rewrite, e.g. `src/k.cu:1`: every launch of k has 256 threads\n\n")
 
 
 def test_markdown_min_severity_drops_notes():
@@ -125,6 +164,25 @@ def test_sarif_aggregates_renames_per_file_and_rule_with_every_region():
     assert len(set(prints)) == 2 and all(len(p) == 32 for p in prints)
 
 
+def test_sarif_splits_a_file_s_renames_into_results_of_at_most_100_locations():
+    log = json.loads(to_sarif([renamed_file("src/a.cu", 250)], RULES, tool_version="0"))
+    jsonschema.Draft7Validator(sarif_schema()).validate(log)
+    results = log["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == ["H002", "H001", "H001", "H001"]
+    assert [r["message"]["text"] for r in results[1:]] == [
+        "100 renames (part 1 of 3: 250 in the file): cudaFree -> hipFree (runtime API) (x100)",
+        "100 renames (part 2 of 3: 250 in the file): cudaFree -> hipFree (runtime API) (x100)",
+        "50 renames (part 3 of 3: 250 in the file): cudaFree -> hipFree (runtime API) (x50)"]
+    starts = [[loc["physicalLocation"]["region"]["startLine"] for loc in r["locations"]] for r in results[1:]]
+    assert starts == [list(range(1, 101)), list(range(101, 201)), list(range(201, 251))]
+    assert [len(r["fixes"][0]["artifactChanges"][0]["replacements"]) for r in results[1:]] == [100, 100, 50]
+    prints = [r["partialFingerprints"]["cu2hip/v1"] for r in results]
+    assert len(set(prints)) == 4
+    # The first part keeps the fingerprint of the one result a file of fewer renames has.
+    small = json.loads(to_sarif([renamed_file("src/a.cu", 3)], RULES, tool_version="0"))["runs"][0]["results"]
+    assert small[1]["partialFingerprints"] == results[1]["partialFingerprints"]
+
+
 def test_sarif_fingerprints_survive_lines_moving_and_tell_repeats_apart():
     def log_of(prefix: bytes):
         src = prefix + b"int a;\nint a;\n"
@@ -150,18 +208,45 @@ def test_github_annotations_escaped_as_the_toolkit_does():
     d = Diagnostic("dir,x/a:b.cu", 2, 5, 2, 7, "warning", "100% wrong\nsecond line", "W100")
     e = Diagnostic("dir,x/a:b.cu", 1, 1, 1, 2, "error", "bad", "P001")
     r = result("dir,x/a:b.cu", src, src, [], [d, e])
-    assert to_github([r]) == (
-        "::warning file=dir%2Cx/a%3Ab.cu,line=2,col=5,endLine=2,endColumn=6,title=W100::100%25 wrong%0Asecond line\n"
-        "::error file=dir%2Cx/a%3Ab.cu,line=1,col=1,endLine=1,endColumn=2,title=P001::bad\n")
+    assert to_github([r]) == (      # errors first
+        "::error file=dir%2Cx/a%3Ab.cu,line=1,col=1,endLine=1,endColumn=2,title=P001::bad\n"
+        "::warning file=dir%2Cx/a%3Ab.cu,line=2,col=5,endLine=2,endColumn=6,title=W100::100%25 wrong%0Asecond line\n")
 
 
-def test_github_notices_for_fixes_renames_once_per_file_and_rule():
+def test_github_notices_one_per_rule_over_all_files_the_most_frequent_first():
     text = to_github([renamed_file("a.cu", 3)])
     assert text == (
-        "::notice file=a.cu,line=1,col=1,endLine=1,endColumn=1,title=H002::HIP code needs hip/hip_runtime.h\n"
         "::notice file=a.cu,line=1,col=1,endLine=1,endColumn=9,title=H001::3 renames: cudaFree -> hipFree "
-        "(runtime API) (x3)\n")
+        "(runtime API) (x3)\n"
+        "::notice file=a.cu,line=1,col=1,endLine=1,endColumn=1,title=H002::HIP code needs hip/hip_runtime.h\n")
     assert to_github([renamed_file("a.cu", 3)], min_severity="warning") == ""
+    note = Diagnostic("b.cu", 2, 1, 2, 3, "note", "a note", "N100")
+    b = renamed_file("b.cu", 2)
+    b.diagnostics.append(note)
+    assert to_github([renamed_file("a.cu", 3), b]) == (
+        "::notice file=a.cu,line=1,col=1,endLine=1,endColumn=9,title=H001::5 renames in 2 files: cudaFree -> hipFree "
+        "(runtime API) (x5)\n"
+        "::notice file=a.cu,line=1,col=1,endLine=1,endColumn=1,title=H002::2 edits in 2 files: HIP code needs "
+        "hip/hip_runtime.h (x2)\n"
+        "::notice file=b.cu,line=2,col=1,endLine=2,endColumn=3,title=N100::a note\n")
+
+
+def test_github_errors_beyond_the_limit_are_one_annotation_per_rule():
+    src = b"".join(b"int a%d;\n" % k for k in range(20))
+    diags = [Diagnostic("a.cu", k + 1, 1, k + 1, 4, "error", f"bad {k}", "P100") for k in range(15)] + \
+        [Diagnostic("a.cu", k + 1, 1, k + 1, 4, "error", f"worse {k}", "P200") for k in (15, 16)] + \
+        [Diagnostic("a.cu", 18, 1, 18, 4, "warning", "w", "W100")]
+    lines = to_github([result("a.cu", src, src, [], diags)], limit=10).splitlines()
+    assert [line.split(" ")[0] for line in lines] == ["::error"] * 10 + ["::warning"]
+    assert lines[:8] == [f"::error file=a.cu,line={k + 1},col=1,endLine={k + 1},endColumn=4,title=P100::bad {k}"
+                         for k in range(8)]
+    assert lines[8] == ("::error file=a.cu,line=9,col=1,endLine=9,endColumn=4,title=P100::7 errors of P100 not "
+                        "annotated one by one (GitHub shows 10 per step); this one: bad 8; also at a.cu:10, "
+                        "a.cu:11, a.cu:12 and 3 more; `cu2hip diff` lists them all")
+    assert lines[9] == ("::error file=a.cu,line=16,col=1,endLine=16,endColumn=4,title=P200::2 errors of P200 not "
+                        "annotated one by one (GitHub shows 10 per step); this one: worse 15; also at a.cu:17; "
+                        "`cu2hip diff` lists them all")
+    assert lines[10] == "::warning file=a.cu,line=18,col=1,endLine=18,endColumn=4,title=W100::w"
 
 
 # --- names that are not UTF-8 -------------------------------------------------
@@ -172,6 +257,9 @@ def test_path_escapes_are_lossless():
     assert path_text("a\\xff.cu") == "a\\\\xff.cu"          # a literal backslash is doubled: no collision
     assert quoted_path("a/" + BAD) == '"a/src/bad\\377.cu"'    # git's quoting, which git apply reads
     assert quoted_path('a/x"y.cu') == '"a/x\\"y.cu"' and quoted_path("a/ä.cu") == "a/ä.cu"
+    assert quoted_path("a/x\u2028.cu") == '"a/x\\342\\200\\250.cu"'      # a line separator: quoted
+    assert quoted_path("a/x\x85.cu") == '"a/x\\302\\205.cu"'               # NEL, a C1 control
+    assert to_json([result("x\u2029.cu", b"", b"")], tool_version="0").count('"x\\u2029.cu"') == 1
 
 
 def test_writers_give_valid_utf8_for_a_name_that_is_not_utf8():
@@ -211,6 +299,118 @@ def test_diff_of_a_file_named_in_bytes_that_are_not_utf8(tmp_path, fmt):
         assert "bad\\xff.cu" in text
 
 
+# --- hostile names --------------------------------------------------------------
+
+HOSTILE = ["x\n::error file=evil.cu,line=1::pwned\n.cu",              # a workflow command of its own
+           "y\n\n# Heading `tick` <img src=x onerror=alert(1)>.cu",    # a blank line, a heading, backticks, HTML
+           "z`|<img src=q>&amp;`\u2028.cu"]                             # a pipe, an entity, a line separator
+CUDA = b"#include <cuda_runtime.h>\n__global__ void k(float *p) { p[threadIdx.x] = 0; }\n" \
+       b"void f(float *p) { cudaFree(p); k<<<1, 128>>>(p); }\n"
+COMMAND = ("file", "line", "col", "endLine", "endColumn", "title")
+
+
+def without_code(markdown: str) -> str:
+    """`markdown` less its fenced code blocks and code spans (CommonMark's rules, one line
+    at a time): what is left is what GitHub reads as Markdown and HTML."""
+    out, fence = [], None
+    for line in markdown.split("\n"):
+        ticks = len(line) - len(line.lstrip("`"))
+        if fence is None and ticks >= 3:
+            fence = ticks
+            continue
+        if fence is not None:
+            if ticks >= fence and not line.strip("`"):
+                fence = None
+            continue
+        kept, i = [], 0
+        while i < len(line):
+            if line[i] != "`":
+                kept.append(line[i])
+                i += 1
+                continue
+            j = i
+            while j < len(line) and line[j] == "`":
+                j += 1
+            run, k = j - i, j
+            close = -1
+            while k < len(line):
+                if line[k] == "`":
+                    m = k
+                    while m < len(line) and line[m] == "`":
+                        m += 1
+                    if m - k == run:
+                        close = m
+                        break
+                    k = m
+                else:
+                    k += 1
+            if close < 0:
+                kept.append(line[i:j])
+                i = j
+            else:
+                kept.append("CODE")
+                i = close
+        out.append("".join(kept))
+    assert fence is None, "a fence left open"
+    return "\n".join(out)
+
+
+@pytest.fixture(scope="module")
+def hostile_tree(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hostile")
+    for name in HOSTILE:
+        (root / name).write_bytes(CUDA)
+    return root
+
+
+@pytest.mark.parametrize("command", [
+    ["diff", "--format", "text"], ["diff", "--format", "patch"], ["diff", "--format", "json"],
+    ["diff", "--format", "sarif"], ["diff", "--format", "markdown"], ["diff", "--format", "github"],
+    ["report", "--no-compile", "--format", "text"], ["report", "--no-compile", "--format", "json"],
+    ["report", "--no-compile", "--format", "markdown"], ["report", "--no-compile", "--format", "html"],
+    ["translate", "-o", "OUT"], ["check"]])
+def test_hostile_file_names_stay_names_in_every_format(hostile_tree, tmp_path, command):
+    command = [str(tmp_path / "out") if word == "OUT" else word for word in command]
+    done = run_cli(command[0], str(hostile_tree), "--no-cache", *command[1:])
+    assert b"Traceback" not in done.stderr, done.stderr.decode("utf-8", "replace")
+    out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")      # valid UTF-8
+    fmt = command[-1]
+    for stream, text in (("stdout", out), ("stderr", err)):
+        for line in text.split("\n"):
+            assert not line.startswith("# Heading") and "\u2028" not in line
+            if line.startswith("::"):
+                # Only GitHub's own annotations start with "::", and a name adds no property.
+                assert (stream, fmt) == ("stdout", "github"), line
+                kind, props = line[2:].split("::", 1)[0].split(" ", 1)
+                assert kind in ("error", "warning", "notice")
+                assert [p.split("=", 1)[0] for p in props.split(",")] == list(COMMAND), line
+    if fmt == "github":
+        assert out and all(line.startswith("::") for line in out.splitlines())
+        assert "/x\\x0a%3A%3Aerror file=evil.cu%2Cline=1%3A%3Apwned\\x0a.cu,line=" in out
+    elif fmt == "markdown":
+        prose = without_code(out)
+        assert "<img" not in prose
+        headings = [line for line in prose.split("\n") if line.startswith("#")]
+        assert all(line.startswith(("## cu2hip", "### ")) for line in headings), headings
+        tags = {t for t in re.findall(r"</?(\w+)", prose)}
+        assert tags <= {"details", "summary", "code", "br"}, tags
+        assert "&lt;img src=x onerror=alert(1)&gt;" in out or command[0] == "report"
+    elif fmt == "html":
+        assert "<img" not in out and "&lt;img src=x onerror=alert(1)&gt;" in out
+    elif fmt == "json":
+        doc = json.loads(out)
+        names = {os.path.basename(f["path"]) for f in doc["files"]} if command[0] == "diff" else \
+            {os.path.basename(k["file"]) for k in doc["kernels"]}
+        assert names == set(HOSTILE)
+    elif fmt == "sarif":
+        log = json.loads(out)
+        jsonschema.Draft7Validator(sarif_schema()).validate(log)
+        uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
+        assert {urllib.parse.unquote(u).rsplit("/", 1)[1] for u in uris} == set(HOSTILE)
+    elif fmt in ("text", "patch") and command[0] == "diff":
+        assert '/x\\n::error file=evil.cu,line=1::pwned\\n.cu"\n' in out      # git's quoting
+
+
 # --- the corpus ----------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -223,7 +423,9 @@ def test_corpus_markdown_fits_a_github_comment_and_names_what_it_folded(corpus_o
     assert len(text) < 65_536
     folded = text[text.index("### Folded\n\nPlain renames are counted, not shown: "):].split("\n")[2]
     assert "H001 rename-api (" in folded and "H002 map-header (" in folded
-    assert "### Optimizing passes: every rewrite and refusal" in text and "#### fusion" in text
+    assert text.index("### Errors (") < text.index("### Warnings (") < text.index("### Notes (") < \
+        text.index("### Optimizing passes (") < text.index("### Files")
+    assert "- **F001** fuse-chain: 10 rewrites, e.g. `corpus/" in text
 
 
 def test_corpus_sarif_has_one_result_per_file_per_rename_rule_and_validates(corpus_outputs):
@@ -240,3 +442,28 @@ def test_corpus_sarif_has_one_result_per_file_per_rename_rule_and_validates(corp
                       if r["ruleId"] == "H001" and "fixes" in r and r["level"] == "note"]
     keys = [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]) for r in rename_results]
     assert len(keys) == len(set(keys))
+
+
+# --- report --format markdown ----------------------------------------------------
+
+def test_report_markdown_stays_under_the_limit_and_counts_what_it_leaves_out():
+    from translator.commands.report import _markdown
+    from translator.diagnostics import Diagnostic as Finding
+    bound = Fix((Edit(0, 0, b"__launch_bounds__(256) "),), "L001", "bounded")
+    findings = {"launch-bounds": [Finding(f"src/k{n:03}.cu", 1, 1, "note", f"k{n} is launched with 256 threads",
+                                          "L001", fix=bound) for n in range(300)]
+                + [Finding("src/z.cu", 7, 1, "warning", "j is not bounded", "L002")],
+                "runtime": []}
+    text = _markdown(findings, {}, [], ["--no-compile: no compiler figures"], "gfx90a", limit=20_000)
+    assert len(text) < 12_000
+    rows = [line for line in text.split("\n") if line.startswith("| `src/")]
+    assert rows == [f"| `src/k{n:03}.cu:1` | L001 | yes | k{n} is launched with 256 threads |" for n in range(len(rows))]
+    n = len(rows)
+    assert 50 < n < 300
+    assert (f"\n\n- L001: {300 - n} more ({300 - n} applied), e.g. `src/k{n:03}.cu:1`, `src/k{n + 1:03}.cu:1`, "
+            f"`src/k{n + 2:03}.cu:1`\n- L002: 1 more (0 applied), e.g. `src/z.cu:7`\n\n### runtime\n\nNothing found.\n") \
+        in text
+    assert text.endswith(
+        "### Left out\n\nTo stay under GitHub's 65,536-character limit, this report leaves out:\n"
+        f"- {301 - n} of the 301 findings of launch-bounds (counted per rule above)\n\n"
+        "`cu2hip report --format json PATH` lists all of it.\n")

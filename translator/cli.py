@@ -155,7 +155,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="show only the diagnostics of this severity or above (above note, SARIF and github also "
                         "leave out the applied fixes)")
     d.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                   help="colour the text diff (auto: on a terminal)")
+                   help="colour the text diff (auto: on a terminal, unless NO_COLOR is set)")
 
     rp = sub.add_parser("report", help="what the optimizing passes found, and why they did or did not act",
                         description="Translate as `translate` would and report, per topic, each rewrite "

@@ -12,6 +12,7 @@ from pathlib import Path
 from translator.batch import manifest as manifest_
 from translator.batch import summary
 from translator.commands.run import write_atomic
+from translator.output.positions import one_line, path_text
 from translator.settings import UsageError
 
 SUMMARY_NAMES = ("cu2hip-batch.json", "cu2hip-batch.md")
@@ -49,13 +50,14 @@ def run(args) -> int:
             write_atomic(path, text.encode())
             os.chmod(path, 0o666 & ~_umask())
         except OSError as exc:
-            print(f"cu2hip batch: error: cannot write the summary {path}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"cu2hip batch: error: cannot write the summary {path_text(str(path))}: "
+                  f"{one_line(str(exc.strerror or exc))}", file=sys.stderr)
             return 1
     t = summary.totals(results, seconds)
     if not args.quiet:
         print(f"cu2hip batch: {t['repositories']} repositories ({t['failed']} failed, {t['unchanged']} unchanged), "
               f"{t['files']} files, {t['edits']} edits, {t['errors']} errors, {t['cached']} cached, "
-              f"{seconds:.1f} s; summary in {json_path} and {md_path}", file=sys.stderr)
+              f"{seconds:.1f} s; summary in {path_text(str(json_path))} and {path_text(str(md_path))}", file=sys.stderr)
     if t["failed"]:
         return 1
     return 1 if args.strict and t["errors"] else 0
@@ -85,10 +87,10 @@ class _Progress:
             for name in self.names:
                 if states[name] in ("ok", "unchanged", "failed") and name not in self.ended:
                     self.ended.add(name)
-                    print(f"cu2hip batch: {name}: {states[name]}", file=self.stream)
+                    print(f"cu2hip batch: {one_line(name)}: {states[name]}", file=self.stream)
             return
         done = sum(s in ("ok", "unchanged", "failed") for s in states.values())
-        lines = [f"  {states[n]:<9} {n}" for n in self.names]
+        lines = [f"  {states[n]:<9} {one_line(n)}" for n in self.names]
         lines.append(f"cu2hip batch: {done}/{len(self.names)} repositories, "
                      f"{sum(s == 'running' for s in states.values())} running, "
                      f"{sum(s == 'failed' for s in states.values())} failed, {time.monotonic() - self.start:.0f} s")
@@ -102,4 +104,6 @@ class _Progress:
             return
         for r in results:
             if r["status"] != "ok":
-                print(f"cu2hip batch: error: {r['name']}: {r['error']}", file=self.stream)
+                # One line: the error may quote a repository's file name or a tool's output,
+                # which must not start a line (a `::error` workflow command) of its own.
+                print(f"cu2hip batch: error: {one_line(r['name'])}: {one_line(r['error'])}", file=self.stream)

@@ -8,6 +8,7 @@ that list them as notes: SARIF and annotations). Writes nothing."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 from translator.catalog import catalog
@@ -38,7 +39,10 @@ def run(args, settings: Settings) -> int:
                          "give the folder of their translations")
     for d in workspace.problems:
         print(d.format(), file=sys.stderr)
-    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    # auto: on a terminal, unless NO_COLOR is set and not empty (no-color.org); --color
+    # always still colours.
+    color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
+                                       and not os.environ.get("NO_COLOR"))
     minimum = args.min_severity
     results, total = [], Stats()
     errors = sum(d.severity == "error" for d in workspace.problems)

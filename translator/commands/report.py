@@ -14,7 +14,6 @@ when their subject is the kernel).
 from __future__ import annotations
 
 import dataclasses
-import json
 import sys
 
 from translator import __version__, compile_context
@@ -23,6 +22,7 @@ from translator.commands.run import Batch
 from translator.diagnostics import Diagnostic
 from translator.output import functions, kernels
 from translator.output.html import to_html
+from translator.output.jsonfmt import dumps
 from translator.output.markdown import code_span, inline
 from translator.output.positions import one_line, path_text
 from translator.source import SourceFile
@@ -150,42 +150,109 @@ def _json(findings, rules, table, missing, arch, hosts=()) -> str:
            "topics": {topic: [_entry(d, rules) for d in items] for topic, items in findings.items()},
            "offload_arch": arch, "kernels": [dict(row, spills=row.get("vgpr_spills")) for row in table],
            "host_functions": list(hosts), "missing": missing}
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return dumps(doc) + "\n"
 
 
-def _markdown(findings, rules, table, missing, arch, hosts=()) -> str:
+LIMIT = 65_536          # GitHub's limit on a comment, in characters
+RESERVE = 8_000         # kept for the headings, the counts of what is left out and the closing section
+EXAMPLES = 3
+FINDINGS = 0.6          # the share of the room the topics' findings may take
+
+
+def _markdown(findings, rules, table, missing, arch, hosts=(), limit: int = LIMIT) -> str:
+    """The report as Markdown under `limit` characters (GitHub's limit on a comment): each
+    section's rows while room allows, the findings left out counted per rule (with their
+    first places), the kernels and host functions left out counted, and a closing section
+    saying what was left out."""
+    # The findings get at most FINDINGS of the room, so that kernels and host functions
+    # are seen too; what they leave is the tables'.
+    budget = _Budget(int((limit - RESERVE) * FINDINGS))
+    left: list[str] = []
     out = ["## cu2hip report"]
     for topic, items in findings.items():
         out += ["", f"### {topic}", ""]
         if not items:
             out.append("Nothing found.")
             continue
-        out += ["| Where | Rule | Applied | What |", "| --- | --- | --- | --- |"]
-        out += [f"| {_where(d.path, d.line)} | {d.code} | "
+        rows = [f"| {_where(d.path, d.line)} | {d.code} | "
                 f"{'yes' if d.fix is not None else 'no'} | {_cell(inline(d.message))} |" for d in items]
+        shown = _table(out, ["| Where | Rule | Applied | What |", "| --- | --- | --- | --- |"], rows, budget)
+        if shown < len(items):
+            rest = items[shown:]
+            out += ([""] if shown else []) + _counted_per_rule(rest, "more " if shown else "")
+            left.append(f"{len(rest)} of the {len(items)} findings of {topic} (counted per rule above)")
+    budget.room += int((limit - RESERVE) * (1 - FINDINGS))
     out += ["", f"### kernels (hipcc, {arch}: with the optimizing passes, and without)", ""]
     if table:
-        out += ["| Where | Kernel | Launched with | Bounds | VGPRs | Scratch B/lane | Spills | Occupancy | Estimate "
-                "| Launch changes |",
-                "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-        out += [f"| {_where(r['file'], r['line'])} | {r['kernel']} | "
+        head = ["| Where | Kernel | Launched with | Bounds | VGPRs | Scratch B/lane | Spills | Occupancy | Estimate "
+                "| Launch changes |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        rows = [f"| {_where(r['file'], r['line'])} | {r['kernel']} | "
                 f"{', '.join(map(str, r['launch_sizes'])) or 'none'} | "
                 f"{_cell(inline(r['bounds'] or 'none'))} | {_figure(r, 'vgprs')} | {_figure(r, 'scratch_bytes')} | "
                 f"{_figure(r, 'vgpr_spills')} | {_figure(r, 'occupancy')} | {_cell(inline(_estimate(r)))} | "
                 + _cell("<br>".join(f"{c['code']}: {inline(c['message'])}" for c in r.get("launch_changes", ()))
                         or "none") + " |" for r in table]
+        shown = _table(out, head, rows, budget)
+        if shown < len(rows):
+            left.append(f"{len(rows) - shown} of the {len(rows)} kernels")
     else:
         out.append("No kernel.")
     out += ["", "### host functions", ""]
     if hosts:
-        out += ["| Where | Function | Findings |", "| --- | --- | --- |"]
-        out += [f"| {_where(r['file'], r['line'])} | {r['function']} | "
+        head = ["| Where | Function | Findings |", "| --- | --- | --- |"]
+        rows = [f"| {_where(r['file'], r['line'])} | {r['function']} | "
                 + _cell("<br>".join(f"line {f['line']}, {f['code']}{' (applied)' if f['applied'] else ''}: "
                                     f"{inline(f['message'])}" for f in r["findings"])) + " |" for r in hosts]
+        shown = _table(out, head, rows, budget)
+        if shown < len(rows):
+            left.append(f"{len(rows) - shown} of the {len(rows)} host functions with findings")
     else:
         out.append("No host function with a finding.")
     out += [f"- missing: {inline(m)}" for m in missing]
+    if left:
+        out += ["", "### Left out", "", f"To stay under GitHub's {LIMIT:,}-character limit, this report leaves out:"]
+        out += [f"- {p}" for p in left]
+        out += ["", "`cu2hip report --format json PATH` lists all of it."]
     return "\n".join(out) + "\n"
+
+
+class _Budget:
+    """Characters left for rows: take() says how many of the lines given fit."""
+
+    def __init__(self, room: int):
+        self.room = room
+
+    def take(self, lines: list[str]) -> int:
+        n = 0
+        for line in lines:
+            if len(line) + 1 > self.room:
+                break
+            self.room -= len(line) + 1
+            n += 1
+        return n
+
+
+def _table(out: list[str], head: list[str], rows: list[str], budget: _Budget) -> int:
+    """A table of as many `rows` as fit (none, not even the head, when none does); how many."""
+    shown = max(budget.take(head + rows) - len(head), 0)
+    if shown:
+        out += head + rows[:shown]
+    else:
+        out.append("Left out (see the end).")
+    return shown
+
+
+def _counted_per_rule(items, more: str) -> list[str]:
+    """One line per rule for findings left out: how many (how many applied), the first places."""
+    by: dict[str, list] = {}
+    for d in items:
+        by.setdefault(d.code, []).append(d)
+    out = []
+    for code, found in sorted(by.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        places = ", ".join(code_span(f"{path_text(d.path)}:{d.line}") for d in found[:EXAMPLES])
+        applied = sum(d.fix is not None for d in found)
+        out.append(f"- {code}: {len(found)} {more}({applied} applied), e.g. {places}")
+    return out
 
 
 def _where(path: str, line: int) -> str:

@@ -28,12 +28,14 @@ def to_json(results, *, tool_version: str, summary: dict | None = None) -> str:
     return dumps(doc)
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff\u2028\u2029]")
 
 
 def dumps(doc) -> str:
     """JSON text (indent 2, non-ASCII kept) that is valid UTF-8: a lone surrogate (a
-    byte of a file name that is not UTF-8) is written as its `\\uXXXX` escape."""
+    byte of a file name that is not UTF-8) is written as its `\\uXXXX` escape, and so are
+    the line and paragraph separators (a line break to some readers, JavaScript's
+    among them), which JSON allows raw in a string."""
     text = json.dumps(doc, indent=2, ensure_ascii=False)
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 

@@ -62,9 +62,10 @@ def path_text(path: str) -> str:
 
 def quoted_path(path: str) -> str:
     """A path as git writes it in a diff header: itself, or, when it holds a byte that is
-    not UTF-8, a double quote, a backslash or a control character, quoted in double
-    quotes with C escapes (octal for the bytes), which `git apply` reads back."""
-    if not _SURROGATE.search(path) and not any(c in '"\\' or ord(c) < 32 or ord(c) == 127 for c in path):
+    not UTF-8, a double quote, a backslash or a control character (C0, DEL, C1, or a line
+    or paragraph separator), quoted in double quotes with C escapes (octal for the
+    bytes), which `git apply` reads back."""
+    if not _SURROGATE.search(path) and not any(c in '"\\' for c in path) and not _CONTROL.search(path):
         return path
     out = []
     for b in path_bytes(path):

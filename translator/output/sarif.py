@@ -4,7 +4,9 @@ One run: the rule catalog as the driver's rules; a result per diagnostic and one
 applied fix (level "note"), each fix also given as a SARIF fix a viewer can apply.
 Plain renames (an identifier or a header name swapped for another) are aggregated: one
 result per file per rule, its locations every region renamed and its fix every
-replacement, so that an upload opens one alert per file and rule, not one per name.
+replacement, so that an upload opens one alert per file and rule, not one per name; a
+file with more than 100 renames of a rule has one such result per 100 (GitHub shows 100
+locations of a result and rejects one with more than 1,000).
 Each result carries a `partialFingerprints` entry that does not move with line numbers
 (the rule, the file, the text of the line and its occurrence), and the run an
 `automationDetails` id (GitHub's analysis category).
@@ -27,6 +29,7 @@ from translator.output.positions import LineIndex, at_least, display, is_rename,
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"error": "error", "warning": "warning", "note": "note"}
 FINGERPRINT = "cu2hip/v1"
+LOCATIONS = 100         # the locations of one result that GitHub shows
 
 
 def to_sarif(results, rules, *, tool_version: str, root: str | None = None,
@@ -74,6 +77,7 @@ def to_sarif(results, rules, *, tool_version: str, root: str | None = None,
             out.append(entry)
         for rule_id, (place, fixes) in renames.items():
             out[place] = _renames(index, uri, positions, rule_id, fixes)
+    out = [entry for item in out for entry in (item if isinstance(item, list) else [item])]
     run = {
         "tool": {"driver": {"name": "cu2hip", "version": tool_version, "rules": descriptors}},
         "automationDetails": {"id": automation_id},
@@ -83,22 +87,29 @@ def to_sarif(results, rules, *, tool_version: str, root: str | None = None,
     return dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]})
 
 
-def _renames(index: LineIndex, uri: dict, positions: dict, rule_id: str, fixes: list) -> dict:
-    """One result for every rename of one rule in one file: its message counts each
-    distinct reason, its locations are every renamed region in source order, and its one
-    fix holds every replacement."""
-    edits = sorted((e for f in fixes for e in f.edits), key=lambda e: (e.start, e.end))
-    reasons = Counter(f.reason for f in fixes)
-    noun = "rename" if len(edits) == 1 else "renames"
-    message = fixes[0].reason if len(fixes) == 1 else f"{len(edits)} {noun}: " + "; ".join(
-        reason + (f" (x{n})" if n > 1 else "") for reason, n in sorted(reasons.items()))
-    entry = _result(rule_id, positions, "note", message,
-                    [(uri["uri"], _span(index, e.start, e.end)) for e in edits])
-    entry["fixes"] = [{"description": {"text": text_safe(message)},
-                       "artifactChanges": [{"artifactLocation": dict(uri),
-                                            "replacements": [_replacement(index, e) for e in edits]}]}]
-    entry["partialFingerprints"] = {FINGERPRINT: _hash(rule_id, uri["uri"], b"renames")}
-    return entry
+def _renames(index: LineIndex, uri: dict, positions: dict, rule_id: str, fixes: list) -> list[dict]:
+    """The results for every rename of one rule in one file: one per LOCATIONS renamed
+    regions in source order (GitHub shows 100 locations of a result and rejects a result
+    with more than 1,000). A result's message counts each distinct reason among its
+    renames, its locations are their regions, and its one fix holds their replacements."""
+    edits = sorted(((e, f.reason) for f in fixes for e in f.edits), key=lambda er: (er[0].start, er[0].end))
+    parts = [edits[k:k + LOCATIONS] for k in range(0, len(edits), LOCATIONS)]
+    out = []
+    for n, part in enumerate(parts):
+        reasons = Counter(reason for _, reason in part)
+        noun = "rename" if len(part) == 1 else "renames"
+        of = f" (part {n + 1} of {len(parts)}: {len(edits)} in the file)" if len(parts) > 1 else ""
+        message = fixes[0].reason if len(fixes) == 1 and len(parts) == 1 else f"{len(part)} {noun}{of}: " + "; ".join(
+            reason + (f" (x{k})" if k > 1 else "") for reason, k in sorted(reasons.items()))
+        entry = _result(rule_id, positions, "note", message,
+                        [(uri["uri"], _span(index, e.start, e.end)) for e, _ in part])
+        entry["fixes"] = [{"description": {"text": text_safe(message)},
+                           "artifactChanges": [{"artifactLocation": dict(uri),
+                                                "replacements": [_replacement(index, e) for e, _ in part]}]}]
+        entry["partialFingerprints"] = {FINGERPRINT: _hash(rule_id, uri["uri"], b"renames" + (
+            b"\0%d" % n if n else b""))}
+        out.append(entry)
+    return out
 
 
 def _fingerprint(seen: Counter, rule_id: str, uri: str, line: bytes) -> dict:
