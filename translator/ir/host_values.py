@@ -661,6 +661,26 @@ def _callee(evaluator: HostValues, call: ts.Node | None) -> str:
     return _text(evaluator.parsed, function) if function is not None else ""
 
 
+_BY_HEADER: list = [None, {}]      # the last launch index, and its entries by defining file
+
+
+def _by_header(index) -> dict:
+    """The launch index's entries by their defining file, in the index's order: grouped
+    once per index (each file's KernelLaunches went over the whole project's index: a
+    tree of N files cost N times its launches)."""
+    if index is None:
+        return {}
+    held = _BY_HEADER[0]
+    if held is not index:
+        if held != index:       # (an equal index, unpickled in a worker: the groups stand)
+            groups: dict[str, list] = {}
+            for entry in index:
+                groups.setdefault(entry[4], []).append(entry)
+            _BY_HEADER[1] = groups
+        _BY_HEADER[0] = index
+    return _BY_HEADER[1]
+
+
 class KernelLaunches:
     """Where each kernel of a file is launched, and with which block sizes: for a kernel
     that other files can launch (of a header, or declared by another translation unit),
@@ -685,12 +705,11 @@ class KernelLaunches:
             # the input's, which an earlier round may have moved. They are read from the
             # round's text instead (the other files' stay the index's).
             own = re.compile(re.escape(self.source.path) + r":\d+:\d+")
-            for name, where, values, reason, header, *symbol in self.index or ():
-                if header == self.source.path:
-                    self._tree.setdefault(name, [])
-                    if not own.fullmatch(where):
-                        self._tree[name].append((where, tuple(values), reason))
-                        self._symbols.setdefault(name, []).append(symbol[0] if symbol else "")
+            for name, where, values, reason, header, *symbol in _by_header(self.index).get(self.source.path, ()):
+                self._tree.setdefault(name, [])
+                if not own.fullmatch(where):
+                    self._tree[name].append((where, tuple(values), reason))
+                    self._symbols.setdefault(name, []).append(symbol[0] if symbol else "")
             for fact in launch_facts(self.parsed, self.module, evaluator=self.values):
                 line, col = self.source.position(fact.offset)
                 self._local.setdefault(fact.kernel, []).append((f"{self.source.path}:{line}:{col}", fact.values,

@@ -33,6 +33,8 @@ the pass writes the form of the target (for HIP the five, which hipify renames).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate
 
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
@@ -126,11 +128,16 @@ def run(ctx, values) -> None:
     if b"<<<" not in parsed.data:
         return
     data = parsed.data
-    taken = [(e.start, e.end) for f in ctx.fixes for e in f.edits]
+    # The edits made so far, by start, with the furthest end among each prefix: a loop
+    # overlaps one when some edit starting at or before its end ends at or after its start.
+    taken = sorted((e.start, e.end) for f in ctx.fixes for e in f.edits)
+    starts = [start for start, _ in taken]
+    reach = list(accumulate((end for _, end in taken), max))
     # After round 0, only the loops an earlier round's fix edited (deferred then) are new.
     edited = getattr(ctx.source, "omap", None) if ctx.round > 0 else None
     for loop in _loops_of_launches(parsed):
-        if any(start <= loop.end_byte and end >= loop.start_byte for start, end in taken) or \
+        before = bisect_right(starts, loop.end_byte)
+        if before and reach[before - 1] >= loop.start_byte or \
                 not (ctx.round == 0 or (edited is not None and edited.touching(loop.start_byte, loop.end_byte))):
             continue
         launches = _launches_only(data, loop)
@@ -272,9 +279,7 @@ def _prove(ctx, values, data: bytes, loop, launches, function):
     if before.startswith(b"#pragma") or before.startswith(b"#") and b"pragma" in before:
         return (f"a '{before.decode('utf-8', 'replace')}' line precedes the loop: its iterations may run on "
                 "several threads, which one graph would serialise or race on"), None
-    capture = next((n for n in loops.walk(function) if n.type == "call_expression" and
-                    text(data, n.child_by_field_name("function")) in ("cudaStreamBeginCapture",
-                                                                       "cudaStreamBeginCaptureToGraph")), None)
+    capture = loops.index(data, function).first_call(("cudaStreamBeginCapture", "cudaStreamBeginCaptureToGraph"))
     if capture is not None:
         return (f"the function captures a stream itself (line {ctx.source.position(capture.start_byte)[0]}): the "
                 "loop may run inside that capture, where another would be illegal"), None

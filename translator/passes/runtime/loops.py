@@ -35,6 +35,7 @@ one of these is proved, and refused with the first that is not:
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 
 import tree_sitter as ts
@@ -238,11 +239,69 @@ def declared_in_file(data: bytes, root: ts.Node, name: str) -> bool:
     return name in _FILE_NAMES[2]
 
 
+class Index:
+    """A subtree's identifiers, declarations, calls and `&` expressions by name, each list
+    in document order: the questions asked of a whole function for every loop of it (is
+    this name declared, its address taken, bound to another name; is a stream captured)
+    cost a look-up, not a walk of the function (N loops of one function cost N walks of
+    it: the square of its size)."""
+
+    __slots__ = ("identifiers", "declaring", "addresses", "calls", "lambdas", "memo")
+
+    def __init__(self, data: bytes, node: ts.Node) -> None:
+        identifiers: dict[str, list[ts.Node]] = {}
+        declaring: dict[str, list[ts.Node]] = {}
+        addresses: dict[str, list[ts.Node]] = {}
+        calls: dict[str, list[tuple[int, ts.Node]]] = {}
+        lambdas = 0
+        for position, n in enumerate(walk(node)):
+            kind = n.type
+            if kind == "identifier":
+                identifiers.setdefault(text(data, n), []).append(n)
+            elif kind in _DECLARING:
+                for name in dict.fromkeys(_declared_names(data, n)):
+                    declaring.setdefault(name, []).append(n)
+            elif kind == "call_expression":
+                calls.setdefault(text(data, n.child_by_field_name("function")), []).append((position, n))
+            elif kind == "pointer_expression" and text(data, n.child_by_field_name("operator")) == "&":
+                addresses.setdefault(text(data, n.child_by_field_name("argument")), []).append(n)
+            elif kind == "lambda_expression":
+                lambdas += 1
+        self.identifiers, self.declaring, self.addresses, self.calls = identifiers, declaring, addresses, calls
+        self.lambdas = lambdas      # how many lambda expressions the subtree holds
+        self.memo: dict = {}       # other answers about the subtree, by their callers' keys
+
+    def declared(self, name: str) -> ts.Node | None:
+        """declared_in(data, node, name): the first declaration of `name` in the subtree."""
+        found = self.declaring.get(name)
+        return found[0] if found else None
+
+    def first_call(self, names) -> ts.Node | None:
+        """The first call (in document order) whose callee is written as one of `names`."""
+        found = [self.calls[name][0] for name in names if name in self.calls]
+        return min(found, key=lambda item: item[0])[1] if found else None
+
+
+_INDEXES: list = [None, {}]     # the text the indexes are of, and {node: its Index}
+
+
+def index(data: bytes, node: ts.Node) -> Index:
+    """The Index of `node`'s subtree, made once per node of the last text asked about."""
+    if _INDEXES[0] is not data:
+        _INDEXES[:] = [data, {}]
+    table = _INDEXES[1]
+    found = table.get(node)
+    if found is None:
+        found = table[node] = Index(data, node)
+    return found
+
+
 def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node, taken_ok=None) -> str | None:
     """None when `expr` has the same value at every iteration of `loop`, else why not.
     `taken_ok(node)`: an `&name` that keeps nothing (a runtime call's output argument
     before the loop), where the caller knows one."""
     callees = values.callees
+    function: ts.Node | None | bool = False         # (not looked up yet)
     for n in walk(expr):
         if n.type == "call_expression":
             return f"'{text(data, n)}' is a call: its value may change per iteration"
@@ -257,28 +316,27 @@ def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node, taken_ok=None) 
                                       and n.parent.child_by_field_name("field") == n):
             continue
         name = text(data, n)
-        if declared_in(data, loop, name) is not None:
+        in_loop = index(data, loop)
+        if in_loop.declared(name) is not None:
             return f"'{name}' is declared in the loop: its value changes per iteration"
-        function = host_function(data, loop)
-        if function is None or declared_in(data, function, name) is None:
+        if function is False:       # (the fragment's Ancestry: no walk of `.parent`, which costs the depth)
+            function = host_function(data, loop, values.parsed.main if values.parsed.data is data else None)
+        if function is None or index(data, function).declared(name) is None:
             if _API_CONSTANT.match(name) and not declared_in_file(data, values.root, name):
                 continue        # an enumerator or macro of the runtime's or a library's headers
             if not values.evaluate(n).known:
                 return f"'{name}' is not a local of the function: a call in the loop may write it"
             continue
-        taken = next((u for u in walk(function) if u.type == "pointer_expression"
-                      and text(data, u.child_by_field_name("operator")) == "&"
-                      and text(data, u.child_by_field_name("argument")) == name
-                      and not (taken_ok is not None and taken_ok(u))), None)
+        taken = next((u for u in index(data, function).addresses.get(name, ())
+                      if not (taken_ok is not None and taken_ok(u))), None)
         if taken is not None:
             line = line_of(data, taken)
             return f"'{name}' has its address taken (line {line}): a call in the loop may write it through that"
-        for use in walk(loop):
-            if use.type == "identifier" and text(data, use) == name:
-                why = _write(data, use, callees)
-                if why is not None:
-                    line = line_of(data, use)
-                    return f"'{name}' is written in the loop (line {line}: {why})"
+        for use in in_loop.identifiers.get(name, ()):
+            why = _write(data, use, callees)
+            if why is not None:
+                line = line_of(data, use)
+                return f"'{name}' is written in the loop (line {line}: {why})"
         why = other_name(data, function, name, callees) or macro_write(values, data, loop, name)
         if why is not None:
             return why
@@ -291,17 +349,28 @@ _ASSIGNING_TOKENS = frozenset({"=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&
 def other_name(data: bytes, function: ts.Node, name: str, callees) -> str | None:
     """Why the local `name` may be written under another name anywhere in `function`: it is
     bound to a reference that is not const (`int& m = n;`, a range-for's `auto&`), or a
-    lambda captures it by reference (`[&n]`, or `[&]` with `n` in its body), or None."""
-    for use in walk(function):
-        if use.type != "identifier" or text(data, use) != name:
-            continue
+    lambda captures it by reference (`[&n]`, or `[&]` with `n` in its body), or None.
+    Answered once per function, name and callees (asked for every loop of the function)."""
+    memo = index(data, function).memo
+    key = ("other_name", name)
+    known = memo.get(key)
+    if known is not None and known[0] is callees:
+        return known[1]
+    why = _other_name(data, function, name, callees)
+    memo[key] = (callees, why)
+    return why
+
+
+def _other_name(data: bytes, function: ts.Node, name: str, callees) -> str | None:
+    found = index(data, function)
+    for use in found.identifiers.get(name, ()):
         parent = use.parent
         if parent is not None and parent.type == "lambda_capture_specifier":
             before = use.prev_sibling
             if before is not None and text(data, before) == "&":
                 return f"a lambda captures '{name}' by reference (line {line_of(data, use)}): calling it may write it"
             continue
-        lam = parent
+        lam = parent if found.lambdas else None    # (no lambda around the use: no walk up, which costs the depth)
         while lam is not None and lam != function and lam.type != "lambda_expression":
             lam = lam.parent
         if lam is not None and lam.type == "lambda_expression":
@@ -423,14 +492,18 @@ def target_of(data: bytes, argument: ts.Node) -> str | None:
 
 
 def _declares(data: bytes, scope: ts.Node, name: str) -> bool:
-    """`scope` (a block, a for statement) declares `name` itself, not in a nested block."""
-    items = scope.named_children
-    if scope.type == "for_statement":
-        items = [scope.child_by_field_name("initializer")]
-    for s in items:
-        if s is not None and s.type == "declaration" and declared_in(data, s, name) is not None:
-            return True
-    return False
+    """`scope` (a block, a for statement) declares `name` itself, not in a nested block.
+    The names are gathered once per scope (a block of N loops is asked N times)."""
+    memo = index(data, scope).memo
+    names = memo.get("declares")
+    if names is None:
+        items = scope.named_children
+        if scope.type == "for_statement":
+            items = [scope.child_by_field_name("initializer")]
+        names = memo["declares"] = frozenset(x for s in items if s is not None and s.type == "declaration"
+                                             for n in walk(s) if n.type in _DECLARING
+                                             for x in _declared_names(data, n))
+    return name in names
 
 
 def clash(data: bytes, loop: ts.Node, name: str, function: ts.Node) -> str | None:
@@ -446,19 +519,34 @@ def clash(data: bytes, loop: ts.Node, name: str, function: ts.Node) -> str | Non
         params = declarator.child_by_field_name("parameters") if declarator is not None else None
         if params is not None and declared_in(data, params, name) is not None:
             return f"'{name}' is a parameter of the function: moved out, the declaration would clash"
-    for n in walk(block):
-        if n.type != "identifier" or n.start_byte < loop.end_byte or text(data, n) != name:
-            continue
-        scope, shadowed = n.parent, False
-        while scope is not None and scope != block:
-            if scope.type in ("compound_statement", "for_statement") and _declares(data, scope, name):
-                shadowed = True
-                break
-            scope = scope.parent
-        if not shadowed:
-            line = line_of(data, n)
-            return f"'{name}' is named after the loop (line {line}): moved out, the declaration would change what it names"
+    starts, uses = _outer_uses(data, block, name)
+    at = bisect_left(starts, loop.end_byte)
+    if at < len(uses):
+        line = line_of(data, uses[at])
+        return f"'{name}' is named after the loop (line {line}): moved out, the declaration would change what it names"
     return None
+
+
+def _outer_uses(data: bytes, block: ts.Node, name: str):
+    """The uses of `name` in `block` that name what the block's scope names (no nested
+    block or for statement declares it), and their starts: found once per block and name
+    (a block of N loops is asked N times)."""
+    memo = index(data, block).memo
+    key = ("outer uses", name)
+    found = memo.get(key)
+    if found is None:
+        uses = []
+        for n in index(data, block).identifiers.get(name, ()):
+            scope, shadowed = n.parent, False
+            while scope is not None and scope != block:
+                if scope.type in ("compound_statement", "for_statement") and _declares(data, scope, name):
+                    shadowed = True
+                    break
+                scope = scope.parent
+            if not shadowed:
+                uses.append(n)
+        found = memo[key] = ([n.start_byte for n in uses], uses)
+    return found
 
 
 # Releases that synchronise the device as a side effect (cudaFree and cudaFreeHost wait

@@ -144,38 +144,60 @@ def operations(data: bytes, node):
 
 def created(data: bytes, function, name: str, before: int) -> str | None:
     """None when `name` is a stream the function creates itself before byte `before`
-    (see the module's docstring), else why not."""
+    (see the module's docstring), else why not. What does not depend on `before` is
+    found once per function and name (a function of N loops of launches asks N times)."""
     body = function.child_by_field_name("body")
+    memo = loops.index(data, body).memo
+    key = ("created", name)
+    if key not in memo:
+        memo[key] = _creation(data, body, name)
+    why, creation, uses = memo[key]
+    if why is not None:
+        return why
+    if creation.statement.start_byte >= before:
+        return f"'{name}' is not created by a cudaStreamCreate statement of the function's body before this point"
+    for destroyed, n, message in uses:
+        if not destroyed or n.start_byte < before:
+            return message
+    return None
+
+
+def _creation(data: bytes, body, name: str):
+    """(why `name` is no stream the body creates, None, ()) or (None, its creation, the
+    uses that would make it unknown: (a destruction, whose point matters; the node; the
+    reason), in order)."""
     declaration = next((s for s in loops.statements(body) if s.type == "declaration"
                         and loops.declared_in(data, s, name) is not None), None)
     if declaration is None or text(data, declaration.child_by_field_name("type")) != "cudaStream_t":
-        return f"'{name}' is not a cudaStream_t declared in the function's body (a parameter, a global, an expression)"
+        return (f"'{name}' is not a cudaStream_t declared in the function's body (a parameter, a global, an "
+                "expression)"), None, ()
     creation = None
     for statement in loops.statements(body):
         call = loops.call_of_statement(data, statement, STREAM_CREATES)
         if call is not None and call.arguments and loops.target_of(data, call.arguments[0]) == name:
             creation = call
             break
-    if creation is None or creation.statement.start_byte >= before:
-        return f"'{name}' is not created by a cudaStreamCreate statement of the function's body before this point"
-    for n in loops.walk(body):
-        if n.type != "identifier" or text(data, n) != name:
-            continue
+    if creation is None:
+        return f"'{name}' is not created by a cudaStreamCreate statement of the function's body before this point", \
+            None, ()
+    uses = []
+    for n in loops.index(data, body).identifiers.get(name, ()):
         if creation.call.start_byte <= n.start_byte < creation.call.end_byte or \
                 declaration.start_byte <= n.start_byte < declaration.end_byte:
             continue
         parent = n.parent
         if parent is not None and parent.type == "pointer_expression" and \
                 text(data, parent.child_by_field_name("operator")) == "&":
-            return f"'&{name}' is taken again (line {line_of(data, n)})"
+            uses.append((False, n, f"'&{name}' is taken again (line {line_of(data, n)})"))
+            break
         if parent is not None and parent.type in ("assignment_expression", "update_expression") and \
                 parent.child_by_field_name("left") in (n, None):
-            return f"'{name}' is assigned (line {line_of(data, n)})"
+            uses.append((False, n, f"'{name}' is assigned (line {line_of(data, n)})"))
+            break
         if parent is not None and parent.type == "argument_list" and parent.parent is not None and \
-                text(data, parent.parent.child_by_field_name("function")) == "cudaStreamDestroy" and \
-                n.start_byte < before:
-            return f"'{name}' is destroyed before this point (line {line_of(data, n)})"
-    return None
+                text(data, parent.parent.child_by_field_name("function")) == "cudaStreamDestroy":
+            uses.append((True, n, f"'{name}' is destroyed before this point (line {line_of(data, n)})"))
+    return None, creation, tuple(uses)
 
 
 _THREADS = (b"std::thread", b"pthread_create", b"std::async", b"#pragma omp", b"std::jthread")
