@@ -286,6 +286,14 @@ def test_runtime_words_in_comments_and_strings_only_need_no_header() -> None:
     assert run(b"float4 f();\n", path="t.cpp").output == b"float4 f();\n"   # plain C++ may have its own
 
 
+def test_a_users_hip_like_name_needs_no_runtime_header_and_a_guarded_include_is_kept() -> None:
+    # Only the names HIP's runtime declares count (a user rule's hipNewCopy does not).
+    assert run(b"void f(int *p) { hipNewCopy(p, 4); }\n").output == b"void f(int *p) { hipNewCopy(p, 4); }\n"
+    # The include inside a guard, its #define after: the guard's code comes after it.
+    guarded = b"#ifndef G\n#include <hip/hip_runtime.h>\n\n#define G\nhipError_t e();\n#endif\n"
+    assert run(guarded).output == guarded
+
+
 def test_runtime_header_goes_before_code_that_precedes_the_includes() -> None:
     # CMake's HIP language pre-includes nothing: the table needs NULL, the typedef dim3.
     source = (b"// lead\nstatic int* table = NULL;\ntypedef dim3 Grid;\n#include <cuda_runtime.h>\n"

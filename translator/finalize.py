@@ -58,7 +58,9 @@ def _code_before(text: bytes, at: int) -> bool:
     """Does a line of code (not a comment, a blank or a directive) come before offset
     `at`, after the `#pragma once` or include guard where the insertion would go?"""
     base = _base(text)
-    code = first_code(text, base if base is not None else _top(text))
+    # The code line itself, not the #if around it: an include inside a guard (its #ifndef
+    # then its #include, the guard's #define after) comes before the guard's code.
+    code = first_code(text, base if base is not None else _top(text), hoist=False)
     return code is not None and code < at
 
 
@@ -82,11 +84,11 @@ def _top(data: bytes) -> int:
 _OPENS = (b"if", b"ifdef", b"ifndef")
 
 
-def first_code(data: bytes, start: int) -> int | None:
+def first_code(data: bytes, start: int, hoist: bool = True) -> int | None:
     """The start of the first line of code at or after `start`: neither blank, nor a
     comment, nor a directive; inside an `#if` opened after `start`, the outermost such
-    `#if`'s line (the include must not become conditional, nor vanish in an `#if 0`).
-    None when there is none."""
+    `#if`'s line (the include must not become conditional, nor vanish in an `#if 0`)
+    unless `hoist` is False. None when there is none."""
     opened: list[int] = []
     pos, n = start, len(data)
     while pos < n:
@@ -109,7 +111,7 @@ def first_code(data: bytes, start: int) -> int | None:
                 opened.pop()
             pos = _line_end(data, pos)
         else:
-            return opened[0] if opened else max(data.rfind(b"\n", 0, pos) + 1, start)
+            return opened[0] if opened and hoist else max(data.rfind(b"\n", 0, pos) + 1, start)
     return None
 
 

@@ -116,7 +116,7 @@ class MappingTables:
     hundred names.
     """
 
-    __slots__ = ("libraries", "_lines", "_index", "_library_entries", "_headers")
+    __slots__ = ("libraries", "_lines", "_index", "_library_entries", "_headers", "_runtime_hip")
 
     def __init__(self, lines_by_library: dict[str, list[str]], headers: dict[str, HeaderEntry]):
         self.libraries: tuple[str, ...] = tuple(lib for lib in LIBRARIES if lib in lines_by_library)
@@ -128,6 +128,20 @@ class MappingTables:
                 self._index.setdefault(line[: line.index("\t")], (library, line))
         self._library_entries: dict[str, list[ApiEntry]] = {}
         self._headers = headers
+        self._runtime_hip: frozenset[bytes] | None = None
+
+    def runtime_hip_names(self) -> frozenset[bytes]:
+        """The HIP names of the runtime and driver tables (what hip/hip_runtime.h declares),
+        as bytes: a file using one needs the runtime header, a user's hipLike name does not."""
+        if self._runtime_hip is None:
+            names = set()
+            for library in ("runtime", "driver"):
+                for line in self._lines.get(library, ()):
+                    hip = line.split("\t", 8)[7]
+                    if hip:
+                        names.add(hip.encode())
+            self._runtime_hip = frozenset(names)
+        return self._runtime_hip
 
     def lookup(self, cuda_name: str) -> ApiEntry | None:
         found = self._index.get(cuda_name)

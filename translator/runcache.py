@@ -78,7 +78,7 @@ def _state(path: str) -> tuple:
     followed; -1 where the path (or its target) cannot be stat'ed."""
     try:
         st = os.lstat(path)
-    except OSError:
+    except (OSError, ValueError):       # ValueError: a NUL in a name an #include spelt
         return (path, None, -1, -1, -1, -1)
     link = None
     if st_.S_ISLNK(st.st_mode):

@@ -144,6 +144,8 @@ RUNTIME_WORDS = LANGUAGE_WORDS | VECTOR_WORDS | {b"dim3"}
 # HIP's own names (hipMalloc, hipStream_t, hipThreadIdx_x) and macros: code already HIP
 # needs the header as much.
 _HIP_NAME = re.compile(rb"hip[A-Z]\w*|HIP_(?:KERNEL_NAME|SYMBOL|DYNAMIC_SHARED)")
+# HIP's own macros, which no CUDA name maps to.
+_HIP_MACROS = frozenset({b"HIP_KERNEL_NAME", b"HIP_SYMBOL", b"HIP_DYNAMIC_SHARED", b"hipLaunchKernelGGL"})
 _NOT_CODE = frozenset({"comment", "string_literal", "string_content", "raw_string_literal", "char_literal",
                        "system_lib_string", "escape_sequence"})
 CUDA_SOURCE_SUFFIXES = (".cu", ".cuh")
@@ -181,7 +183,8 @@ def runtime_use(ctx: Context) -> str | None:
     if ctx.module.launches:
         return "a kernel launch (<<<...>>>)"
     words = ctx.parsed.words
-    hip_names = any(w.startswith((b"hip", b"HIP_")) for w in words)
+    known = ctx.tables.runtime_hip_names()
+    hip_names = any(w.startswith((b"hip", b"HIP_")) and (w in known or w in _HIP_MACROS) for w in words)
     if RUNTIME_WORDS.isdisjoint(words) and not hip_names:
         return None
     root, text = ctx.parsed.main.root, ctx.parsed.cleaned
@@ -193,6 +196,8 @@ def runtime_use(ctx: Context) -> str | None:
                 continue
             name = match.group()
             if name not in RUNTIME_WORDS and found is pattern:
+                continue
+            if found is _HIP_NAME and name not in known and name not in _HIP_MACROS:
                 continue
             # The smallest node around it: a macro's body (preproc_arg) is code too.
             node = root.descendant_for_byte_range(match.start(), match.end())
