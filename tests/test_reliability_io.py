@@ -381,3 +381,33 @@ def test_diff_strict_fails_on_an_unreadable_input(tmp_path: Path):
     (tree / "loop1.cu").unlink()
     (tree / "self.h").unlink()
     assert run("diff", str(tree), "--strict", *ROCM).returncode == 0
+
+
+def test_no_write_goes_through_a_link_below_the_output_folder(tmp_path: Path, capsys) -> None:
+    """Issue 24 item 3: a dangling link tree/sub -> victim is mirrored as a link; once
+    tree/sub is a folder, the next run wrote tree/sub's files into victim/. A link below -o
+    is never followed (it is refused with I005, naming it); -o itself may be a link."""
+    from translator.cli import main
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    tree, out = tmp_path / "tree", tmp_path / "out"
+    tree.mkdir()
+    (tree / "a.cu").write_bytes(b"__global__ void k() {}\n")
+    (tree / "sub").symlink_to(victim / "sub")
+    assert main(["translate", str(tree), "-o", str(out), "-q", "--rocm-version", "6.0"]) == 0
+    assert os.readlink(out / "sub") == str(victim / "sub")
+    (tree / "sub").unlink()
+    (tree / "sub").mkdir()
+    (tree / "sub" / "b.cu").write_bytes(b"void f() { cudaDeviceSynchronize(); }\n")
+    capsys.readouterr()
+    assert main(["translate", str(tree), "-o", str(out), "-q", "--rocm-version", "6.0"]) == 1
+    err = capsys.readouterr().err
+    assert f"{out / 'sub' / 'b.cu'}:1:1: error: cannot write: {out / 'sub'} is a symbolic link inside the output " \
+           "folder: not followed (remove it); the file is unchanged [I005]" in err
+    assert list(victim.iterdir()) == []
+    # The user's own -o naming a link is followed: that is where they asked for it.
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "o2").symlink_to(tmp_path / "elsewhere")
+    assert main(["translate", str(tree), "-o", str(tmp_path / "o2"), "-q", "--rocm-version", "6.0"]) == 0
+    assert (tmp_path / "elsewhere" / "sub" / "b.cu").read_bytes() == \
+        b"#include <hip/hip_runtime.h>\nvoid f() { hipDeviceSynchronize(); }\n"

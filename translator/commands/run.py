@@ -192,10 +192,65 @@ class _Silent:
 _MADE_FOLDERS: set[Path] = set()
 
 
-def write_atomic(path: Path, data, like: Path | None = None, durable: bool = False) -> None:
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+
+
+def _folder_below(root: Path, parts: tuple[str, ...], path: Path) -> int:
+    """A descriptor of the folder root/parts..., each part opened (made where missing)
+    without following a link: a link below the output folder (a stale mirror of a link
+    that is now a folder, or one planted there) is refused, even one swapped in while the
+    run writes. `root` itself is the user's choice and may be a link."""
+    if root not in _MADE_FOLDERS:
+        os.makedirs(root, exist_ok=True)
+        _MADE_FOLDERS.add(root)
+    fd = os.open(root, _DIR_FLAGS)
+    try:
+        for part in parts:
+            for attempt in (0, 1):
+                try:
+                    below = os.open(part, _DIR_FLAGS | os.O_NOFOLLOW, dir_fd=fd)
+                    break
+                except FileNotFoundError:
+                    if attempt:
+                        raise
+                    try:
+                        os.mkdir(part, dir_fd=fd)
+                    except FileExistsError:
+                        pass
+                except OSError as exc:
+                    if exc.errno in (errno.ELOOP, errno.ENOTDIR) and \
+                            os.path.islink(os.path.join(root, *parts[:parts.index(part) + 1])):
+                        raise OSError(errno.ELOOP, f"{os.path.join(root, *parts[:parts.index(part) + 1])} is a "
+                                      "symbolic link inside the output folder: not followed (remove it)",
+                                      str(path)) from None
+                    raise
+            os.close(fd)
+            fd = below
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _parts_below(root: Path | None, path: Path) -> tuple[str, ...] | None:
+    if root is None:
+        return None
+    try:
+        rel = Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
+    except ValueError:
+        return None
+    return rel.parts if rel.parts else None
+
+
+def write_atomic(path: Path, data, like: Path | None = None, durable: bool = False, root: Path | None = None) -> None:
     """Write `data` (bytes, or a binary file to stream) through a temporary file in the same
     folder and an atomic rename, keeping the original's permission bits. `durable` (for a
-    user's own file, --in-place) also flushes it to disk before the rename."""
+    user's own file, --in-place) also flushes it to disk before the rename. With `root` (the
+    output folder, `path` below it) no link below `root` is followed (`_folder_below`)."""
+    parts = _parts_below(root, path)
+    if parts is not None:
+        _write_below(root, parts, path, data, like)
+        return
     if path.parent not in _MADE_FOLDERS:
         path.parent.mkdir(parents=True, exist_ok=True)
         _MADE_FOLDERS.add(path.parent)
@@ -229,3 +284,60 @@ def write_atomic(path: Path, data, like: Path | None = None, durable: bool = Fal
         except OSError:
             pass
         raise
+
+
+def _write_below(root: Path, parts: tuple[str, ...], path: Path, data, like: Path | None) -> None:
+    folder = _folder_below(root, parts[:-1], path)
+    name = parts[-1]
+    try:
+        try:
+            mode = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
+        except FileNotFoundError:
+            mode = None
+        if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode) or
+                                 stat.S_ISDIR(mode)):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        tmp = f".{name}.{os.urandom(6).hex()}.cu2hip-tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=folder)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                if isinstance(data, bytes):
+                    handle.write(data)
+                else:
+                    shutil.copyfileobj(data, handle)
+                if like is not None:
+                    try:
+                        os.fchmod(handle.fileno(), like.stat().st_mode & 0o7777)
+                    except OSError:
+                        pass
+            # A link at the name itself is replaced, never followed.
+            os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:
+            try:
+                os.unlink(tmp, dir_fd=folder)
+            except OSError:
+                pass
+            raise
+    finally:
+        os.close(folder)
+
+
+def link_below(root: Path | None, path: Path, target: str) -> None:
+    """Make the link `path` -> `target` below the output folder `root` (replacing what is
+    at `path`), following no link on the way."""
+    parts = _parts_below(root, path)
+    if parts is None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_symlink() or path.exists():
+            path.unlink()
+        os.symlink(target, path)
+        return
+    folder = _folder_below(root, parts[:-1], path)
+    try:
+        try:
+            os.unlink(parts[-1], dir_fd=folder)
+        except FileNotFoundError:
+            pass
+        os.symlink(target, parts[-1], dir_fd=folder)
+    finally:
+        os.close(folder)

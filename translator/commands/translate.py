@@ -14,7 +14,7 @@ from pathlib import Path
 
 from translator import runcache
 from translator.cache import default_dir
-from translator.commands.run import Batch, Progress, write_atomic
+from translator.commands.run import Batch, Progress, link_below, write_atomic
 from translator.ignore import ignore_files_above
 from translator.inputs import (STALE_TEMPORARY_S, UNWRITABLE, open_for_writing, open_regular, problem, read_regular,
                                write_problem)
@@ -134,7 +134,7 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
                         or not settings.only_translated:
                     # Every path the file was reached by (translated once).
                     for where in (job.destination, *job.also):
-                        if _write_if_different(where, result.output, job.source):
+                        if _write_if_different(where, result.output, job.source, output):
                             rewritten += 1
                             if args.pre_commit:
                                 print(f"Rewriting {_shown(where)}")
@@ -155,7 +155,7 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
     progress.clear()
     for src, dst in workspace.copies:
         try:
-            _copy(src, dst, workspace.links.get(dst))
+            _copy(src, dst, workspace.links.get(dst), output)
         except OSError as exc:
             write_failed = True
             errors += 1
@@ -316,14 +316,16 @@ def _remove_leftovers(paths: list[Path]) -> None:
             pass
 
 
-def _write_if_different(path: Path, data: bytes, like: Path) -> bool:
-    """Write unless the file already holds exactly `data` (its time stamp is then kept)."""
+def _write_if_different(path: Path, data: bytes, like: Path, root: Path | None = None) -> bool:
+    """Write unless the file already holds exactly `data` (its time stamp is then kept);
+    below the output folder `root`, through no link (run.write_atomic)."""
     try:
-        if path.stat().st_size == len(data) and read_regular(path) == data:
+        if not path.is_symlink() and path.stat().st_size == len(data) and read_regular(path) == data \
+                and (root is None or not _linked_between(root, path)):
             return False
     except OSError:
         pass
-    write_atomic(path, data, like=like)
+    write_atomic(path, data, like=like, root=root)
     return True
 
 
@@ -334,17 +336,26 @@ def _shown(path: Path) -> str:
     return path_text(str(path) if relative.startswith("..") else relative)
 
 
-def _copy(src: Path, dst: Path, link: str | None) -> None:
+def _linked_between(root: Path, path: Path) -> bool:
+    """Is a folder between the output folder `root` and `path` a link?"""
+    folder = path.parent
+    while folder != root and root in folder.parents:
+        if folder.is_symlink():
+            return True
+        folder = folder.parent
+    return False
+
+
+def _copy(src: Path, dst: Path, link: str | None, root: Path | None = None) -> None:
     """Copy a file, never blocking on one that became a FIFO since the walk; a link stays a
-    link: `link`, to its target's mirror, where the target is in the tree."""
+    link: `link`, to its target's mirror, where the target is in the tree. Below the output
+    folder `root` no link is followed on the way (run.write_atomic)."""
     if src.is_symlink():
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        if dst.is_symlink() or dst.exists():
-            dst.unlink()
-        os.symlink(link if link is not None else os.readlink(src), dst)
+        link_below(root, dst, link if link is not None else os.readlink(src))
         return
     with open_regular(src) as handle:
-        write_atomic(dst, handle, like=src)
+        write_atomic(dst, handle, like=src, root=root)
+
 
 
 def _version() -> str:
