@@ -769,7 +769,7 @@ def run_compdb(rng: random.Random, work: Path) -> list:
     argv = ["report", str(tree), "-p", str(build), "--format", "json", "--compile-timeout", "120",
             "--rocm-version", rng.choice(ROCM), "-j", "1"]
     if rng.random() < 0.3:
-        argv += ["-D" + rng.choice(_FLAGS).removeprefix("-D")]
+        argv += ["-D" + (rng.choice(_FLAGS).removeprefix("-D") or "E")]
     status, out, err = cli(argv)
     failures = []
     if status not in (0, 1, 2):

@@ -359,3 +359,26 @@ def test_a_header_kernels_figures_come_from_its_includer_whatever_bytes_the_name
     outputs = {"a.cu": b'#include "k\xff.cuh"\nint main() {}\n'}
     assert _from_includer(figures, outputs, {"file": header, "kernel": "kern"}) == "figures of kern"
     assert _from_includer(figures, {"a.cu": b'#include "k.cuh"\n'}, {"file": header, "kernel": "kern"}) is None
+
+
+def test_a_nul_in_a_compilation_database_is_an_error_naming_the_entry(tmp_path: Path, capsys) -> None:
+    """Issue 24 item 8 (found again by bench/fuzz.py --kind compdb): a NUL in an entry's
+    file or flags raised ValueError (embedded null byte) from os calls."""
+    (tmp_path / "a.cu").write_bytes(b"__global__ void k() {}\n")
+    build = tmp_path / "build"
+    build.mkdir()
+    (build / "compile_commands.json").write_text(
+        '[{"directory": "%s", "file": "a.cu", "arguments": ["nvcc", "-I\\u0000x", "-c", "a.cu"]}]' % tmp_path)
+    assert main(["report", str(tmp_path / "a.cu"), "-p", str(build), "--no-compile", *ROCM]) == 2
+    err = capsys.readouterr().err
+    assert err == f"cu2hip: error: {build / 'compile_commands.json'}: entry 0: a NUL character in \"file\", " \
+                  "\"directory\" or a flag\n"
+    assert main(["report", str(tmp_path / "a.cu"), "-D", "X=\0", "--no-compile", *ROCM]) == 2
+    assert "a NUL character" in capsys.readouterr().err
+
+
+def test_a_terminal_control_a_message_quotes_is_escaped_in_github_annotations() -> None:
+    """A diagnostic's message that quotes a path holding ESC (L001 names the launch's
+    place) wrote it raw into the annotation (found by bench/fuzz.py --kind names)."""
+    from translator.output.github import escape_data
+    assert escape_data("at /t/-x\x1b[31m.cu:4:44\nnext \x85 100%") == "at /t/-x\\x1b[31m.cu:4:44%0Anext \\u0085 100%25"

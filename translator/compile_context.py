@@ -62,6 +62,8 @@ def _unique(items) -> tuple:
 
 def load(include_dirs=(), defines=(), std: str | None = None, database: str | None = None) -> CompileContext:
     """The context of a run; ContextError names what is wrong with the database."""
+    if any("\0" in text for text in (*include_dirs, *defines, std or "")):
+        raise ContextError("-I, -D or --std: a NUL character (no folder or definition holds one)")
     context = CompileContext(tuple(os.path.abspath(d) for d in include_dirs), tuple(defines), std)
     if database is None:
         return context
@@ -94,6 +96,9 @@ def load(include_dirs=(), defines=(), std: str | None = None, database: str | No
                 args = shlex.split(entry["command"])
             except ValueError as exc:
                 raise ContextError(f"{path}: entry {n}: \"command\": {exc}") from None
+        if any("\0" in text for text in (entry["file"], entry["directory"], *args)):
+            # No path or flag holds one (os calls raise ValueError on it).
+            raise ContextError(f"{path}: entry {n}: a NUL character in \"file\", \"directory\" or a flag")
         folder = entry["directory"]
         source = os.path.realpath(os.path.join(folder, entry["file"]))
         context.entries[source] = parse_arguments(args, folder)

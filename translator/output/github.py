@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from translator.output.positions import LineIndex, at_least, is_rename, path_text, text_safe
+from translator.output.positions import LineIndex, _escape_control, at_least, is_rename, path_text, text_safe
 
 _BREAK = re.compile("[\x85\u2028\u2029]")
 COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
@@ -117,10 +117,16 @@ def _command(kind: str, where: tuple, title: str, message: str) -> str:
         f"::{escape_data(message)}"
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
+
+
 def escape_data(text: str) -> str:
     """As the toolkit escapes a message; the line breaks it does not know of (NEL, the
     line and paragraph separators, which a name a message quotes may hold) as `\\uNNNN`."""
-    text = text_safe(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # A terminal control (ESC, BEL...) a quoted name holds is written as path_text writes it:
+    # the runner's log shows annotations as text.
+    text = _CONTROL.sub(_escape_control, text_safe(text))
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     return _BREAK.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _BREAK.search(text) else text
 
 
