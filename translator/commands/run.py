@@ -205,7 +205,7 @@ def _folder_below(root: Path, parts: tuple[str, ...], path: Path) -> int:
         _MADE_FOLDERS.add(root)
     fd = os.open(root, _DIR_FLAGS)
     try:
-        for part in parts:
+        for depth, part in enumerate(parts, 1):
             for attempt in (0, 1):
                 try:
                     below = os.open(part, _DIR_FLAGS | os.O_NOFOLLOW, dir_fd=fd)
@@ -218,11 +218,10 @@ def _folder_below(root: Path, parts: tuple[str, ...], path: Path) -> int:
                     except FileExistsError:
                         pass
                 except OSError as exc:
-                    if exc.errno in (errno.ELOOP, errno.ENOTDIR) and \
-                            os.path.islink(os.path.join(root, *parts[:parts.index(part) + 1])):
-                        raise OSError(errno.ELOOP, f"{os.path.join(root, *parts[:parts.index(part) + 1])} is a "
-                                      "symbolic link inside the output folder: not followed (remove it)",
-                                      str(path)) from None
+                    here = os.path.join(root, *parts[:depth])
+                    if exc.errno in (errno.ELOOP, errno.ENOTDIR) and os.path.islink(here):
+                        raise OSError(errno.ELOOP, f"{here} is a symbolic link inside the output folder: not "
+                                      "followed (remove it)", str(path)) from None
                     raise
             os.close(fd)
             fd = below
@@ -264,19 +263,7 @@ def write_atomic(path: Path, data, like: Path | None = None, durable: bool = Fal
         raise OSError(errno.EINVAL, "a device or socket, not a regular file", str(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".cu2hip-tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            if isinstance(data, bytes):
-                handle.write(data)
-            else:
-                shutil.copyfileobj(data, handle)
-            if durable:
-                handle.flush()
-                os.fsync(handle.fileno())
-        if like is not None:
-            try:
-                os.chmod(tmp, like.stat().st_mode & 0o7777)
-            except OSError:
-                pass
+        _fill(fd, data, like, durable)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -284,6 +271,24 @@ def write_atomic(path: Path, data, like: Path | None = None, durable: bool = Fal
         except OSError:
             pass
         raise
+
+
+def _fill(fd: int, data, like: Path | None, durable: bool) -> None:
+    """Write `data` (bytes or a binary file) to the new temporary file `fd` and close it,
+    with `like`'s permission bits; `durable`: flushed to disk first."""
+    with os.fdopen(fd, "wb") as handle:
+        if isinstance(data, bytes):
+            handle.write(data)
+        else:
+            shutil.copyfileobj(data, handle)
+        if like is not None:
+            try:
+                os.fchmod(handle.fileno(), like.stat().st_mode & 0o7777)
+            except OSError:
+                pass
+        if durable:
+            handle.flush()
+            os.fsync(handle.fileno())
 
 
 def _write_below(root: Path, parts: tuple[str, ...], path: Path, data, like: Path | None) -> None:
@@ -300,16 +305,7 @@ def _write_below(root: Path, parts: tuple[str, ...], path: Path, data, like: Pat
         tmp = f".{name}.{os.urandom(6).hex()}.cu2hip-tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=folder)
         try:
-            with os.fdopen(fd, "wb") as handle:
-                if isinstance(data, bytes):
-                    handle.write(data)
-                else:
-                    shutil.copyfileobj(data, handle)
-                if like is not None:
-                    try:
-                        os.fchmod(handle.fileno(), like.stat().st_mode & 0o7777)
-                    except OSError:
-                        pass
+            _fill(fd, data, like, durable=False)
             # A link at the name itself is replaced, never followed.
             os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
         except BaseException:
