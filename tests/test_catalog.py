@@ -32,6 +32,8 @@ PRODUCED_BY = {
     "I009": "test_reliability_io.py::test_a_file_outside_the_configured_folder_is_a_diagnostic",
     "I010": "test_escapes.py::test_a_link_to_a_folder_is_mirrored_as_a_link_or_reported",
     "I030": "test_ignore.py::test_a_pattern_that_matches_nothing_is_reported",
+    "I031": "test_ignore.py::test_a_gitignore_that_is_a_symbolic_link_is_not_followed",
+    "I032": "test_ignore.py::test_a_named_folder_that_a_gitignore_above_ignores_is_reported_at_the_pattern",
     "P003": "test_hipify.py::test_an_edit_that_breaks_the_parse_is_an_internal_error",
     "P004": "test_hipify.py::test_overlapping_fixes_give_p004",
     "P005": "test_catalog.py::test_passes_that_never_settle_are_an_internal_error",

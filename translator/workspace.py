@@ -29,7 +29,7 @@ from translator import diagnostics as dg
 from translator.buildfiles import build_kind
 from translator.cudanames import declared_names
 from translator.frontend import QualifierMacros
-from translator.ignore import UNMATCHED, GitIgnore, Patterns
+from translator.ignore import IGNORED_FOLDER, UNMATCHED, GitIgnore, Patterns
 from translator.inputs import (FOLDER_LINK_OUT_OF_TREE, LINK_OUT_OF_TREE, LOOP, MISSING, NOT_REGULAR,
                                OUTSIDE_MIRRORED, REGULAR, SPECIAL, TEMPORARY, UNREADABLE, collisions, common_parent,
                                kind, problem, read_regular, real_path)
@@ -172,6 +172,9 @@ class _Walk:
             return
         # Links to folders are not followed (os.walk's default): a link loop cannot recur.
         ignore = GitIgnore.above(root) if self.s.gitignore else None
+        if ignore is not None and self.ignored_folder(raw, root, ignore):
+            self.trees.append(root)
+            return
         for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: self.problems.append(
                 problem(UNREADABLE, e.filename or raw, f"cannot read: {e.strerror}"))):
             here = Path(dirpath)
@@ -188,7 +191,31 @@ class _Walk:
                     continue
                 if ignore is None or not ignore.ignored(here / name):
                     self.file(here / name, root)
+        if ignore is not None:
+            self.ignore_problems(ignore)
         self.trees.append(root)
+
+    def ignored_folder(self, raw: str, root: Path, ignore: GitIgnore) -> bool:
+        """Whether the folder `root`, named on the command line, is ignored by an ignore
+        file above it (then not walked, with a warning at the pattern: the run would
+        otherwise find nothing there without a word)."""
+        hit = ignore.ignored_folder(root)
+        self.ignore_problems(ignore)
+        if hit is None:
+            return False
+        ignore_file, index, folder = hit
+        line, pattern = ignore_file.pattern(index)
+        what = f"{raw}, named on the command line," if folder == Path(os.path.abspath(root)) \
+            else f"{folder}, the folder of {raw} named on the command line,"
+        self.problems.append(dg.Diagnostic(str(ignore_file.path), line, 1, IGNORED_FOLDER.severity,
+                                           f"{what} is ignored by the pattern {pattern!r}: none of its files are "
+                                           "taken; --no-ignore takes them", IGNORED_FOLDER.id))
+        return True
+
+    def ignore_problems(self, ignore: GitIgnore) -> None:
+        """The ignore files not read (I031), each reported once."""
+        self.problems += [d for d in dict.fromkeys(ignore.problems) if d not in self.problems]
+        ignore.problems.clear()
 
     def dependents(self, project: Path) -> None:
         """Add the project's files whose translation reads the files chosen so far
@@ -207,6 +234,7 @@ class _Walk:
             if self.s.gitignore:
                 ignore = GitIgnore.above(path.parent)
                 ignore.enter(path.parent)
+                self.ignore_problems(ignore)
                 if ignore.ignored(path):
                     continue
             if not self.patterns.chosen(path, os.path.relpath(path, project)):
