@@ -411,3 +411,42 @@ def test_no_write_goes_through_a_link_below_the_output_folder(tmp_path: Path, ca
     assert main(["translate", str(tree), "-o", str(tmp_path / "o2"), "-q", "--rocm-version", "6.0"]) == 0
     assert (tmp_path / "elsewhere" / "sub" / "b.cu").read_bytes() == \
         b"#include <hip/hip_runtime.h>\nvoid f() { hipDeviceSynchronize(); }\n"
+
+
+# Every command that writes to stdout (check writes only to stderr), over one CUDA file (`{a}`).
+_WRITERS = [["diff", "{a}", "--format", f] for f in ("text", "patch", "json", "sarif", "markdown", "github")]
+_WRITERS += [["report", "{a}", "--no-compile", "--format", f] for f in ("text", "json", "markdown", "html")]
+_WRITERS += [["translate", "{a}", "--stdout"], ["translate", "{a}", "--examine"],
+             ["translate", "{a}", "--examine", "--print-stats-csv"],
+             ["rules"], ["rules", "--format", "json"], ["rules", "H001"], ["toolchain-file"]]
+
+
+def _writer(args: list[str], tmp_path: Path) -> list[str]:
+    (tmp_path / "a.cu").write_bytes(GOOD)
+    return [a.format(a=tmp_path / "a.cu") for a in args] + \
+        (ROCM + ["--no-cache"] if args[0] in ("diff", "report", "translate") else [])
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", _WRITERS, ids=" ".join)
+def test_stdout_on_a_full_device_is_a_one_line_error(args: list[str], tmp_path: Path) -> None:
+    # A traceback (OSError: [Errno 28]) before, or an I005 naming the input for --stdout.
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([sys.executable, "-m", "translator", *_writer(args, tmp_path)], stdout=full,
+                              stderr=subprocess.PIPE, timeout=120)
+    err = proc.stderr.decode()
+    assert proc.returncode == 1 and "Traceback" not in err, err
+    assert err.splitlines()[-1] == "cu2hip: error: cannot write to standard output: No space left on device"
+    assert err.count("standard output") == 1
+
+
+@pytest.mark.parametrize("args", _WRITERS, ids=" ".join)
+def test_stdout_whose_reader_went_away_ends_quietly(args: list[str], tmp_path: Path) -> None:
+    # `cu2hip diff ... | head`: a BrokenPipeError traceback before; now the command ends as
+    # a tool the SIGPIPE ended, saying nothing.
+    proc = subprocess.Popen([sys.executable, "-m", "translator", *_writer(args, tmp_path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.close()         # before the command has started: its first write fails
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 128 + signal.SIGPIPE, err
+    assert "Traceback" not in err and "Broken pipe" not in err and "standard output" not in err, err

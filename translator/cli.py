@@ -9,11 +9,25 @@ from pathlib import Path
 
 from translator import __version__, hipify_compat
 from translator.commands import check, diff, report, rules, translate
+from translator.inputs import StreamError, stream_failed, tag_standard_streams
 from translator.output.positions import one_line
 from translator.settings import UsageError, resolve
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command: its exit status. A failed write to stdout or stderr ends it as a Unix
+    tool ends (translator.inputs.stream_failed), whichever command was writing."""
+    tag_standard_streams()
+    try:
+        status = _main(argv)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return status
+    except StreamError as exc:
+        return stream_failed(exc)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = _parser()
     argv = sys.argv[1:] if argv is None else list(argv)
     translate_options: list[str] = []

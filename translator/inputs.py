@@ -11,9 +11,11 @@ the rules declared here.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import re
 import stat
+import sys
 from pathlib import Path
 
 from translator import diagnostics as dg
@@ -118,6 +120,81 @@ def open_for_writing(path):
     except BaseException:
         os.close(fd)
         raise
+
+
+class StreamError(OSError):
+    """A write to the command's standard output or error failed (`stream` says which):
+    a reader that went away (EPIPE: `cu2hip diff | head`) or a full or broken device."""
+
+    def __init__(self, code: int, message: str, stream: str):
+        super().__init__(code, message)
+        self.stream = stream
+
+
+class _Standard(io.RawIOBase):
+    """File descriptor 1 or 2, whose write errors are StreamErrors."""
+
+    def __init__(self, fd: int, name: str):
+        super().__init__()
+        self.fd, self.stream = fd, name
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, data) -> int:
+        try:
+            return os.write(self.fd, data)
+        except OSError as exc:
+            raise StreamError(exc.errno, exc.strerror, self.stream) from None
+
+    def close(self) -> None:        # the descriptor stays open: the interpreter owns it
+        super().close()
+
+
+def tag_standard_streams() -> None:
+    """Make a failed write to stdout or stderr a StreamError, whoever writes (print,
+    sys.stdout.buffer): the command can then end as a Unix tool does, not with a
+    traceback. Only the process's own streams are replaced (not a test's capture)."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None or stream is not getattr(sys, f"__{name}__") or isinstance(
+                getattr(getattr(stream, "buffer", None), "raw", None), _Standard):
+            continue
+        try:
+            stream.flush()
+            raw = _Standard(stream.fileno(), name)
+        except (OSError, ValueError):       # no descriptor (an embedding's stream): left as it is
+            continue
+        setattr(sys, name, io.TextIOWrapper(io.BufferedWriter(raw), encoding=stream.encoding, errors=stream.errors,
+                                            line_buffering=stream.line_buffering, write_through=name == "stderr"))
+
+
+def stream_failed(exc: StreamError) -> int:
+    """End a command whose standard output or error failed: the exit status, after a
+    one-line error on stderr when stdout failed for a reason other than a reader that
+    went away (a broken pipe ends the command quietly, with the status of SIGPIPE); the
+    stream is pointed at /dev/null, so that what is left in its buffer goes nowhere."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        raw = getattr(getattr(stream, "buffer", None), "raw", None)
+        if isinstance(raw, _Standard) and raw.stream == exc.stream:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, raw.fd)
+            os.close(null)
+    if exc.errno == errno.EPIPE:
+        return 128 + 13     # SIGPIPE's status, as a tool the signal ended
+    if exc.stream == "stdout":
+        try:
+            print(f"cu2hip: error: cannot write to standard output: {exc.strerror}", file=sys.stderr, flush=True)
+        except OSError:
+            pass
+    return 1
 
 
 def write_problem(exc: OSError) -> str:

@@ -16,7 +16,7 @@ from translator import runcache
 from translator.cache import default_dir
 from translator.commands.run import Batch, Progress, link_below, write_atomic
 from translator.ignore import ignore_files_above
-from translator.inputs import (STALE_TEMPORARY_S, UNWRITABLE, open_for_writing, open_regular, problem, read_regular,
+from translator.inputs import (STALE_TEMPORARY_S, UNWRITABLE, StreamError, open_for_writing, open_regular, problem, read_regular,
                                write_problem)
 from translator.output.jsonfmt import to_json
 from translator.output.positions import path_text
@@ -138,6 +138,8 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
                             rewritten += 1
                             if args.pre_commit:
                                 print(f"Rewriting {_shown(where)}")
+        except StreamError:
+            raise       # stdout itself: the command ends (translator.inputs.stream_failed)
         except OSError as exc:
             write_failed = True
             errors += 1
