@@ -135,10 +135,10 @@ def test_an_interrupted_report_stops_its_compilers(tmp_path: Path) -> None:
     assert [pid for pid in pids.read_text().split() if _alive(pid)] == []
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+@pytest.mark.skipif(not hasattr(os, "posix_spawn"), reason="the guard is started with posix_spawn")
 def test_a_compiler_dies_with_a_report_killed_by_sigkill(tmp_path: Path) -> None:
     # SIGKILL runs no handler: the compiler (in a process group of its own, which no
-    # signal to the report's group reaches) must get its death signal from the kernel.
+    # signal to the report's group reaches) must be killed by the guard, at the end of its pipe.
     pids = tmp_path / "pids"
     env = _fake_compilers(tmp_path, f"echo $$ >> {pids}\nexec sleep 300\n")
     (tmp_path / "k.cu").write_bytes(KERNEL)
@@ -156,6 +156,37 @@ def test_a_compiler_dies_with_a_report_killed_by_sigkill(tmp_path: Path) -> None
     while _alive(compiler) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(compiler)
+
+
+def test_what_a_compiler_started_dies_with_a_report_killed_by_sigkill(tmp_path: Path) -> None:
+    # hipcc is a perl script that starts clang: the compiler's own child, which a death
+    # signal of the compiler's would not reach, lived on after `kill -9` of the report.
+    # The fake compilers are Python programs (no shell), each starting a child as hipcc does.
+    pids = tmp_path / "pids"
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    for name in ("hipcc", "nvcc"):
+        tool = bin_ / name
+        tool.write_text(f"#!{sys.executable}\nimport os, subprocess\n"
+                        f"child = subprocess.Popen([{sys.executable!r}, '-c', 'import time; time.sleep(300)'])\n"
+                        f"with open({str(pids)!r}, 'a') as f:\n    f.write(f'{{os.getpid()}} {{child.pid}}\\n')\n"
+                        "child.wait()\n")
+        tool.chmod(0o755)
+    env = dict(os.environ, PATH=f"{bin_}:{os.environ['PATH']}")
+    (tmp_path / "k.cu").write_bytes(KERNEL)
+    proc = subprocess.Popen([sys.executable, "-m", "translator", "report", str(tmp_path / "k.cu"), *ROCM,
+                             "--no-cache", "-j", "1"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not (pids.exists() and pids.read_text().endswith("\n")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    started = pids.read_text().split()
+    assert len(started) == 2 and all(_alive(pid) for pid in started)
+    proc.kill()
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in started) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [pid for pid in started if _alive(pid)] == []
 
 
 # --- 6: rules files ---------------------------------------------------------------------------

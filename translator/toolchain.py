@@ -6,17 +6,16 @@ always run with HIP_PLATFORM=amd: with nvcc on PATH it would otherwise pick NVID
 Each compiler runs in a process group of its own, with a time limit (`timeout`
 seconds: `cu2hip report --compile-timeout`, or `compile-timeout` in the configuration);
 on the limit, and when the command is interrupted (`stop_all`, which the callers run on
-their way out), the whole group is killed: a hung compiler leaves no child behind. On
-Linux a compiler also dies with the command (PR_SET_PDEATHSIG: a `cu2hip report`
-killed with SIGKILL, which runs no handler, leaves no compiler running); what the
-compiler itself started is its group's, killed with it on the limit. What
+their way out), the whole group is killed: a hung compiler leaves no child behind. A
+guard process (`_Guard`) kills the groups still running when the command ends however it
+ends: a `cu2hip report` killed with SIGKILL, which runs no handler, leaves neither a
+compiler nor what it started (hipcc's clang) running. What
 a compiler prints is read as UTF-8, a byte that is not becoming U+FFFD.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import dataclasses
 import os
 import re
@@ -132,45 +131,87 @@ def compilers():
             signal.signal(signal.SIGTERM, previous)
 
 
-_PR_SET_PDEATHSIG = 1      # linux/prctl.h
-
-
-def _prctl():
-    """libc's prctl, loaded once (before any fork), or None where there is none."""
-    if not sys.platform.startswith("linux"):
-        return None
+# The guard: a process of its own session, started once, that reads `+PGID` and `-PGID`
+# lines from a pipe whose writing end only this process holds, and at its end of file,
+# which comes however this process ends (SIGKILL included), kills the groups still
+# listed. No shell: the interpreter runs it.
+_GUARD_PROGRAM = """
+import os, signal, sys
+groups = set()
+for line in sys.stdin.buffer:
     try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong)
-    prctl.restype = ctypes.c_int
-    return prctl
+        pid = int(line[1:])
+    except ValueError:
+        continue
+    (groups.add if line[:1] == b"+" else groups.discard)(pid)
+for pid in groups:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+"""
 
 
-_PRCTL = _prctl()
+class _Guard:
+    """Kills the compilers' process groups when the command ends, even by SIGKILL, which
+    runs no handler: a compiler's children (hipcc is a perl script that starts clang)
+    are in its group, where no death signal of the command's would reach them."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.fd: int | None = None        # the pipe's writing end (close-on-exec)
+        self.failed = False
+
+    def _start(self) -> int | None:
+        with self.lock:
+            if self.fd is None and not self.failed and sys.executable and hasattr(os, "posix_spawn"):
+                read, write = os.pipe()
+                try:
+                    os.posix_spawn(sys.executable, [sys.executable, "-I", "-c", _GUARD_PROGRAM], os.environ,
+                                   file_actions=[(os.POSIX_SPAWN_DUP2, read, 0),
+                                                 (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+                                                 (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)],
+                                   setsid=True)
+                    self.fd = write
+                except OSError:
+                    os.close(write)
+                    self.failed = True      # compilers run unguarded: what they start may outlive a kill
+                finally:
+                    os.close(read)
+            return self.fd
+
+    def preexec(self):
+        """A `preexec_fn` for a compiler started with start_new_session (its group is
+        its pid): the child lists its group with the guard before it runs the compiler.
+        Until that exec the child holds the pipe too, so the guard cannot reach its end
+        of file before the group is listed."""
+        fd = self._start()
+        if fd is None:
+            return None
+
+        def preexec() -> None:          # in the child, between fork and exec: no imports here
+            try:
+                os.write(fd, b"+%d\n" % os.getpid())
+            except OSError:
+                pass
+        return preexec
+
+    def release(self, proc: subprocess.Popen) -> None:
+        """The group of `proc`, killed and waited for, is no longer the guard's."""
+        if self.fd is not None:
+            try:
+                os.write(self.fd, b"-%d\n" % proc.pid)
+            except OSError:
+                pass
 
 
-def die_with_parent():
-    """A `preexec_fn` for Popen that makes the child get SIGKILL when the thread that
-    starts it ends (the command's process, killed or not: the callers wait for their
-    compilers in the thread that started them), or None where prctl is not available.
-    It checks the parent after the call: a parent that died before it has no death
-    signal left to give."""
-    if _PRCTL is None:
-        return None
-    parent = os.getpid()
-
-    def preexec() -> None:          # in the child, between fork and exec: no imports here
-        if _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0 and os.getppid() != parent:
-            os._exit(137)
-    return preexec
+_GUARD = _Guard()
 
 
 def _run(command: list[str], env: dict | None = None, timeout: float = DEFAULT_TIMEOUT) -> CompileResult:
     try:
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                env=env, start_new_session=True, preexec_fn=die_with_parent())
+                                env=env, start_new_session=True, preexec_fn=_GUARD.preexec())
     except OSError as exc:
         return CompileResult(False, tuple(command), f"cannot run {command[0]}: {exc.strerror or exc}")
     with _LIVE_LOCK:
@@ -190,6 +231,8 @@ def _run(command: list[str], env: dict | None = None, timeout: float = DEFAULT_T
     finally:
         with _LIVE_LOCK:
             _LIVE.discard(proc)
+        if proc.returncode is not None:
+            _GUARD.release(proc)
     return CompileResult(proc.returncode == 0, tuple(command), out.decode("utf-8", "replace"))
 
 
