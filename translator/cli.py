@@ -59,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
 def _common(p: argparse.ArgumentParser) -> None:
     """The options of every command that translates."""
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
-    p.add_argument("--config", metavar="FILE", help="configuration file (default: the nearest cu2hip.toml or "
-                   "pyproject.toml with [tool.cu2hip], walking up from the inputs)")
+    p.add_argument("--config", metavar="FILE", help="the configuration file of every input (default: each file's nearest cu2hip.toml "
+                   "or pyproject.toml with [tool.cu2hip], walking up from its folder)")
     p.add_argument("--target", choices=("hip", "cuda"), default=None,
                    help="hip (default): translate to HIP; cuda: keep CUDA, run only the optimizing passes")
     p.add_argument("--rocm-version", metavar="X.Y",

@@ -46,7 +46,7 @@ def run(args, settings: Settings) -> int:
     minimum = args.min_severity
     results, total = [], Stats()
     errors = sum(d.severity == "error" for d in workspace.problems)
-    for job, result in Batch(workspace, settings.options, settings.jobs, args.cache).results():
+    for job, result in Batch(workspace, settings.options, settings.jobs, args.cache, settings.nearest).results():
         errors += result.errors
         total.add(result, count_lines=False)
         result = _at_least(result, minimum)

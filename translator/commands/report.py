@@ -18,7 +18,7 @@ import sys
 
 from translator import __version__, compile_context
 from translator.catalog import catalog
-from translator.commands.run import Batch
+from translator.commands.run import Batch, varied
 from translator.diagnostics import Diagnostic
 from translator.output import functions, kernels
 from translator.output.html import to_html
@@ -42,14 +42,16 @@ def run(args, settings: Settings) -> int:
                                                         gitignore=settings.gitignore))
     for d in workspace.problems:
         print(d.format(), file=sys.stderr)
+    nearest = settings.nearest
     if context.defines:     # the build's configuration is parsed first (frontend)
         settings = dataclasses.replace(settings, options=dataclasses.replace(settings.options,
                                                                              defines=context.defines))
+        nearest = varied(nearest, lambda options: dataclasses.replace(options, defines=context.defines))
     rules = catalog()
     topics = sorted({r.topic for r in rules.values() if r.topic})
     findings = {t: [] for t in topics}
     errors = sum(d.severity == "error" for d in workspace.problems)
-    batch = Batch(workspace, settings.options, settings.jobs, args.cache)
+    batch = Batch(workspace, settings.options, settings.jobs, args.cache, nearest)
     pairs = list(batch.results())
     for _, result in pairs:
         errors += result.errors
@@ -80,7 +82,9 @@ def run(args, settings: Settings) -> int:
         missing = []
     else:
         plain = kernels.without_passes(settings.options, [r.id for r in rules.values() if r.topic])
-        without = [r for _, r in Batch(workspace, plain, settings.jobs, args.cache).results()]
+        without = [r for _, r in Batch(workspace, plain, settings.jobs, args.cache, varied(
+            nearest, lambda options: kernels.without_passes(options, [r.id for r in rules.values() if r.topic]))
+            ).results()]
         missing = kernels.compile_figures(table, pairs, without, settings.options.offload_arch[0], settings.jobs, context,
                                           settings.compile_timeout)
     if args.compile and table:

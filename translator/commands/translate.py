@@ -96,9 +96,9 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
     # The progress line and the summary go to the terminal only, not into a run's record.
     stderr = replay.stderr if replay is not None else sys.stderr
     progress = Progress.on(stderr, len(workspace.jobs), quiet)
-    batch = Batch(workspace, settings.options, settings.jobs, args.cache)
+    batch = Batch(workspace, settings.options, settings.jobs, args.cache, settings.nearest)
     if replay is not None:
-        replay.read(batch.headers_probed, workspace, settings)
+        replay.read(batch.headers_probed, workspace, settings, batch.variants)
     for job, result in batch.results():
         progress.clear()
         for d in result.diagnostics:
@@ -239,7 +239,7 @@ class _Replay:
         return r is not None and r.inputs == self.inputs and r.reads.state() == r.read_states \
             and r.outputs == self._outputs()
 
-    def read(self, headers: set[str], workspace: Workspace, settings: Settings) -> None:
+    def read(self, headers: set[str], workspace: Workspace, settings: Settings, variants: list = ()) -> None:
         """What the run's results read beyond the input trees (runcache.Reads), and its
         state now, once the run has read it: the local headers looked for, the
         configuration and rules files, and the project's files when its folder is not in
@@ -247,6 +247,9 @@ class _Replay:
         paths = set(headers) | {str(p) for p in settings.options.rules}
         if settings.config.path is not None:
             paths.add(os.path.abspath(settings.config.path))
+        if settings.nearest is not None:     # the other projects' configurations (and their rules)
+            paths.update(os.path.abspath(p) for p in settings.nearest.files())
+            paths.update(str(p) for options in variants for p in options.rules)
         project = None
         if workspace.project is not None:
             home = os.path.realpath(workspace.project)
