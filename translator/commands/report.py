@@ -39,7 +39,7 @@ def run(args, settings: Settings) -> int:
                                                         exclude=settings.exclude, project=settings.config.root,
                                                         skip=tuple(p for p in (settings.output,) if p),
                                                         patterns_root=settings.patterns_root,
-                                                        gitignore=settings.gitignore))
+                                                        gitignore=settings.gitignore, stdin=args.stdin))
     for d in workspace.problems:
         print(d.format(), file=sys.stderr)
     nearest = settings.nearest

@@ -65,7 +65,7 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
     selection = Selection(output, not settings.only_translated, args.in_place, settings.include, settings.exclude,
                           settings.config.root if settings.output_from_config and output is not None else None,
                           settings.config.root, tuple(p for p in (settings.output,) if p is not None),
-                          settings.patterns_root, settings.gitignore, dependents=args.pre_commit)
+                          settings.patterns_root, settings.gitignore, dependents=args.pre_commit, stdin=args.stdin)
     workspace = Workspace.collect(args.paths, selection)
     if workspace.onto_inputs:
         raise UsageError(f"the output folder {output} would overwrite the inputs themselves "
@@ -212,7 +212,8 @@ class _Replay:
     def for_run(cls, args, settings: Settings, output: Path | None) -> _Replay | None:
         """None for a run that writes to stdout, rewrites its inputs, writes a report or
         statistics file, or may not use the cache."""
-        if not args.cache or args.stdout or args.output_file or args.in_place or args.report or args.o_stats:
+        if not args.cache or args.stdin or args.stdout or args.output_file or args.in_place or args.report \
+                or args.o_stats:
             return None
         mode = (str(output) if output else None, args.examine, args.no_output, args.print_stats,
                 args.print_stats_csv, args.pre_commit, settings.only_translated, args.quiet, settings.strict,
