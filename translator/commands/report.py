@@ -19,6 +19,7 @@ import sys
 from translator import __version__, compile_context
 from translator.catalog import catalog
 from translator.commands.run import Batch, varied
+from translator.ignore import repository_root
 from translator.diagnostics import Diagnostic
 from translator.output import functions, kernels
 from translator.output.html import to_html
@@ -74,6 +75,9 @@ def run(args, settings: Settings) -> int:
     table = kernels.rows(pairs, batch.options)
     kernels.launch_changes(table, findings)
     hosts = functions.rows(pairs, findings, batch.options)
+    # Where a header a compile did not find is looked for: the project, and the repository it is in.
+    search = tuple(dict.fromkeys(p for p in (workspace.project, workspace.project and repository_root(
+        workspace.project)) if p is not None))
     if not args.compile:
         missing = ["--no-compile: no compiler figures"]
     elif settings.options.target != "hip":
@@ -86,9 +90,9 @@ def run(args, settings: Settings) -> int:
             nearest, lambda options: kernels.without_passes(options, [r.id for r in rules.values() if r.topic]))
             ).results()]
         missing = kernels.compile_figures(table, pairs, without, settings.options.offload_arch[0], settings.jobs, context,
-                                          settings.compile_timeout)
+                                          settings.compile_timeout, search)
     if args.compile and table:
-        missing += kernels.nvcc_figures(table, pairs, settings.jobs, context, settings.compile_timeout)
+        missing += kernels.nvcc_figures(table, pairs, settings.jobs, context, settings.compile_timeout, search)
     if args.format == "html":
         sys.stdout.write(to_html(findings, table, missing, settings.options.offload_arch[0], hosts))
     else:
