@@ -479,6 +479,11 @@ def test_corpus_sarif_has_one_result_per_file_per_rename_rule_and_validates(corp
                       if r["ruleId"] == "H001" and "fixes" in r and r["level"] == "note"]
     keys = [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]) for r in rename_results]
     assert len(keys) == len(set(keys))
+    # GitHub shows 100 locations of a result: none has more; P001's sites are one result per file.
+    results = log["runs"][0]["results"]
+    assert max(len(r["locations"]) for r in results) <= 100
+    parse = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results if r["ruleId"] == "P001"]
+    assert parse and len(parse) == len(set(parse))
 
 
 # --- report --format markdown ----------------------------------------------------
