@@ -182,3 +182,21 @@ def test_source_and_target_compile_option_properties_are_translated_or_reported(
         b'target_compile_options(app PRIVATE "$<$<COMPILE_LANGUAGE:HIP>:SHELL:-Xarch_device -ffast-math>" '
         b'"SHELL:-Xarch_device -ffast-math")\n')
     assert sorted(d.code for d in result.diagnostics if d.severity == "warning") == ["B024", "B024", "B024"]
+
+
+@pytest.mark.parametrize("finder", [b"which", b"command -v", b"type -P"])
+def test_a_make_variable_that_finds_nvcc_on_path_is_hipcc_and_its_commands_nvccs(finder) -> None:
+    # NVCC := $(shell which nvcc) (cuda-samples' and many Makefiles' shape): the variable
+    # holds nvcc, so its commands' flags are nvcc's, and a `--generate-code` list made by
+    # $(foreach ...) is the AMD target once.
+    data = (b"NVCC := $(shell " + finder + b" nvcc)\nSMS ?= 60 70 80\n"
+            b"GENCODE_FLAGS := $(foreach sm,$(SMS),--generate-code arch=compute_$(sm),code=sm_$(sm))\n"
+            b"app: a.cu\n\t$(NVCC) $(GENCODE_FLAGS) -lineinfo -o app a.cu\n")
+    result = translate("Makefile", data)
+    assert result.output == (b"NVCC := $(shell " + finder + b" hipcc)\nSMS ?= 60 70 80\n"
+                             b"GENCODE_FLAGS := --offload-arch=gfx90a\n"
+                             b"app: a.cu\n\t$(NVCC) $(GENCODE_FLAGS) -o app a.cu\n")
+    assert sorted({f.rule for f in result.applied}) == ["B020", "B022", "B023"]
+    # A $(shell ...) that runs something else is not nvcc.
+    other = b"NVCC := $(shell which clang)\napp: a.cu\n\t$(NVCC) -lineinfo -o app a.cu\n"
+    assert translate("Makefile", other).output == other

@@ -5,6 +5,7 @@ used where it is simpler.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -214,6 +215,71 @@ def test_stdout_two_files_is_a_usage_error(tree: Path):
     assert proc.returncode == 2
     assert proc.stdout == b""
     assert proc.stderr.decode() == "cu2hip: error: --stdout takes exactly one file (2 given)\n"
+
+
+# --- `-`: standard input (as Ruff's) -----------------------------------------------
+
+def run_in(data: bytes, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "translator", *args], input=data, capture_output=True,
+                          cwd=cwd, timeout=120, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
+
+
+def test_stdin_is_translated_to_stdout_as_the_file_stdin_filename_names(tree: Path, tmp_path: Path):
+    named = tree / "a.cu"
+    proc = run_in(A_CU, "translate", "-", "--stdin-filename", str(named), *ROCM)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == expected(named).replace(b"__launch_bounds__(1) ", b"")    # as test_stdout_one_file
+    # Its diagnostics name the file; its local header is found next to it.
+    assert proc.stderr.decode().startswith(f"{named}:3:17: warning: k is not bounded")
+    # With no name it is `-`, in the current folder.
+    proc = run_in(C_CPP, "translate", "-", "-q", *ROCM, cwd=tmp_path)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"#include <hip/hip_runtime.h>\nvoid m() { hipFree(0); }\n",
+                                                          b"")
+    # -o FILE takes it, as it takes one input file.
+    proc = run_in(C_CPP, "translate", "-", "-o", str(tmp_path / "m.hip"), "-q", *ROCM)
+    assert proc.returncode == 0 and proc.stdout == b""
+    assert (tmp_path / "m.hip").read_bytes() == b"#include <hip/hip_runtime.h>\nvoid m() { hipFree(0); }\n"
+
+
+def test_stdin_filename_gives_the_language_and_the_configuration(tmp_path: Path):
+    (tmp_path / "p" / "src").mkdir(parents=True)
+    (tmp_path / "p" / "cu2hip.toml").write_text('rocm-version = "6.0"\nhip-kernel-execution-syntax = true\n')
+    src = b"__global__ void k() {}\nvoid f() { k<<<1, 1>>>(); }\n"
+    proc = run_in(src, "translate", "-", "--stdin-filename", "p/src/k.cu", "-q", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert b"hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0);" in proc.stdout    # the configuration's syntax
+    # A build file by its name: CMake's CUDA language becomes HIP.
+    cmake = b"project(p LANGUAGES CXX CUDA)\nadd_executable(p k.cu)\n"
+    proc = run_in(cmake, "translate", "-", "--stdin-filename", "p/CMakeLists.txt", "-q", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert b"project(p LANGUAGES CXX HIP)" in proc.stdout
+    # diff and report read it too.
+    proc = run_in(src, "diff", "-", "--stdin-filename", "p/src/k.cu", "--format", "patch", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.decode().startswith("--- a/p/src/k.cu\n+++ b/p/src/k.cu\n")
+    assert "+void f() { hipLaunchKernelGGL(k, dim3(1), dim3(1), 0, 0); }" in proc.stdout.decode()
+    proc = run_in(src, "report", "-", "--stdin-filename", "p/src/k.cu", "--no-compile", "--format", "json",
+                  cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert [row["kernel"] for row in json.loads(proc.stdout)["kernels"]] == ["k"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["translate", "-", "-o", "{tmp}"], "-o {tmp} is a folder, which mirrors a tree: with `-` the translation goes "
+                                        "to stdout, or to -o FILE (a name with a suffix)"),
+    (["translate", "-", "--in-place"], "--in-place rewrites files: with `-` the translation goes to stdout"),
+    (["translate", "-", "a.cu", "--stdout"], "`-` (standard input) is the only input of a run, not one of 2: "
+                                             "translate the other paths in a run of their own"),
+    (["check", "-"], "check compares committed files with their translations: standard input has none"),
+    (["diff", "-", "--against", "{tmp}"], "--against compares a tree with its translation: standard input is no "
+                                          "file of a tree"),
+    (["translate", "a.cu", "--stdout", "--stdin-filename", "x.cu"],
+     "--stdin-filename names the source read from standard input: give `-` as the input"),
+])
+def test_stdin_where_it_makes_no_sense_is_a_usage_error(tmp_path: Path, args, message):
+    proc = run_in(C_CPP, *(a.format(tmp=tmp_path) for a in args), *ROCM, cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert proc.stderr.decode() == f"cu2hip: error: {message.format(tmp=tmp_path)}\n"
 
 
 def test_examine_writes_nothing_and_prints_statistics(tree: Path, capsys):

@@ -459,3 +459,58 @@ def test_describe_rocm_version(tmp_path):
     assert load_config(p).describe_rocm_version() == f"6.2 (from {p})"
     assert Config(rocm_version="5.7").describe_rocm_version() == "5.7"
     assert Config().describe_rocm_version() == "not set"
+
+
+# --- each file its nearest configuration (as Ruff's) ----------------------------------------
+
+KERNEL = "__global__ void k(int *p) { p[0] = __shfl_down_sync(0xffffffffu, p[0], 1); }\n" \
+         "void f(int *p) { k<<<1, 64>>>(p); cudaDeviceSynchronize(); }\n"
+
+
+def _two_projects(tmp_path: Path) -> tuple[Path, Path]:
+    """Project a targets ROCm 5.2 with the hipLaunchKernelGGL syntax; project b ROCm 7.0 and
+    ignores the renames (H001)."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    write(a / "cu2hip.toml", 'rocm-version = "5.2"\nhip-kernel-execution-syntax = true\n')
+    write(b / "pyproject.toml", '[tool.cu2hip]\nrocm-version = "7.0"\nignore = ["H001"]\n')
+    write(a / "src" / "k.cu", KERNEL)
+    write(b / "k.cu", KERNEL)
+    return a, b
+
+
+@pytest.mark.parametrize("jobs", ["1", "4"])
+def test_two_projects_in_one_run_each_file_uses_its_nearest_configuration(tmp_path, capsys, jobs):
+    from translator.cli import main
+    a, b = _two_projects(tmp_path)
+    write(b / "more" / "m.cu", KERNEL)       # a third file, so that a pool translates with jobs 4
+    out = tmp_path / "out"
+    assert main(["translate", str(b), str(a / "src" / "k.cu"), "-o", str(out), "-q", "--jobs", jobs,
+                 "--no-cache"]) == 0
+    in_a = (out / "a" / "src" / "k.cu").read_text()
+    in_b = (out / "b" / "k.cu").read_text()
+    # a: ROCm 5.2 has no __shfl_down_sync (the width form), and launches are hipLaunchKernelGGL.
+    assert "__shfl_down(p[0], 1, 32)" in in_a and "hipLaunchKernelGGL(k, dim3(1), dim3(64), 0, 0, p)" in in_a
+    assert "hipDeviceSynchronize();" in in_a
+    # b: ROCm 7.0 keeps the _sync form, the launch syntax stays, and H001's renames are ignored.
+    assert "__shfl_down_sync(" in in_b and "k<<<1, 64>>>(p)" in in_b and "cudaDeviceSynchronize();" in in_b
+    assert (out / "b" / "more" / "m.cu").read_text() == in_b
+    # --config names one file for every input.
+    out2 = tmp_path / "out2"
+    assert main(["translate", str(b), str(a / "src" / "k.cu"), "-o", str(out2), "-q", "--no-cache",
+                 "--config", str(a / "cu2hip.toml")]) == 0
+    assert (out2 / "b" / "k.cu").read_text() == in_a
+    # A flag still wins over every file's configuration.
+    out3 = tmp_path / "out3"
+    assert main(["translate", str(a / "src" / "k.cu"), str(b), "-o", str(out3), "-q", "--no-cache",
+                 "--rocm-version", "7.0"]) == 0
+    assert "__shfl_down_sync(" in (out3 / "a" / "src" / "k.cu").read_text()
+    assert "__shfl_down_sync(" in (out3 / "b" / "k.cu").read_text()
+
+
+def test_a_bad_configuration_of_the_second_project_is_a_located_error(tmp_path, capsys):
+    from translator.cli import main
+    a, b = _two_projects(tmp_path)
+    write(b / "pyproject.toml", '[tool.cu2hip]\nrocm-version = "7.0"\nignore = ["H01x"]\n')
+    assert main(["translate", str(a), str(b), "-o", str(tmp_path / "out"), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{b / 'pyproject.toml'}:3:1: error: 'ignore'"), err

@@ -263,6 +263,52 @@ def test_compile_a_kernel_whose_header_only_the_include_path_finds(capsys, tmp_p
     assert isinstance(row["vgprs"], int) and row["vgprs"] > 0
 
 
+def test_missing_header_reads_clangs_and_gccs_messages() -> None:
+    from translator.toolchain import MissingHeader, missing_header
+    assert missing_header("In file included from a.cu:1:\n/p/inc/h.h:4:10: fatal error: 'cuda_runtime.h' file "
+                          "not found\n#include <cuda_runtime.h>\n") == MissingHeader("/p/inc/h.h", 4, 10, "cuda_runtime.h")
+    assert missing_header("src/k.cu:2:10: fatal error: sub/cfg.h: No such file or directory\n") == \
+        MissingHeader("src/k.cu", 2, 10, "sub/cfg.h")
+    assert missing_header("k.cu:2:1: error: unknown type name 'x'\n") is None
+
+
+@pytest.mark.skipif(toolchain.hipcc() is None, reason="hipcc is not installed (apt-get install hipcc)")
+def test_compile_says_which_header_is_missing_where_it_is_and_the_option_that_adds_it(capsys, tmp_path) -> None:
+    """`report src/` of a repository whose header is in common/inc: without -I, the header
+    is found in the repository and -I named; with -p but common/inc not an input, the
+    header is compiled as CUDA, and the folder to add to the inputs is named."""
+    project = tmp_path / "proj"
+    shutil.copytree(INCLUDE_PATH, project)
+    (project / ".git").mkdir()
+    header = project / "common" / "inc" / "scale_config.h"
+    header.write_text(header.read_text().replace("#pragma once\n", "#pragma once\n#include <cuda_runtime.h>\n"))
+    line = header.read_text().splitlines().index("#include <cuda_runtime.h>") + 1
+    scale = project / "src" / "scale.cu"
+    base = ["report", str(project / "src"), "--format", "json", "--rocm-version", "5.2", "-j", "1", "--no-cache"]
+    assert main(base) == 0
+    missing = json.loads(capsys.readouterr().out)["missing"]
+    folder = project / "common" / "inc"
+    assert missing[:2] == [
+        f"{scale} ({v} the optimizing passes) did not compile for gfx90a: {scale}:2:10: 'scale_config.h' was not "
+        f"found: {header} has it; add -I {folder} (or -p BUILD_DIR with the build's compile_commands.json), and "
+        f"{folder} to the inputs if its headers use CUDA" for v in ("with", "without")]
+    database = tmp_path / "build"
+    database.mkdir()
+    (database / "compile_commands.json").write_text(json.dumps([{
+        "directory": str(project), "command": "nvcc -Icommon/inc -D BLOCK=128 -std=c++17 -c src/scale.cu",
+        "file": "src/scale.cu"}]))
+    assert main(base + ["-p", str(database)]) == 0
+    missing = json.loads(capsys.readouterr().out)["missing"]
+    assert missing[:2] == [
+        f"{scale} ({v} the optimizing passes) did not compile for gfx90a: {header}:{line}:10: 'cuda_runtime.h' was "
+        f"not found: {header} is CUDA, compiled untranslated because its folder is not an input: add {folder} to "
+        "the inputs of `cu2hip report` (its translation is then searched first)" for v in ("with", "without")]
+    # With the folder as an input, its translation is compiled and every figure is there.
+    assert main([*base[:2], str(folder), *base[2:], "-p", str(database)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert isinstance(doc["kernels"][0]["vgprs"], int) and not any("gfx90a" in m for m in doc["missing"])
+
+
 def test_compile_context_reads_every_spelling_of_a_compile_command(tmp_path) -> None:
     from translator.compile_context import ContextError, load, parse_arguments
     ctx = parse_arguments(["nvcc", "-I", "a", "-Ib", "-isystem", "/c", "--include-path=d", "-DX", "-D", "Y=2",

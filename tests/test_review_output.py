@@ -183,6 +183,43 @@ def test_sarif_splits_a_file_s_renames_into_results_of_at_most_100_locations():
     assert small[1]["partialFingerprints"] == results[1]["partialFingerprints"]
 
 
+def test_sarif_groups_parse_warnings_per_file_split_at_100_locations():
+    from translator.catalog import catalog
+    rules = [*RULES, catalog()["P001"]]
+    src = b"".join(b"int x%d = ;\n" % k for k in range(230))
+    found = [Diagnostic("p.cu", k, 10, k, 11, "warning", "the parser cannot read this code" if k % 2 else
+                        "a macro hides this", "P001") for k in range(230, 0, -1)]    # out of order
+    other = Diagnostic("p.cu", 3, 1, 3, 2, "warning", "a", "W100")
+    log = json.loads(to_sarif([result("p.cu", src, src, [], [other, *found])], rules, tool_version="0"))
+    jsonschema.Draft7Validator(sarif_schema()).validate(log)
+    results = log["runs"][0]["results"]
+    assert [(r["ruleId"], r["level"]) for r in results] == [("W100", "warning")] + [("P001", "warning")] * 3
+    assert [r["message"]["text"] for r in results[1:]] == [
+        "100 sites (part 1 of 3: 230 in the file): a macro hides this (x50); the parser cannot read this code (x50)",
+        "100 sites (part 2 of 3: 230 in the file): a macro hides this (x50); the parser cannot read this code (x50)",
+        "30 sites (part 3 of 3: 230 in the file): a macro hides this (x15); the parser cannot read this code (x15)"]
+    lines = [[loc["physicalLocation"]["region"]["startLine"] for loc in r["locations"]] for r in results[1:]]
+    assert lines == [list(range(1, 101)), list(range(101, 201)), list(range(201, 231))]
+    assert results[1]["ruleIndex"] == len(RULES)
+    assert len({r["partialFingerprints"]["cu2hip/v1"] for r in results}) == 4
+    # One site alone is its own message; a rule not marked grouped keeps a result per diagnostic.
+    one = json.loads(to_sarif([result("p.cu", src, src, [], found[:1] + [other, other])], rules,
+                              tool_version="0"))["runs"][0]["results"]
+    assert [(r["ruleId"], r["message"]["text"]) for r in one] == [
+        ("P001", "a macro hides this"), ("W100", "a"), ("W100", "a")]
+    assert catalog()["P001"].grouped and not catalog()["H001"].grouped
+
+
+def test_sarif_of_a_real_translation_has_one_p001_result_per_file(tmp_path):
+    src = b"".join(b"void f%d() { int x = ; cudaFree(0); }\n" % k for k in range(3))
+    (tmp_path / "a.cu").write_bytes(src)
+    done = run_cli("diff", "--format", "sarif", str(tmp_path / "a.cu"), cwd=tmp_path)
+    results = json.loads(done.stdout)["runs"][0]["results"]
+    p001 = [r for r in results if r["ruleId"] == "P001"]
+    assert len(p001) == 1 and p001[0]["message"]["text"].startswith("3 sites: ")
+    assert [loc["physicalLocation"]["region"]["startLine"] for loc in p001[0]["locations"]] == [1, 2, 3]
+
+
 def test_sarif_fingerprints_survive_lines_moving_and_tell_repeats_apart():
     def log_of(prefix: bytes):
         src = prefix + b"int a;\nint a;\n"
@@ -442,6 +479,11 @@ def test_corpus_sarif_has_one_result_per_file_per_rename_rule_and_validates(corp
                       if r["ruleId"] == "H001" and "fixes" in r and r["level"] == "note"]
     keys = [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]) for r in rename_results]
     assert len(keys) == len(set(keys))
+    # GitHub shows 100 locations of a result: none has more; P001's sites are one result per file.
+    results = log["runs"][0]["results"]
+    assert max(len(r["locations"]) for r in results) <= 100
+    parse = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results if r["ruleId"] == "P001"]
+    assert parse and len(parse) == len(set(parse))
 
 
 # --- report --format markdown ----------------------------------------------------

@@ -56,6 +56,9 @@ class Rule:
     # The file name its example is translated as ("": a CUDA file, example.cu); a build
     # file's rule names CMakeLists.txt or Makefile.
     example_path: str = ""
+    # Its diagnostics are many sites of one finding (the parser's error sites): SARIF gives
+    # them as one result per file, its locations every site, as it gives renames.
+    grouped: bool = False
 
     def __post_init__(self) -> None:
         if not _ID.match(self.id):
@@ -75,11 +78,11 @@ def rule(id: str, name: str, severity: str, summary: str, explanation: str, *, e
          safe: bool | None = None, example: str = "", translation: str | None = None,
          options: tuple[str, ...] = (), unconverted: bool = False, topic: str | None = None,
          undocumented: bool = False, settles: bool = False, blocks_file: bool = False,
-         example_path: str = "") -> Rule:
+         example_path: str = "", grouped: bool = False) -> Rule:
     """Declare a rule (once, at import of the module that emits it)."""
     declared = Rule(id, name, severity, edits, safe, summary, explanation.strip(), example,
                     example if translation is None else translation, options, unconverted, topic, undocumented,
-                    settles, blocks_file, example_path)
+                    settles, blocks_file, example_path, grouped)
     if id in RULES and RULES[id] != declared:
         raise ValueError(f"rule {id} declared twice")
     RULES[id] = declared

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from translator import __version__, hipify_compat
 from translator.commands import check, diff, report, rules, translate
-from translator.inputs import StreamError, stream_failed, tag_standard_streams
+from translator.inputs import MAX_FILE_BYTES, StreamError, stream_failed, tag_standard_streams
 from translator.output.positions import one_line
 from translator.settings import UsageError, resolve
 
@@ -59,6 +59,7 @@ def _main(argv: list[str] | None) -> int:
             if not args.quiet:
                 for note in notes:
                     print(f"cu2hip: note: {one_line(note)}", file=sys.stderr)
+        _standard_input(args)
         settings = resolve(args)
         return {"translate": translate.run, "check": check.run, "diff": diff.run,
                 "report": report.run}[args.command](args, settings)
@@ -70,11 +71,50 @@ def _main(argv: list[str] | None) -> int:
         return 130
 
 
+def _standard_input(args) -> None:
+    """`-` as the input (as Ruff's): the source is read from standard input and translated as
+    the file `--stdin-filename` names (its diagnostics' path, its language by the suffix, the
+    configuration found from its folder; default `-`, in the current folder); `translate`
+    writes it to stdout (or to `-o FILE`). Sets `args.stdin` to (name, bytes), or None."""
+    args.stdin = None
+    name = args.stdin_filename
+    if "-" not in args.paths:
+        if name is not None:
+            raise UsageError("--stdin-filename names the source read from standard input: give `-` as the input")
+        return
+    if args.paths != ["-"]:
+        raise UsageError(f"`-` (standard input) is the only input of a run, not one of {len(args.paths)}: "
+                         "translate the other paths in a run of their own")
+    refused = {"check": "check compares committed files with their translations: standard input has none",
+               }.get(args.command)
+    if args.command == "translate":
+        refused = ("--in-place rewrites files: with `-` the translation goes to stdout" if args.in_place else
+                   "--pre-commit writes under the output folder: standard input has no place in it"
+                   if args.pre_commit else
+                   f"-o {args.output} is a folder, which mirrors a tree: with `-` the translation goes to stdout, "
+                   "or to -o FILE (a name with a suffix)" if args.output else None)
+    elif args.command == "diff" and args.against is not None:
+        refused = "--against compares a tree with its translation: standard input is no file of a tree"
+    if refused:
+        raise UsageError(refused)
+    data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise UsageError(f"standard input is over the {MAX_FILE_BYTES}-byte limit of a file; not translated")
+    args.paths = [name or "-"]
+    args.stdin = (args.paths[0], data)
+    if args.command == "translate" and not (args.output_file or args.examine):
+        args.stdout = True
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     """The options of every command that translates."""
-    p.add_argument("paths", nargs="+", metavar="PATH", help="files or directories")
-    p.add_argument("--config", metavar="FILE", help="configuration file (default: the nearest cu2hip.toml or "
-                   "pyproject.toml with [tool.cu2hip], walking up from the inputs)")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or directories; `-`: read the source from "
+                   "standard input (translate writes it to stdout)")
+    p.add_argument("--stdin-filename", metavar="PATH",
+                   help="with `-`: the file the source on standard input is, for its diagnostics, its language "
+                        "(by the suffix) and the configuration found from its folder (default: `-`)")
+    p.add_argument("--config", metavar="FILE", help="the configuration file of every input (default: each file's nearest cu2hip.toml "
+                   "or pyproject.toml with [tool.cu2hip], walking up from its folder)")
     p.add_argument("--target", choices=("hip", "cuda"), default=None,
                    help="hip (default): translate to HIP; cuda: keep CUDA, run only the optimizing passes")
     p.add_argument("--rocm-version", metavar="X.Y",

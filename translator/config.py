@@ -8,7 +8,9 @@ Precedence, highest first:
    walk up to the filesystem root; in each folder a cu2hip.toml wins over a pyproject.toml,
    and a pyproject.toml counts only if it has a [tool.cu2hip] table. The search stops at the
    first folder that has one. Inputs are tried in order and the first input that finds a file
-   decides: when several inputs would find different files, the first input's file is used.
+   is the run's configuration (its output, patterns, jobs, project); each file's translation
+   options come from the file `find_config([its folder])` finds (translator.settings.Nearest),
+   as Ruff's do, so that two projects in one run keep their own settings.
 4. nothing: an empty `Config()`.
 
 Relative paths in a file (`output`, `rules`) are relative to the file's folder; `~` is expanded.

@@ -100,9 +100,9 @@ def normalize(args) -> list[str]:
 
 
 def _names_a_file(paths: list[str], output: str) -> bool:
-    """Does `-o` name an output file, as HIPIFY reads it: one input that is a file, and
+    """Does `-o` name an output file, as HIPIFY reads it: one input that is a file (or `-`), and
     an output that is not a folder and has a file suffix (`-o out.hip`), or exists as a file."""
-    if len(paths) != 1 or not Path(paths[0]).is_file():
+    if len(paths) != 1 or not (paths[0] == "-" or Path(paths[0]).is_file()):     # `-`: standard input
         return False
     target = Path(output)
     return not target.is_dir() and (target.is_file() or bool(target.suffix)) and not output.endswith("/")

@@ -40,7 +40,7 @@ PARSE_ERROR = rule(
 tree-sitter could not parse the region (usually a macro it cannot see through). Names
 are still renamed there, but no structural rewrite (launch syntax, HIP_SYMBOL, warp
 masks) touches it, since its shape is not known.""", example="void f() { int x = ; cudaFree(0); }\n",
-    translation="#include <hip/hip_runtime.h>\nvoid f() { int x = ; hipFree(0); }\n")
+    translation="#include <hip/hip_runtime.h>\nvoid f() { int x = ; hipFree(0); }\n", grouped=True)
 NEW_PARSE_ERROR = rule(
     "P003", "output-does-not-parse", ERROR, "internal error: the translation does not parse where the input did", """
 An edit made code that no longer parses, at a place where the input parsed. This is a

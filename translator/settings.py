@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from translator.catalog import check_selectors
-from translator.config import Config, ConfigError, load
+from translator.config import Config, ConfigError, find_config, load, load_config
 from translator.mapping import (NEWEST_KNOWN_RELEASE, load_tables, newest_in_tables, parse_version,
                                 version_at_least, version_str)
 from translator.passes import Options, all_passes
@@ -36,6 +36,8 @@ class Settings:
     patterns_root: tuple = (None, None)   # the folders include and exclude are relative to
     gitignore: bool = True              # leave out what .gitignore files ignore (--no-ignore: False)
     compile_timeout: float = DEFAULT_TIMEOUT     # cu2hip report: seconds per compile
+    # Each file's options from its nearest configuration (None: --config, one for all).
+    nearest: Nearest | None = None
 
     def describe_target(self) -> str:
         if self.options.target == "cuda":
@@ -57,10 +59,63 @@ def _selectors(raw) -> tuple[str, ...]:
 
 def resolve(args) -> Settings:
     """Settings for parsed command-line `args` (any subcommand that translates)."""
+    explicit = Path(args.config) if getattr(args, "config", None) else None
     try:
-        config = load([Path(p) for p in args.paths], Path(args.config) if getattr(args, "config", None) else None)
+        config = load([Path(p) for p in args.paths], explicit)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
+    options, source = _options(args, config)
+    jobs = _flag_or(args, "jobs", config.jobs, os.cpu_count() or 1)
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    flag_output = getattr(args, "output", None)
+    output = Path(flag_output) if flag_output else config.output
+    # Patterns given on the command line are relative to the current folder, those of the
+    # configuration to its folder (as Ruff's).
+    roots = tuple(Path.cwd() if getattr(args, name, None) or config.root is None else config.root
+                  for name in ("include", "exclude"))
+    return Settings(options, source, config, output, not flag_output and config.output is not None, jobs,
+                    tuple(_flag_or(args, "include", config.include, ())),
+                    tuple(_flag_or(args, "exclude", config.exclude, ())),
+                    bool(_flag_or(args, "strict", config.strict)),
+                    bool(_flag_or(args, "only_translated", config.only_translated)),
+                    roots,
+                    not getattr(args, "no_ignore", False),
+                    _compile_timeout(_flag_or(args, "compile_timeout", config.compile_timeout, DEFAULT_TIMEOUT)),
+                    Nearest(args, config) if explicit is None else None)
+
+
+class Nearest:
+    """Each file's translation options from its nearest configuration (as Ruff's): the
+    file found walking up from the file's folder, the flags over it. The run's own
+    configuration (the first input's) answers for files that find the same file."""
+
+    def __init__(self, args, config: Config):
+        self.args, self.config = args, config
+        self.by_folder: dict[Path, Path | None] = {}
+        self.by_file: dict[Path | None, tuple] = {config.path: None}
+
+    def __call__(self, path: Path):
+        """The Options for `path`, or None where the run's own apply."""
+        folder = Path(os.path.abspath(path)).parent
+        if folder not in self.by_folder:
+            self.by_folder[folder] = find_config([folder])
+        found = self.by_folder[folder]
+        if found not in self.by_file:
+            try:
+                config = load_config(found) if found is not None else Config()
+            except ConfigError as exc:
+                raise UsageError(str(exc)) from None
+            self.by_file[found] = _options(self.args, config)[0]
+        return self.by_file[found]
+
+    def files(self) -> list[Path]:
+        """The configuration files used beyond the run's own."""
+        return [p for p in self.by_file if p is not None and p != self.config.path]
+
+
+def _options(args, config: Config) -> tuple[Options, str]:
+    """The translation options for `args` over `config`, and where the target version came from."""
     version, source = _rocm_version(args, config)
     rules = tuple(str(Path(p).absolute()) for p in getattr(args, "rules", None) or ()) or \
         tuple(str(p) for p in config.rules)
@@ -93,23 +148,7 @@ def resolve(args) -> Settings:
         select=select, ignore=ignore, only=only, rules=rules,
         **_pass_options(args, config),
         offload_arch=_offload_arch(getattr(args, "offload_arch", None)) or config.offload_arch or ("gfx90a",))
-    jobs = _flag_or(args, "jobs", config.jobs, os.cpu_count() or 1)
-    if jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    flag_output = getattr(args, "output", None)
-    output = Path(flag_output) if flag_output else config.output
-    # Patterns given on the command line are relative to the current folder, those of the
-    # configuration to its folder (as Ruff's).
-    roots = tuple(Path.cwd() if getattr(args, name, None) or config.root is None else config.root
-                  for name in ("include", "exclude"))
-    return Settings(options, source, config, output, not flag_output and config.output is not None, jobs,
-                    tuple(_flag_or(args, "include", config.include, ())),
-                    tuple(_flag_or(args, "exclude", config.exclude, ())),
-                    bool(_flag_or(args, "strict", config.strict)),
-                    bool(_flag_or(args, "only_translated", config.only_translated)),
-                    roots,
-                    not getattr(args, "no_ignore", False),
-                    _compile_timeout(_flag_or(args, "compile_timeout", config.compile_timeout, DEFAULT_TIMEOUT)))
+    return options, source
 
 
 def _offload_arch(raw: str | None) -> tuple[str, ...]:

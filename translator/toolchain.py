@@ -92,6 +92,27 @@ def missing_hip_headers(source: bytes) -> list[str]:
             if not any((folder / h.decode()).is_file() for folder in folders)]
 
 
+@dataclass(frozen=True)
+class MissingHeader:
+    """A compile that stopped at an include the compiler did not find."""
+    path: str           # the file whose #include failed
+    line: int
+    col: int
+    name: str           # the header as the #include spells it
+
+
+# clang (hipcc): `f.cu:2:10: fatal error: 'x.h' file not found`; gcc (nvcc's host
+# compiler, cudafe): `f.cu:2:10: fatal error: x.h: No such file or directory`.
+_NOT_FOUND = re.compile(r"^(.+?):(\d+):(\d+): fatal error: (?:'([^'\n]+)' file not found|"
+                        r"([^:\n]+): No such file or directory)$", re.M)
+
+
+def missing_header(output: str) -> MissingHeader | None:
+    """The first include a compile's output says was not found, or None."""
+    m = _NOT_FOUND.search(output)
+    return MissingHeader(m[1], int(m[2]), int(m[3]), m[4] or m[5]) if m else None
+
+
 DEFAULT_TIMEOUT = 300.0
 _LIVE: set[subprocess.Popen] = set()
 _LIVE_LOCK = threading.Lock()

@@ -64,6 +64,7 @@ class Selection:
     patterns_root: tuple = (None, None)   # what include and exclude are relative to (translator.ignore)
     gitignore: bool = True        # leave out what the trees' .gitignore files ignore
     dependents: bool = False      # also the project's files whose translation reads the inputs (a commit's)
+    stdin: tuple[str, bytes] | None = None   # (name, bytes): the input `-`, read from standard input
 
 
 @dataclass
@@ -148,6 +149,9 @@ class _Walk:
 
     def add(self, raw: str) -> None:
         root = Path(raw)
+        if self.s.stdin is not None and raw == self.s.stdin[0]:
+            self.job(root, None)      # standard input: the file of this name is not read
+            return
         if kind(raw) == MISSING:
             self.problems.append(problem(UNREADABLE, raw, "a symbolic link to nothing" if os.path.lexists(raw)
                                          else "no such file or directory"))
@@ -309,7 +313,8 @@ class _Walk:
         while pending:
             job = pending.pop()
             try:
-                data = read_regular(job.source)
+                data = self.s.stdin[1] if self.s.stdin is not None and job.display == self.s.stdin[0] \
+                    else read_regular(job.source)
             except OSError:
                 continue   # reported when the file itself is translated
             contents[real_path(job.source)] = data

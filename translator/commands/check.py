@@ -36,7 +36,7 @@ def run(args, settings: Settings) -> int:
         print(d.format(), file=sys.stderr)
     errors = sum(d.severity == "error" for d in workspace.problems)
     stale = []
-    for job, result in Batch(workspace, settings.options, settings.jobs, args.cache).results():
+    for job, result in Batch(workspace, settings.options, settings.jobs, args.cache, settings.nearest).results():
         for d in result.diagnostics:
             if d.severity == "error" or not args.quiet:
                 print(d.format(), file=sys.stderr)

@@ -32,7 +32,7 @@ def run(args, settings: Settings) -> int:
                          "(give the folder of the translated tree)")
     selection = Selection(against, complete=False, include=settings.include, exclude=settings.exclude,
                           project=settings.config.root, skip=tuple(p for p in (settings.output,) if p),
-                          patterns_root=settings.patterns_root, gitignore=settings.gitignore)
+                          patterns_root=settings.patterns_root, gitignore=settings.gitignore, stdin=args.stdin)
     workspace = Workspace.collect(args.paths, selection)
     if workspace.onto_inputs:
         raise UsageError(f"--against {against} is where the inputs are ({', '.join(workspace.onto_inputs)}): "
@@ -46,7 +46,7 @@ def run(args, settings: Settings) -> int:
     minimum = args.min_severity
     results, total = [], Stats()
     errors = sum(d.severity == "error" for d in workspace.problems)
-    for job, result in Batch(workspace, settings.options, settings.jobs, args.cache).results():
+    for job, result in Batch(workspace, settings.options, settings.jobs, args.cache, settings.nearest).results():
         errors += result.errors
         total.add(result, count_lines=False)
         result = _at_least(result, minimum)

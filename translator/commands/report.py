@@ -18,7 +18,8 @@ import sys
 
 from translator import __version__, compile_context
 from translator.catalog import catalog
-from translator.commands.run import Batch
+from translator.commands.run import Batch, varied
+from translator.ignore import repository_root
 from translator.diagnostics import Diagnostic
 from translator.output import functions, kernels
 from translator.output.html import to_html
@@ -39,17 +40,19 @@ def run(args, settings: Settings) -> int:
                                                         exclude=settings.exclude, project=settings.config.root,
                                                         skip=tuple(p for p in (settings.output,) if p),
                                                         patterns_root=settings.patterns_root,
-                                                        gitignore=settings.gitignore))
+                                                        gitignore=settings.gitignore, stdin=args.stdin))
     for d in workspace.problems:
         print(d.format(), file=sys.stderr)
+    nearest = settings.nearest
     if context.defines:     # the build's configuration is parsed first (frontend)
         settings = dataclasses.replace(settings, options=dataclasses.replace(settings.options,
                                                                              defines=context.defines))
+        nearest = varied(nearest, lambda options: dataclasses.replace(options, defines=context.defines))
     rules = catalog()
     topics = sorted({r.topic for r in rules.values() if r.topic})
     findings = {t: [] for t in topics}
     errors = sum(d.severity == "error" for d in workspace.problems)
-    batch = Batch(workspace, settings.options, settings.jobs, args.cache)
+    batch = Batch(workspace, settings.options, settings.jobs, args.cache, nearest)
     pairs = list(batch.results())
     for _, result in pairs:
         errors += result.errors
@@ -72,6 +75,9 @@ def run(args, settings: Settings) -> int:
     table = kernels.rows(pairs, batch.options)
     kernels.launch_changes(table, findings)
     hosts = functions.rows(pairs, findings, batch.options)
+    # Where a header a compile did not find is looked for: the project, and the repository it is in.
+    search = tuple(dict.fromkeys(p for p in (workspace.project, workspace.project and repository_root(
+        workspace.project)) if p is not None))
     if not args.compile:
         missing = ["--no-compile: no compiler figures"]
     elif settings.options.target != "hip":
@@ -80,11 +86,13 @@ def run(args, settings: Settings) -> int:
         missing = []
     else:
         plain = kernels.without_passes(settings.options, [r.id for r in rules.values() if r.topic])
-        without = [r for _, r in Batch(workspace, plain, settings.jobs, args.cache).results()]
+        without = [r for _, r in Batch(workspace, plain, settings.jobs, args.cache, varied(
+            nearest, lambda options: kernels.without_passes(options, [r.id for r in rules.values() if r.topic]))
+            ).results()]
         missing = kernels.compile_figures(table, pairs, without, settings.options.offload_arch[0], settings.jobs, context,
-                                          settings.compile_timeout)
+                                          settings.compile_timeout, search)
     if args.compile and table:
-        missing += kernels.nvcc_figures(table, pairs, settings.jobs, context, settings.compile_timeout)
+        missing += kernels.nvcc_figures(table, pairs, settings.jobs, context, settings.compile_timeout, search)
     if args.format == "html":
         sys.stdout.write(to_html(findings, table, missing, settings.options.offload_arch[0], hosts))
     else:

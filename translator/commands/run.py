@@ -36,20 +36,34 @@ class Batch:
     The options (with the run's local headers and launch index, the largest part of what
     a worker needs) go to each worker once, when it starts; a task carries a job and its
     bytes. Each worker looks its files up in the cache and writes their entries itself,
-    so that neither the keys nor the entries wait on the parent."""
+    so that neither the keys nor the entries wait on the parent.
 
-    def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True):
+    `nearest(path)` (translator.settings.Nearest) gives a file's own options where its
+    nearest configuration is not the run's (None: the run's); each variant goes to the
+    workers once, a task carries its number."""
+
+    def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True, nearest=None):
         # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
         folder = default_dir() if use_cache else None
         # Every local header looked for, found or not, wherever it is (a run's record
         # holds their states: translator.runcache).
         self.headers_probed: set[str] = set()
         headers = local_headers(workspace, self.headers_probed)
-        options = dataclasses.replace(options, qualifier_macros=workspace.qualifier_macros,
-                                      tree_names=workspace.declared_names, local_headers=headers,
-                                      launch_index=launch_index(workspace, Cache(folder) if folder else None,
-                                                                headers))
-        self.workspace, self.options, self.workers, self.folder = workspace, options, workers, folder
+        shared = dict(qualifier_macros=workspace.qualifier_macros, tree_names=workspace.declared_names,
+                      local_headers=headers,
+                      launch_index=launch_index(workspace, Cache(folder) if folder else None, headers))
+        self.options = dataclasses.replace(options, **shared)
+        self.variants, self.which = [self.options], [0] * len(workspace.jobs)
+        if nearest is not None:
+            number: dict[int, int] = {}
+            for k, job in enumerate(workspace.jobs):
+                own = nearest(job.source)
+                if own is not None:
+                    if id(own) not in number:
+                        number[id(own)] = len(self.variants)
+                        self.variants.append(dataclasses.replace(own, **shared))
+                    self.which[k] = number[id(own)]
+        self.workspace, self.workers, self.folder = workspace, workers, folder
         self.hits = 0
 
     def results(self):
@@ -64,16 +78,16 @@ class Batch:
         """(Result, from the cache) of each job, in order, from a pool of workers where
         there is enough work."""
         if self.workers == 1 or len(jobs) < _POOL_MIN_FILES:
-            work = _Work(self.options, self.folder)
-            for job, data in zip(jobs, inputs):
-                yield work.one(job, data)
+            work = _Work(self.variants, self.folder)
+            for job, data, which in zip(jobs, inputs, self.which):
+                yield work.one(job, data, which)
             return
         context = multiprocessing.get_context()
         # A forkserver's workers are its children, not ours: it ends with us, and they with it.
         parent = None if context.get_start_method() == "forkserver" else os.getpid()
         with ProcessPoolExecutor(max_workers=min(self.workers, len(jobs)), mp_context=context,
-                                 initializer=_start_worker, initargs=(parent, self.options, self.folder)) as pool:
-            yield from pool.map(_one, jobs, inputs, chunksize=_chunk(len(jobs), self.workers))
+                                 initializer=_start_worker, initargs=(parent, self.variants, self.folder)) as pool:
+            yield from pool.map(_one, jobs, inputs, self.which, chunksize=_chunk(len(jobs), self.workers))
 
 
 def _chunk(jobs: int, workers: int) -> int:
@@ -83,20 +97,22 @@ def _chunk(jobs: int, workers: int) -> int:
 
 
 class _Work:
-    """What a process translates with: the run's options and cache (None: no cache)."""
+    """What a process translates with: the run's options (their variants, by number) and
+    cache (None: no cache)."""
 
-    def __init__(self, options, folder: Path | None):
-        self.options = options
+    def __init__(self, variants: list, folder: Path | None):
+        self.variants = variants
         self.cache = Cache(folder) if folder is not None else None
 
-    def one(self, job: Job, data) -> tuple[Result, bool]:
+    def one(self, job: Job, data, which: int = 0) -> tuple[Result, bool]:
+        options = self.variants[which]
         if self.cache is None or not isinstance(data, bytes):
-            return translate_one(job, data, self.options), False
-        key = self.cache.key(job.display, data, self.options)
+            return translate_one(job, data, options), False
+        key = self.cache.key(job.display, data, options)
         found = self.cache.get(key, data)
         if found is not None:
             return found, True
-        result = translate_one(job, data, self.options)
+        result = translate_one(job, data, options)
         self.cache.put(key, result)
         return result, False
 
@@ -104,14 +120,30 @@ class _Work:
 _WORKER: _Work | None = None
 
 
-def _start_worker(parent: int | None, options, folder: Path | None) -> None:
+def _start_worker(parent: int | None, variants: list, folder: Path | None) -> None:
     global _WORKER
     _end_with_parent(parent)
-    _WORKER = _Work(options, folder)
+    _WORKER = _Work(variants, folder)
 
 
-def _one(job: Job, data) -> tuple[Result, bool]:
-    return _WORKER.one(job, data)
+def _one(job: Job, data, which: int) -> tuple[Result, bool]:
+    return _WORKER.one(job, data, which)
+
+
+def varied(nearest, change):
+    """`nearest` with `change(options)` applied to each file's own options (None stays None)."""
+    if nearest is None:
+        return None
+    memo: dict[int, tuple] = {}       # by the options' identity (each kept, so it stays unique)
+
+    def own(path):
+        options = nearest(path)
+        if options is None:
+            return None
+        if id(options) not in memo:
+            memo[id(options)] = (options, change(options))
+        return memo[id(options)][1]
+    return own
 
 
 def _end_with_parent(parent: int | None) -> None:

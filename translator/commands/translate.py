@@ -65,7 +65,7 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
     selection = Selection(output, not settings.only_translated, args.in_place, settings.include, settings.exclude,
                           settings.config.root if settings.output_from_config and output is not None else None,
                           settings.config.root, tuple(p for p in (settings.output,) if p is not None),
-                          settings.patterns_root, settings.gitignore, dependents=args.pre_commit)
+                          settings.patterns_root, settings.gitignore, dependents=args.pre_commit, stdin=args.stdin)
     workspace = Workspace.collect(args.paths, selection)
     if workspace.onto_inputs:
         raise UsageError(f"the output folder {output} would overwrite the inputs themselves "
@@ -96,9 +96,9 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
     # The progress line and the summary go to the terminal only, not into a run's record.
     stderr = replay.stderr if replay is not None else sys.stderr
     progress = Progress.on(stderr, len(workspace.jobs), quiet)
-    batch = Batch(workspace, settings.options, settings.jobs, args.cache)
+    batch = Batch(workspace, settings.options, settings.jobs, args.cache, settings.nearest)
     if replay is not None:
-        replay.read(batch.headers_probed, workspace, settings)
+        replay.read(batch.headers_probed, workspace, settings, batch.variants)
     for job, result in batch.results():
         progress.clear()
         for d in result.diagnostics:
@@ -214,7 +214,8 @@ class _Replay:
     def for_run(cls, args, settings: Settings, output: Path | None) -> _Replay | None:
         """None for a run that writes to stdout, rewrites its inputs, writes a report or
         statistics file, or may not use the cache."""
-        if not args.cache or args.stdout or args.output_file or args.in_place or args.report or args.o_stats:
+        if not args.cache or args.stdin or args.stdout or args.output_file or args.in_place or args.report \
+                or args.o_stats:
             return None
         mode = (str(output) if output else None, args.examine, args.no_output, args.print_stats,
                 args.print_stats_csv, args.pre_commit, settings.only_translated, args.quiet, settings.strict,
@@ -241,7 +242,7 @@ class _Replay:
         return r is not None and r.inputs == self.inputs and r.reads.state() == r.read_states \
             and r.outputs == self._outputs()
 
-    def read(self, headers: set[str], workspace: Workspace, settings: Settings) -> None:
+    def read(self, headers: set[str], workspace: Workspace, settings: Settings, variants: list = ()) -> None:
         """What the run's results read beyond the input trees (runcache.Reads), and its
         state now, once the run has read it: the local headers looked for, the
         configuration and rules files, and the project's files when its folder is not in
@@ -249,6 +250,9 @@ class _Replay:
         paths = set(headers) | {str(p) for p in settings.options.rules}
         if settings.config.path is not None:
             paths.add(os.path.abspath(settings.config.path))
+        if settings.nearest is not None:     # the other projects' configurations (and their rules)
+            paths.update(os.path.abspath(p) for p in settings.nearest.files())
+            paths.update(str(p) for options in variants for p in options.rules)
         project = None
         if workspace.project is not None:
             home = os.path.realpath(workspace.project)

@@ -26,6 +26,7 @@ from translator.facts import Facts, active
 from translator.ir import build_ir
 from translator.ir.host_values import KernelLaunches, evaluator
 from translator.ir.registers import estimate, kernel_bounds, kernel_demand
+from translator.mapping import load_tables
 from translator.source import SourceFile
 
 FIGURES = ("vgprs", "agprs", "sgprs", "scratch_bytes", "occupancy", "vgpr_spills", "sgpr_spills")
@@ -123,12 +124,14 @@ def _writes_bounds(d, row: dict) -> bool:
 
 
 def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: int, context=None,
-                    timeout: float = toolchain.DEFAULT_TIMEOUT) -> list[str]:
+                    timeout: float = toolchain.DEFAULT_TIMEOUT, search: tuple[Path, ...] = ()) -> list[str]:
     """Add hipcc's figures to each row, for the translation (`pairs`) and the one without
     the optimizing passes (`without`: Results in the same order); the reasons figures are
     missing, if any. `context` (translator.compile_context) gives each file's include
     folders, definitions and standard; a folder of the translated tree is searched in the
-    translation's copy first."""
+    translation's copy first. A compile that stops at a header not found says which, where
+    it is under the folders of `search` (default: the inputs' common folder) and what option
+    adds it."""
     if toolchain.hipcc() is None:
         return ["hipcc is not installed: no compiler figures (apt-get install hipcc libamdhip64-dev "
                 "rocm-device-libs)"]
@@ -165,7 +168,8 @@ def compile_figures(table: list[dict], pairs, without, offload_arch: str, jobs: 
             for variant, display, done, kernels in pool.map(run, units):
                 if not done.ok and not kernels:
                     problems.append(f"{display} ({variant} the optimizing passes) did not compile for {offload_arch}: "
-                                    f"{_first_error(done.output)}")
+                                    + _why_not(done.output, {Path(tmp, variant).resolve(): root}, root,
+                                               search or (root,)))
                 for k in kernels:
                     figures[variant].setdefault(display, {}).setdefault(function_name(k.kernel), k)
     outputs = {"with": {r.path: r.output for _, r in pairs}, "without": {r.path: r.output for r in without}}
@@ -197,7 +201,7 @@ def _from_includer(figures: dict, outputs: dict, row: dict):
 
 
 def nvcc_figures(table: list[dict], pairs, jobs: int, context=None,
-                 timeout: float = toolchain.DEFAULT_TIMEOUT) -> list[str]:
+                 timeout: float = toolchain.DEFAULT_TIMEOUT, search: tuple[Path, ...] = ()) -> list[str]:
     """Add `nvcc --resource-usage`'s registers and spill stores of the CUDA originals (for
     sm_90) to each row; the reasons figures are missing, if any."""
     if toolchain.nvcc() is None:
@@ -216,10 +220,13 @@ def nvcc_figures(table: list[dict], pairs, jobs: int, context=None,
         return display, done, kernels
     found: dict[str, dict] = {}
     problems = []
+    sources = [path.resolve() for _, path in units]
+    root = Path(os.path.commonpath([str(p.parent) for p in sources])) if sources else Path(".")
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool, toolchain.compilers():
         for display, done, kernels in pool.map(run, units):
             if not done.ok and not kernels:
-                problems.append(f"{display} did not compile with nvcc: {_first_error(done.output)}")
+                problems.append(f"{display} did not compile with nvcc: "
+                                + _why_not(done.output, {}, root, search or (root,), translated=False))
             for k in kernels:
                 found.setdefault(display, {}).setdefault(function_name(k.kernel), k)
     inputs = {r.path: r.input for _, r in pairs}
@@ -228,6 +235,59 @@ def nvcc_figures(table: list[dict], pairs, jobs: int, context=None,
         row["nvcc_registers"] = k.registers if k is not None else None
         row["nvcc_spill_bytes"] = k.spill_bytes if k is not None else None
     return problems
+
+
+def _why_not(output: str, copies: dict[Path, Path], inputs: Path, search: tuple[Path, ...],
+             translated: bool = True) -> str:
+    """Why a compile failed: its first error, its paths in the temporary copies (`copies`:
+    copy folder -> the folder it mirrors) given as the originals; for a header not found,
+    what is missing and the option that adds it (a header found under `search`: -I its
+    folder; a CUDA header that a file of the project read untranslated includes: that
+    file's folder as an input)."""
+    error = _first_error(output)
+    for copy, home in copies.items():
+        error = error.replace(str(copy) + os.sep, str(home) + os.sep)
+    miss = toolchain.missing_header(output)
+    if miss is None:
+        return error
+    where, copied = miss.path, False
+    for copy, home in copies.items():
+        if Path(miss.path).resolve().is_relative_to(copy):
+            where, copied = str(home / Path(miss.path).resolve().relative_to(copy)), True
+    at = f"{where}:{miss.line}:{miss.col}"
+    if translated and not copied and load_tables().header(miss.name) is not None:
+        # A header of the project compiled as it is: its CUDA includes are not HIP's.
+        return (f"{at}: '{miss.name}' was not found: {where} is CUDA, compiled untranslated because its folder "
+                f"is not an input: add {Path(where).parent} to the inputs of `cu2hip report` (its translation is "
+                "then searched first)")
+    found = next((f for top in search if (f := _find_header(miss.name, top)) is not None), None)
+    if found is None:
+        return (f"{at}: '{miss.name}' was not found, nor is it under {', '.join(map(str, search))}: give its "
+                "folder with -I DIR, or the build's compilation database with -p BUILD_DIR")
+    folder = Path(str(found)[:-len(miss.name)].rstrip(os.sep) or os.sep)
+    also = "" if folder.resolve().is_relative_to(inputs) or not translated else \
+        f", and {folder} to the inputs if its headers use CUDA"
+    return (f"{at}: '{miss.name}' was not found: {found} has it; add -I {folder} (or -p BUILD_DIR with the "
+            f"build's compile_commands.json){also}")
+
+
+def _find_header(name: str, top: Path, limit: int = 20000) -> Path | None:
+    """The first file (in sorted walk order, at most `limit` files looked at) under `top`
+    whose path ends with the include's `name` (`x.h`, `sub/x.h`); folders starting with
+    `.` are not entered."""
+    parts = Path(name).parts
+    if not parts or ".." in parts or Path(name).is_absolute():
+        return None
+    seen = 0
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        seen += len(filenames)
+        here = Path(dirpath)
+        if parts[-1] in filenames and Path(here, parts[-1]).as_posix().endswith("/" + "/".join(parts)):
+            return here / parts[-1]
+        if seen > limit:
+            return None
+    return None
 
 
 def _first_error(output: str) -> str:

@@ -6,7 +6,9 @@ Plain renames (an identifier or a header name swapped for another) are aggregate
 result per file per rule, its locations every region renamed and its fix every
 replacement, so that an upload opens one alert per file and rule, not one per name; a
 file with more than 100 renames of a rule has one such result per 100 (GitHub shows 100
-locations of a result and rejects one with more than 1,000).
+locations of a result and rejects one with more than 1,000). The diagnostics of a rule
+the catalog marks `grouped` (P001, the parser's error sites: a third of a large tree's
+results otherwise) are aggregated the same way: one result per file per rule, per 100.
 Each result carries a `partialFingerprints` entry that does not move with line numbers
 (the rule, the file, the text of the line and its occurrence), and the run an
 `automationDetails` id (GitHub's analysis category).
@@ -40,15 +42,24 @@ def to_sarif(results, rules, *, tool_version: str, root: str | None = None,
     "note"."""
     descriptors = [_descriptor(rule) for rule in rules]
     positions = {d["id"]: i for i, d in enumerate(descriptors)}
+    grouped = {rule.id for rule in rules if getattr(rule, "grouped", False)}
     out = []
     for result in results:
         index = LineIndex(result.input)
         uri = {"uri": artifact_uri(result.path, root)}
         seen: Counter[tuple] = Counter()
+        groups: dict[tuple, tuple[int, list]] = {}     # (rule, level) -> (its place in `out`, its sites)
         for d in result.diagnostics:
             if not at_least(d.severity, min_severity):
                 continue
             region = _region(index, d.line, d.col, d.end_line, d.end_col)
+            if d.code in grouped and d.fix is None and d.path == result.path:
+                level = LEVELS.get(d.severity, "none")
+                if (d.code, level) not in groups:
+                    groups[d.code, level] = (len(out), [])
+                    out.append(None)
+                groups[d.code, level][1].append(((d.line, d.col), region, d.message))
+                continue
             entry = _result(d.code, positions, LEVELS.get(d.severity, "none"), d.message,
                             [(artifact_uri(d.path, root), region)])
             if d.fix is not None:
@@ -56,6 +67,12 @@ def to_sarif(results, rules, *, tool_version: str, root: str | None = None,
             line = index.line_bytes(d.line) if d.path == result.path else b""
             entry["partialFingerprints"] = _fingerprint(seen, d.code, artifact_uri(d.path, root), line)
             out.append(entry)
+        for (rule_id, level), (place, sites) in groups.items():
+            sites.sort(key=lambda site: site[0])
+            out[place] = [_result(rule_id, positions, level, message, [(uri["uri"], r) for _, r, _ in part])
+                          | {"partialFingerprints": {FINGERPRINT: _hash(rule_id, uri["uri"], b"sites" + (
+                              b"\0%d" % n if n else b""))}}
+                          for n, (part, message) in enumerate(_parts(sites, "site", lambda site: site[2]))]
         if not at_least("note", min_severity):
             continue
         renames: dict[str, tuple[int, list]] = {}     # rule -> (its place in `out`, its fixes)
@@ -93,14 +110,10 @@ def _renames(index: LineIndex, uri: dict, positions: dict, rule_id: str, fixes: 
     with more than 1,000). A result's message counts each distinct reason among its
     renames, its locations are their regions, and its one fix holds their replacements."""
     edits = sorted(((e, f.reason) for f in fixes for e in f.edits), key=lambda er: (er[0].start, er[0].end))
-    parts = [edits[k:k + LOCATIONS] for k in range(0, len(edits), LOCATIONS)]
     out = []
-    for n, part in enumerate(parts):
-        reasons = Counter(reason for _, reason in part)
-        noun = "rename" if len(part) == 1 else "renames"
-        of = f" (part {n + 1} of {len(parts)}: {len(edits)} in the file)" if len(parts) > 1 else ""
-        message = fixes[0].reason if len(fixes) == 1 and len(parts) == 1 else f"{len(part)} {noun}{of}: " + "; ".join(
-            reason + (f" (x{k})" if k > 1 else "") for reason, k in sorted(reasons.items()))
+    for n, (part, message) in enumerate(_parts(edits, "rename", lambda er: er[1])):
+        if len(fixes) == 1 and len(edits) <= LOCATIONS:
+            message = fixes[0].reason
         entry = _result(rule_id, positions, "note", message,
                         [(uri["uri"], _span(index, e.start, e.end)) for e, _ in part])
         entry["fixes"] = [{"description": {"text": text_safe(message)},
@@ -109,6 +122,21 @@ def _renames(index: LineIndex, uri: dict, positions: dict, rule_id: str, fixes: 
         entry["partialFingerprints"] = {FINGERPRINT: _hash(rule_id, uri["uri"], b"renames" + (
             b"\0%d" % n if n else b""))}
         out.append(entry)
+    return out
+
+
+def _parts(items: list, noun: str, reason_of) -> list[tuple[list, str]]:
+    """`items` (in source order) cut into parts of at most LOCATIONS, each with its message:
+    how many, which part of how many, and each distinct reason with its count; one item
+    alone is its reason."""
+    parts = [items[k:k + LOCATIONS] for k in range(0, len(items), LOCATIONS)]
+    out = []
+    for n, part in enumerate(parts):
+        reasons = Counter(map(reason_of, part))
+        of = f" (part {n + 1} of {len(parts)}: {len(items)} in the file)" if len(parts) > 1 else ""
+        message = reason_of(part[0]) if len(items) == 1 else f"{len(part)} {noun}{'s' if len(part) > 1 else ''}{of}: " + "; ".join(
+            reason + (f" (x{k})" if k > 1 else "") for reason, k in sorted(reasons.items()))
+        out.append((part, message))
     return out
 
 

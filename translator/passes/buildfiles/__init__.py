@@ -159,8 +159,9 @@ NO_HIP_COUNTERPART = rule(
 translated where they are): kept and reported.""", example_path=_CM, example="set_target_properties(app PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n")
 COMPILER = rule(
     "B020", "hipcc-compiler", NOTE, "nvcc becomes hipcc", """
-`NVCC = nvcc`, `/usr/local/cuda/bin/nvcc` and a recipe's `nvcc` become `hipcc`, HIP's
-compiler driver (the flags that reach it are translated by B021-B026).""", edits=True, safe=True,
+`NVCC = nvcc`, `/usr/local/cuda/bin/nvcc`, `NVCC := $(shell which nvcc)` and a recipe's
+`nvcc` become `hipcc`, HIP's compiler driver (the flags that reach it are translated by
+B021-B026).""", edits=True, safe=True,
     example_path=_MK, example="NVCC = nvcc\n", translation="NVCC = hipcc\n")
 FLAG = rule(
     "B021", "nvcc-flag-mapped", NOTE, "an nvcc flag becomes hipcc's", """

@@ -2,7 +2,8 @@
 declared in translator.passes.buildfiles; this module finds their sites).
 
 Which words are nvcc's is proven, not guessed from names: a recipe command whose first
-word is `nvcc` (or a path to it) or a variable that holds it (`NVCC = nvcc`, `$(NVCC)`);
+word is `nvcc` (or a path to it) or a variable that holds it (`NVCC = nvcc`,
+`NVCC := $(shell which nvcc)`, `$(NVCC)`);
 its other words; and the values of the variables those words expand (`$(NVCCFLAGS)`),
 through the variables they expand in turn. `-l` of a CUDA library is translated
 wherever it is (a host compiler's link line too)."""
@@ -15,6 +16,8 @@ from translator.buildfiles import MakeFile, Word, words
 from translator.passes.buildfiles.flags import FlagReader, Package, library
 
 _NVCC = re.compile(rb"(?:\S*/)?nvcc")
+# `NVCC := $(shell which nvcc)`: the variable holds nvcc, found on PATH when make runs.
+_FOUND_NVCC = re.compile(rb"\s*\$[({]shell\s+(?:which|command\s+-v|type\s+-[pP])\s+((?:\S*/)?nvcc)\s*[)}]\s*")
 _REF = re.compile(rb"\$[({]([A-Za-z0-9_.\-]+)[)}]")
 _COMMAND_PREFIX = re.compile(rb"[@+\-]+")
 _SEPARATORS = frozenset({b";", b"&&", b"||", b"|"})
@@ -76,7 +79,11 @@ class MakeTranslation:
             if line.kind == "assign" and line.op != b"!=":
                 ws = words(data, *line.value)
                 values.setdefault(line.name, []).append(ws)
-                if ws and _NVCC.fullmatch(ws[0].text):
+                found = _FOUND_NVCC.fullmatch(data, *line.value)
+                if found:
+                    compilers.add(line.name)
+                    self._compiler(Word(found.start(1), found.end(1), found.group(1)))
+                elif ws and _NVCC.fullmatch(ws[0].text):
                     compilers.add(line.name)
                     self._compiler(ws[0])
         # The nvcc contexts: commands of the recipes, and the variables they expand.
