@@ -18,7 +18,11 @@ shared memory, barriers, atomics, warp operations, early exits other than the gu
 thread indices used beyond the global id, a pointer used other than as `p[i]` (a
 neighbour read, pointer arithmetic, a pointer passed to a function), memory reached
 through anything but a pointer parameter, an assignment to a parameter or to the index,
-preprocessor lines inside the body, template kernels and kernels in macros. A macro
+preprocessor lines inside the body, and kernels in macros. A template kernel is a stage
+when its template parameters are all types (`typename T`, `class T`; no default, no
+pack): the Stage lists their names and where the statements use them, and each launch
+instantiates it (translator.passes.fusion.chains: with arithmetic types written out). A
+macro
 used in the statements (translator.ir.macros) is allowed only when it is a pure value
 (numbers, operators, arithmetic casts, math calls, and a function-like macro's own
 parameters, whose arguments are the tree's): any other expansion (`#define Y_NEXT
@@ -102,6 +106,8 @@ class Stage:
     names: tuple[tuple[str, Span], ...]    # uses of parameters and of the index, in source order
     locals: frozenset[str]                 # names the statements declare
     helpers: frozenset[str]                # the file's __device__ functions it calls
+    type_params: tuple[str, ...] = ()      # a template kernel's type parameters, in order
+    type_names: tuple[tuple[str, Span], ...] = ()   # their uses in the statements, in source order
 
 
 @dataclass(frozen=True)
@@ -153,10 +159,11 @@ def device_functions(parsed: ParsedFile) -> dict[str, DeviceFunction]:
     return out
 
 
-def unknown_call(parsed: ParsedFile, name: str) -> str | None:
+def unknown_call(parsed: ParsedFile, name: str, known: frozenset[str] = frozenset()) -> str | None:
     """Why a function makes a call that cannot be followed (itself or through the device
-    functions it reaches: translator.ir.calls), or None."""
-    found = call_graph(parsed).first_unknown(name)
+    functions it reaches: translator.ir.calls), or None; `known`: its own callees that are
+    known (CallGraph.first_unknown)."""
+    found = call_graph(parsed).first_unknown(name, known)
     if found is None:
         return None
     where, _, why = found
@@ -179,8 +186,9 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
     unusable = not_analysable(kernel)
     if unusable:
         return refuse(unusable)
-    if kernel.template_params:
-        return refuse("it is a template")
+    type_params = type_parameters(kernel.template_params)
+    if type_params is None:
+        return refuse(f"it is a template whose parameters are not all types ({', '.join(kernel.template_params)})")
     if kernel.shared:
         return refuse(f"it uses shared memory ({kernel.shared[0].name})")
     for facts, what in ((kernel.barriers, "a barrier"), (kernel.atomics, "an atomic"),
@@ -198,6 +206,8 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
     form, index, index_type, bound, statements = found
     if not statements:
         return refuse("its guarded body is empty")
+    if set(_WORD.findall(index_type)) & set(type_params):
+        return refuse(f"its index's type '{index_type}' is a template parameter's")
     pointers = {p.name for p in kernel.params if p.is_pointer and p.name}
     scalars = {p.name for p in kernel.params if not p.is_pointer and p.name}
     bound_names = []
@@ -211,13 +221,31 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
     walk = _StageWalk(parsed, frag, body, index, pointers, scalars, helpers, statements)
     if walk.reason:
         return refuse(walk.reason)
-    unknown = unknown_call(parsed, kernel.name)
+    unknown = unknown_call(parsed, kernel.name, frozenset(type_params))   # T(x): T is arithmetic
     if unknown:
         return refuse(unknown)
+    type_names = tuple((frag.text(parsed.data, n), frag.span(n)) for s in statements for n in descendants(s)
+                       if n.type in ("identifier", "type_identifier") and frag.text(parsed.data, n) in type_params)
     return Stage(kernel.name, form, index, index_type, frag.text(parsed.data, bound), frag.span(bound),
                  tuple(bound_names),
                  (frag.span(statements[0])[0], frag.span(statements[-1])[1]), tuple(walk.accesses),
-                 tuple(walk.names), frozenset(walk.locals), frozenset(walk.helpers))
+                 tuple(walk.names), frozenset(walk.locals), frozenset(walk.helpers), type_params, type_names)
+
+
+_TYPE_PARAM = re.compile(r"(?:typename|class)\s+([A-Za-z_]\w*)")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def type_parameters(written: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The names of a template's parameters when each is a plain type parameter
+    (`typename T`, `class T`: no default, no pack, no value); () for no template; else None."""
+    names = []
+    for param in written:
+        found = _TYPE_PARAM.fullmatch(" ".join(param.split()))
+        if found is None:
+            return None
+        names.append(found.group(1))
+    return tuple(names)
 
 
 def _statements(node: ts.Node) -> list[ts.Node]:
