@@ -232,8 +232,16 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
                  tuple(walk.names), frozenset(walk.locals), frozenset(walk.helpers), type_params, type_names)
 
 
-_TYPE_PARAM = re.compile(r"(?:typename|class)\s+([A-Za-z_]\w*)")
 _WORD = re.compile(r"[A-Za-z_]\w*")
+_TYPE_PARAM = re.compile(r"(?:typename|class)\s+([A-Za-z_]\w*)(\s*=.*)?", re.S)
+# The types a template kernel's type parameter may take for a rewrite to treat it as
+# written out: one word each, so that the body's text with the word in place of the
+# parameter (`T(0)`, `T *p`, `static_cast<T>(x)`) is what the instantiation means, and
+# its operators, conversions and constructors are the language's, never a class's.
+ARITHMETIC = frozenset({
+    "bool", "char", "short", "int", "long", "unsigned", "signed", "float", "double", "size_t", "ptrdiff_t",
+    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
+})
 
 
 def type_parameters(written: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -242,10 +250,68 @@ def type_parameters(written: tuple[str, ...]) -> tuple[str, ...] | None:
     names = []
     for param in written:
         found = _TYPE_PARAM.fullmatch(" ".join(param.split()))
-        if found is None:
+        if found is None or found.group(2):
             return None
         names.append(found.group(1))
     return tuple(names)
+
+
+def type_parameter_names(kernel: Kernel) -> frozenset[str]:
+    """The names of the kernel's template type parameters (`typename T`, `class T`)."""
+    return frozenset(found.group(1) for found in map(_TYPE_PARAM.match, kernel.template_params) if found)
+
+
+def template_arguments(written: str | None) -> list[str] | None:
+    """A launch's template arguments (`<float, 4>`), split at the commas outside brackets,
+    white space folded; None when it writes none (they are deduced)."""
+    if written is None:
+        return None
+    text = written.strip()
+    text = text[1:-1] if text.startswith("<") and text.endswith(">") else text
+    out, depth, current = [], 0, []
+    for ch in text:
+        depth += ch in "<([{"
+        depth -= ch in ">)]}"
+        if ch == "," and depth == 0:
+            out.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    out.append("".join(current))
+    out = [" ".join(a.split()) for a in out]
+    return [] if out == [""] else out
+
+
+def instantiation(kernel: Kernel, written: str | None, data: bytes) -> dict[str, str] | str:
+    """The kernel's type parameters and the arithmetic types a launch that writes
+    `written` gives them ({} for a kernel with none), or why the instantiation is not
+    known to be its body with arithmetic types written out: the arguments are deduced or
+    not all written, one is not an arithmetic type name, a parameter is a pack or a
+    template, or the file declares an explicit specialization of the kernel (its body,
+    wherever it is defined, is not the template's)."""
+    kinds = []
+    for param in kernel.template_params:
+        param = " ".join(param.split())
+        found = _TYPE_PARAM.fullmatch(param)
+        if found is not None:
+            kinds.append(found.group(1))
+        elif "..." in param or param.startswith(("template", "typename", "class")):
+            return f"it is a template with a parameter pack or a template parameter ({param})"
+        else:
+            kinds.append(None)              # a value: its type is the parameter's, whatever the argument
+    if not any(kinds):
+        return {}
+    specialized = re.compile(rb"\btemplate\s*<\s*>[^;{}]*\b" + re.escape(kernel.name.encode()) + rb"\s*<")
+    if specialized.search(data):
+        return "it has an explicit specialization: which body a launch runs is not the template's alone"
+    args = template_arguments(written)
+    if args is None:
+        return f"it is a template whose arguments this launch deduces: write them out ({kernel.name}<...>)"
+    if len(args) != len(kinds) or any(name and a not in ARITHMETIC for name, a in zip(kinds, args)):
+        types = ", ".join(name for name in kinds if name)
+        return f"it is a template launched with <{', '.join(args)}>: only one arithmetic type name per type " \
+               f"parameter ({types}), each written out, is known to be the body's meaning"
+    return {name: a for name, a in zip(kinds, args) if name}
 
 
 def _statements(node: ts.Node) -> list[ts.Node]:

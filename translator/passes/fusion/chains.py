@@ -38,7 +38,7 @@ from translator.ir import Kernel, LaunchSite, Module
 from translator.facts.aliases import Aliases
 from translator.facts.elementwise import Elementwise
 from translator.facts.statements import LaunchBlocks
-from translator.ir.elementwise import Refusal, Stage, squeeze, substitute
+from translator.ir.elementwise import Refusal, Stage, instantiation, squeeze, substitute
 from translator.ir.reductions import Consumer
 from translator.ir.statements import Block, Pointers, Statement
 from translator.frontend import ParsedFile
@@ -148,7 +148,7 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
             kernel = kernel_of(site)
             stage = stage_of(site, kernel)
             reason = None
-            types = instantiation(module, parsed.data, site, stage) if isinstance(stage, Stage) else {}
+            types = instantiation(kernel, site.template_args, parsed.data) if isinstance(stage, Stage) else {}
             if isinstance(types, str):
                 stage = Refusal(site.kernel, types)
             link = Link(site, kernel, stage, _arguments(kernel, site), types) if isinstance(stage, Stage) else None
@@ -204,38 +204,6 @@ class _Lazy:
         if self._value is None:
             self._value = self._compute()
         return getattr(self._value, name)
-
-
-# The types a template kernel may be instantiated with for fusion: one word each, so
-# that the stage's text with the word in place of the parameter (`T(0)`, `T *p`,
-# `static_cast<T>(x)`) is what the instantiation means.
-ARITHMETIC = frozenset({
-    "bool", "char", "short", "int", "long", "unsigned", "signed", "float", "double", "size_t", "ptrdiff_t",
-    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
-})
-
-
-def instantiation(module: Module, data: bytes, site: LaunchSite, stage: Stage) -> dict[str, str] | str:
-    """A template stage's type parameters and the arithmetic types this launch gives
-    them, or why the launch's instantiation cannot be written out: the arguments are
-    deduced, not all arithmetic type names, or the kernel has explicit specializations
-    (whose bodies are not the template's)."""
-    if not stage.type_params:
-        return {}
-    if site.template_args is None:
-        return f"it is a template whose arguments this launch deduces: write them out ({site.kernel}<...>) " \
-               "for it to be fused"
-    written = site.template_args.strip()
-    written = written[1:-1] if written.startswith("<") and written.endswith(">") else written
-    args = [" ".join(a.split()) for a in written.split(",")] if written.strip() else []
-    if len(args) != len(stage.type_params) or any(a not in ARITHMETIC for a in args):
-        return f"it is a template launched with <{written.strip()}>: only one arithmetic type name per " \
-               f"parameter ({', '.join(stage.type_params)}) is written out in a fused kernel"
-    specialized = re.compile(rb"\btemplate\s*<\s*>[^;{}]*\b" + re.escape(site.kernel.encode()) + rb"\s*<")
-    if any(not k.template_params for k in module.kernels_by_name.get(site.kernel, [])) or specialized.search(data):
-        return "it has an explicit specialization or a non-template overload: which body this launch runs " \
-               "is not the template's alone"
-    return dict(zip(stage.type_params, args))
 
 
 def _arguments(kernel: Kernel, site: LaunchSite) -> dict[str, str]:
