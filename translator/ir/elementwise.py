@@ -282,11 +282,84 @@ def template_arguments(written: str | None) -> list[str] | None:
     return [] if out == [""] else out
 
 
-def instantiation(kernel: Kernel, written: str | None, data: bytes) -> dict[str, str] | str:
+_QUALIFIERS = frozenset({"const", "__restrict__", "__restrict", "restrict"})
+_DECLARATIONS = frozenset({"declaration", "parameter_declaration", "optional_parameter_declaration",
+                           "field_declaration", "for_range_loop"})
+
+
+def _declared_pointees(parsed: ParsedFile, name: str, at: int) -> list[tuple[str, bool]] | None:
+    """Each declaration of `name` that a use at offset `at` may see: in the function
+    around it (any scope: a variable, a parameter, a range-for's) or outside every
+    function (a global, a member); (its pointee type as written, whether it is const),
+    when every one is a one-level pointer; None when one is anything else (an array, a
+    reference, a value, `auto`, a pointer to pointer)."""
+    frag, data = parsed.main, parsed.data
+    found = []
+    stack = [(frag.root, True)]
+    while stack:
+        node, visible = stack.pop()
+        if node.type == "function_definition":
+            lo, hi = frag.span(node)
+            visible = lo <= at < hi
+        stack.extend((c, visible) for c in node.named_children)
+        if node.type not in _DECLARATIONS or not visible:
+            continue
+        type_node = node.child_by_field_name("type")
+        for declarator in node.children_by_field_name("declarator"):
+            target, depth, const = declarator, 0, False
+            while target is not None and target.type not in ("identifier", "field_identifier"):
+                if target.type == "pointer_declarator":
+                    depth += 1
+                elif target.type not in ("init_declarator",):
+                    depth = -99              # an array, a reference, a function: not a plain pointer
+                const |= any(c.type == "type_qualifier" and frag.text(data, c) == "const" for c in target.children)
+                target = target.child_by_field_name("declarator")
+            if target is None or frag.text(data, target) != name:
+                continue
+            words = _WORD.findall(data[frag.span(node)[0]:frag.span(type_node)[1]].decode("utf-8", "replace")) \
+                if type_node is not None else []
+            const |= "const" in words or "volatile" in words
+            words = [w for w in words if w not in ("const", "volatile")]
+            if depth != 1 or len(words) != 1:
+                return None
+            found.append((words[0], const))
+    return found
+
+
+def deduced(parsed: ParsedFile, kernel: Kernel, args: tuple) -> dict[str, str] | None:
+    """The arithmetic types a launch that writes no template arguments gives the kernel's
+    type parameters, deduced as C++ does from a parameter `T *p` (cv and `__restrict__`
+    allowed) whose argument is a name every declaration of which in the file is a pointer
+    to the same arithmetic type (a const one only for a `const T *` parameter); None when
+    a type parameter has no such parameter (or its argument is a macro)."""
+    table = macros(parsed)
+    out: dict[str, str] = {}
+    for param, arg in zip(kernel.params, args):
+        declaration = " ".join(parsed.data[param.span[0]:param.span[1]].decode("utf-8", "replace").split())
+        words = [w for w in _WORD.findall(declaration) if w not in _QUALIFIERS]
+        if not param.is_pointer or declaration.count("*") != 1 or "[" in declaration or "&" in declaration \
+                or len(words) != 2 or words[1] != param.name:
+            continue
+        type_name, name = words[0], squeeze(arg.text)
+        if type_name in out or not name.isidentifier() or name in table:
+            continue
+        pointees = _declared_pointees(parsed, name, arg.span[0])
+        if not pointees or len({t for t, _ in pointees}) != 1 or pointees[0][0] not in ARITHMETIC:
+            continue
+        if any(const for _, const in pointees) and "const" not in declaration.split("*")[0].split():
+            continue                      # T deduced as const float: not the word alone
+        out[type_name] = pointees[0][0]
+    names = [found.group(1) for found in map(_TYPE_PARAM.fullmatch, kernel.template_params) if found]
+    return {n: out[n] for n in names} if names and all(n in out for n in names) else None
+
+
+def instantiation(kernel: Kernel, written: str | None, data: bytes,
+                  deduce=None) -> dict[str, str] | str:
     """The kernel's type parameters and the arithmetic types a launch that writes
     `written` gives them ({} for a kernel with none), or why the instantiation is not
     known to be its body with arithmetic types written out: the arguments are deduced or
-    not all written, one is not an arithmetic type name, a parameter is a pack or a
+    not all written (`deduce()`, when given, says what they are deduced as, or None), one
+    is not an arithmetic type name, a parameter is a pack or a
     template, or the file declares an explicit specialization of the kernel (its body,
     wherever it is defined, is not the template's)."""
     kinds = []
@@ -306,7 +379,11 @@ def instantiation(kernel: Kernel, written: str | None, data: bytes) -> dict[str,
         return "it has an explicit specialization: which body a launch runs is not the template's alone"
     args = template_arguments(written)
     if args is None:
-        return f"it is a template whose arguments this launch deduces: write them out ({kernel.name}<...>)"
+        found = deduce() if deduce is not None else None
+        if found is not None and len(found) == len(kinds):
+            return found
+        return f"it is a template whose arguments this launch deduces, and not each from a pointer to an " \
+               f"arithmetic type: write them out ({kernel.name}<...>)"
     if len(args) != len(kinds) or any(name and a not in ARITHMETIC for name, a in zip(kinds, args)):
         types = ", ".join(name for name in kinds if name)
         return f"it is a template launched with <{', '.join(args)}>: only one arithmetic type name per type " \

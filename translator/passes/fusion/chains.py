@@ -38,7 +38,7 @@ from translator.ir import Kernel, LaunchSite, Module
 from translator.facts.aliases import Aliases
 from translator.facts.elementwise import Elementwise
 from translator.facts.statements import LaunchBlocks
-from translator.ir.elementwise import Refusal, Stage, instantiation, squeeze, substitute
+from translator.ir.elementwise import Refusal, Stage, deduced, instantiation, squeeze, substitute
 from translator.ir.reductions import Consumer
 from translator.ir.statements import Block, Pointers, Statement
 from translator.frontend import ParsedFile
@@ -148,7 +148,8 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
             kernel = kernel_of(site)
             stage = stage_of(site, kernel)
             reason = None
-            types = instantiation(kernel, site.template_args, parsed.data) if isinstance(stage, Stage) else {}
+            types = instantiation(kernel, site.template_args, parsed.data,
+                                  lambda: deduced(parsed, kernel, site.args)) if isinstance(stage, Stage) else {}
             if isinstance(types, str):
                 stage = Refusal(site.kernel, types)
             link = Link(site, kernel, stage, _arguments(kernel, site), types) if isinstance(stage, Stage) else None

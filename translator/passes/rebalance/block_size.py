@@ -43,7 +43,7 @@ from translator.frontend import node_at
 from translator.facts.block_agnostic import BlockAgnostic
 from translator.facts.host_values import HostValues as HostValuesFact
 from translator.ir.block_agnostic import Agnostic, NotAgnostic
-from translator.ir.elementwise import instantiation, squeeze
+from translator.ir.elementwise import deduced, instantiation, squeeze
 from translator.ir.grids import ceil_division, components, one_dimensional, strip
 from translator.facts.kernel_launches import KernelLaunches as KernelLaunchesFact
 from translator.ir.host_values import HostValues
@@ -156,7 +156,8 @@ def rebalance(ctx: Context) -> None:
                 continue
         if not moves and (isinstance(verdict, NotAgnostic) or verdict.form != "grid-stride"):
             continue            # its block is right, and its fixed grid is what the kernel needs
-        types = instantiation(defined[name][0], site.template_args, ctx.source.data) \
+        types = instantiation(defined[name][0], site.template_args, ctx.source.data,
+                              lambda: deduced(ctx.parsed, defined[name][0], site.args)) \
             if isinstance(verdict, Agnostic) else {}
         planned = verdict.reason if isinstance(verdict, NotAgnostic) else types if isinstance(types, str) else \
             _plan(values, site, defined[name][0], verdict, block, target, grids)

@@ -1,7 +1,6 @@
-// soundness: must-refuse
-// why: the launch deduces the template's argument, which the fused kernel would have to write out
-// no-edit: F001
-// expect: F002 "arguments this launch deduces"
+// soundness: must-apply
+// why: the launches deduce T from float pointers: T is float, as if written out
+// edit: F001 "fused_produce_consume"
 #include <cstdio>
 
 template <typename T>
