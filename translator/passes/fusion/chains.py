@@ -17,10 +17,15 @@ Legal when:
     one cudaMalloc or cudaMallocManaged of the function sets, against a parameter or
     another such local; or two parameters declared __restrict__. A kernel that is not
     elementwise may end a chain when it reads what the chain writes only at its own
-    index under the chain's guard (translator.ir.reductions: a reduction).
+    index under the chain's guard (translator.ir.reductions: a reduction). A template
+    kernel joins when its parameters are all types and the launch gives each an
+    arithmetic type, written out (`k<float>`) or deduced from a `T *` parameter whose
+    argument is declared only as a pointer to one (translator.ir.elementwise.instantiation).
 Not handled:
     Chains across blocks, branches or loops (a chain inside a loop body is one block and
-    is handled); template kernels; kernels in macros.
+    is handled); template kernels with value parameters, launched with class types or
+    with arguments not deduced from a pointer, or explicitly specialized; template
+    reductions; kernels in macros.
 Example:
     k1<<<g, b>>>(x, y, n); cudaMemcpy(...); k2<<<g, b>>>(y, z, n);
     ->  F002 at k2: "not fused with k1: a call of cudaMemcpy between the launches"
