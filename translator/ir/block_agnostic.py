@@ -125,8 +125,8 @@ def analyse(parsed: ParsedFile, kernel: Kernel) -> Agnostic | NotAgnostic:
     if hidden is not None:
         return refuse(hidden)
     graph = call_graph(parsed)
-    types = type_parameter_names(kernel)      # T(x), static_cast<T>(x): casts where every moved launch
-    unknown = graph.first_unknown(kernel.name, types)    # makes T arithmetic (translator.passes.rebalance)
+    types = type_parameter_names(kernel)      # T(x), static_cast<T>(x): casts where the launch that
+    unknown = graph.first_unknown(kernel.name, types)    # moves makes T arithmetic (`instantiation`)
     if unknown is not None:
         where, callee, why = unknown
         via = "" if where == kernel.name else f" (through {where})"

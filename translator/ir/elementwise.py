@@ -21,9 +21,8 @@ through anything but a pointer parameter, an assignment to a parameter or to the
 preprocessor lines inside the body, and kernels in macros. A template kernel is a stage
 when its template parameters are all types (`typename T`, `class T`; no default, no
 pack): the Stage lists their names and where the statements use them, and each launch
-instantiates it (translator.passes.fusion.chains: with arithmetic types written out). A
-macro
-used in the statements (translator.ir.macros) is allowed only when it is a pure value
+instantiates it (`instantiation`: with arithmetic types written out). A macro used in
+the statements (translator.ir.macros) is allowed only when it is a pure value
 (numbers, operators, arithmetic casts, math calls, and a function-like macro's own
 parameters, whose arguments are the tree's): any other expansion (`#define Y_NEXT
 y[(i+1)%n]`, `#define SET(a, v) a = v`) holds accesses the walk does not see, and is
