@@ -243,6 +243,22 @@ ARITHMETIC = frozenset({
 })
 
 
+def arithmetic_word(parsed: ParsedFile, written: str) -> str | None:
+    """The one-word arithmetic type (ARITHMETIC) that a type name as written stands for:
+    itself, or what the file's typedef or `using` of it, defined once
+    (translator.ir.types), resolves to; None for anything else, and for a name the file
+    also declares as a class, struct, union, enum or template parameter (which one a use
+    sees is a matter of scope)."""
+    if written in ARITHMETIC:
+        return written
+    if not re.fullmatch(r"[A-Za-z_]\w*", written) or re.search(
+            rb"\b(?:struct|class|union|enum|typename)\s+" + re.escape(written.encode()) + rb"\b", parsed.data):
+        return None
+    from translator.ir.types import Types
+    base = Types(parsed.main, parsed.data).resolve(written)
+    return base if base in ARITHMETIC else None
+
+
 def type_parameters(written: tuple[str, ...]) -> tuple[str, ...] | None:
     """The names of a template's parameters when each is a plain type parameter
     (`typename T`, `class T`: no default, no pack, no value); () for no template; else None."""
@@ -343,23 +359,24 @@ def deduced(parsed: ParsedFile, kernel: Kernel, args: tuple) -> dict[str, str] |
         if type_name in out or not name.isidentifier() or name in table:
             continue
         pointees = _declared_pointees(parsed, name, arg.span[0])
-        if not pointees or len({t for t, _ in pointees}) != 1 or pointees[0][0] not in ARITHMETIC:
+        words = {arithmetic_word(parsed, t) for t, _ in pointees or ()}
+        if not pointees or len(words) != 1 or None in words:
             continue
         if any(const for _, const in pointees) and "const" not in declaration.split("*")[0].split():
             continue                      # T deduced as const float: not the word alone
-        out[type_name] = pointees[0][0]
+        out[type_name] = words.pop()
     names = [found.group(1) for found in map(_TYPE_PARAM.fullmatch, kernel.template_params) if found]
     return {n: out[n] for n in names} if names and all(n in out for n in names) else None
 
 
-def instantiation(kernel: Kernel, written: str | None, data: bytes,
+def instantiation(kernel: Kernel, written: str | None, parsed: ParsedFile,
                   deduce=None) -> dict[str, str] | str:
     """The kernel's type parameters and the arithmetic types a launch that writes
     `written` gives them ({} for a kernel with none), or why the instantiation is not
     known to be its body with arithmetic types written out: the arguments are deduced or
-    not all written (`deduce()`, when given, says what they are deduced as, or None), one
-    is not an arithmetic type name, a parameter is a pack or a
-    template, or the file declares an explicit specialization of the kernel (its body,
+    not all written (`deduce()`, when given, says what the type parameters are deduced
+    as, or None), one is not an arithmetic type (arithmetic_word: the word written there,
+    a typedef's resolved), a parameter is a pack or a template, or the file declares an explicit specialization of the kernel (its body,
     wherever it is defined, is not the template's)."""
     kinds = []
     for param in kernel.template_params:
@@ -374,20 +391,21 @@ def instantiation(kernel: Kernel, written: str | None, data: bytes,
     if not any(kinds):
         return {}
     specialized = re.compile(rb"\btemplate\s*<\s*>[^;{}]*\b" + re.escape(kernel.name.encode()) + rb"\s*<")
-    if specialized.search(data):
+    if specialized.search(parsed.data):
         return "it has an explicit specialization: which body a launch runs is not the template's alone"
     args = template_arguments(written)
     if args is None:
         found = deduce() if deduce is not None else None
-        if found is not None and len(found) == len(kinds):
+        if found is not None:
             return found
         return f"it is a template whose arguments this launch deduces, and not each from a pointer to an " \
                f"arithmetic type: write them out ({kernel.name}<...>)"
-    if len(args) != len(kinds) or any(name and a not in ARITHMETIC for name, a in zip(kinds, args)):
+    words = [arithmetic_word(parsed, a) if name else a for name, a in zip(kinds, args)]
+    if len(args) != len(kinds) or None in words:
         types = ", ".join(name for name in kinds if name)
         return f"it is a template launched with <{', '.join(args)}>: only one arithmetic type name per type " \
                f"parameter ({types}), each written out, is known to be the body's meaning"
-    return {name: a for name, a in zip(kinds, args) if name}
+    return {name: word for name, word in zip(kinds, words) if name}
 
 
 def _statements(node: ts.Node) -> list[ts.Node]:

@@ -153,7 +153,7 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
             kernel = kernel_of(site)
             stage = stage_of(site, kernel)
             reason = None
-            types = instantiation(kernel, site.template_args, parsed.data,
+            types = instantiation(kernel, site.template_args, parsed,
                                   lambda: deduced(parsed, kernel, site.args)) if isinstance(stage, Stage) else {}
             if isinstance(types, str):
                 stage = Refusal(site.kernel, types)

@@ -156,7 +156,7 @@ def rebalance(ctx: Context) -> None:
                 continue
         if not moves and (isinstance(verdict, NotAgnostic) or verdict.form != "grid-stride"):
             continue            # its block is right, and its fixed grid is what the kernel needs
-        types = instantiation(defined[name][0], site.template_args, ctx.source.data,
+        types = instantiation(defined[name][0], site.template_args, ctx.parsed,
                               lambda: deduced(ctx.parsed, defined[name][0], site.args)) \
             if isinstance(verdict, Agnostic) else {}
         planned = verdict.reason if isinstance(verdict, NotAgnostic) else types if isinstance(types, str) else \
