@@ -333,3 +333,39 @@ def test_a_chain_refused_for_an_include_in_a_kernel_stays_refused_in_a_second_ru
     assert "F001" not in {f.rule for f in first.applied}
     assert first.output.count(b"#include <hip/hip_runtime.h>") == 2
     assert translate("t.cu", first.output, options).output == first.output
+
+
+_TEMPLATE_PAIR = """
+template <typename T> __global__ void first(T *a, int n) { %s if (i < n) a[i] = a[i] * T(2); }
+template <typename T> __global__ void second(T *a, int n) { %s if (i < n) a[i] = a[i] + T(1); }
+void run(int n) {
+    %s
+    first%s<<<(n + 255) / 256, 256>>>(a, n);
+    second%s<<<(n + 255) / 256, 256>>>(a, n);
+}
+"""
+
+
+@pytest.mark.parametrize("declaration, args, refusal", [
+    ("float *a;", "<float>", None),
+    ("float *a;", "", None),                                   # deduced from float *a: T is float
+    ("double *a;", "<double>", None),
+    ("unsigned *a;", "<unsigned>", None),
+    ("long long *a;", "<long long>", "it is a template launched with <long long>"),      # two words
+    ("float *a;", "<Real>", "it is a template launched with <Real>"),                  # not a known word
+    ("const float *a;", "", "this launch deduces"),            # T would be const float, not the word
+    ("auto *a = (float *)0;", "", "this launch deduces"),      # the pointee is not written
+    ("float **a;", "", "this launch deduces"),                 # a pointer to pointer: T is float *
+])
+def test_template_kernels_fuse_only_with_arithmetic_types_written_or_deduced(declaration, args, refusal) -> None:
+    source = _TEMPLATE_PAIR % (GID, GID, declaration, args, args)
+    result = translate("t.cu", source.encode(), CUDA)
+    fused = [d for d in result.diagnostics if d.code == "F001"]
+    refused = [d.message for d in result.diagnostics if d.code == "F002"]
+    if refusal is None:
+        assert len(fused) == 1 and not refused, refused
+        word = (args[1:-1] if args else declaration.split()[0])
+        assert f"__global__ void fused_first_second({word} *a, int n)" in result.output.decode()
+        assert f"a_v * {word}(2)" in result.output.decode() and f"a_v + {word}(1)" in result.output.decode()
+    else:
+        assert not fused and len(refused) == 1 and refusal in refused[0], refused

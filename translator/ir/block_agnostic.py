@@ -12,7 +12,11 @@ cooperative-groups block or grid query (`this_thread_block().thread_rank()`, `.s
 followed through the call graph's known edges only: a call it cannot follow (a function
 pointer, a table of them, a functor of a template parameter's type, a virtual or member
 call, a function declared but not defined here; translator.ir.calls) may do anything, so
-the kernel is taken as block-dependent, with that call as the reason. Macros
+the kernel is taken as block-dependent, with that call as the reason; in a template kernel
+`T(x)` and `static_cast<T>(x)` of its own type parameter T are casts, on the condition,
+checked at each launch that moves (translator.ir.elementwise.instantiation), that the
+launch writes T out as an arithmetic type (a class's constructor or operators could see
+the block). Macros
 (translator.ir.macros) are seen through: the index may be a macro's expansion
 (`#define IDX (blockIdx.x * blockDim.x + threadIdx.x)`), and any other macro used in the
 kernel or a helper it reaches whose expansion sees the block (`#define TID threadIdx.x`),
@@ -35,7 +39,7 @@ import tree_sitter as ts
 
 from translator.frontend import ParsedFile, node_at
 from translator.ir.calls import call_graph
-from translator.ir.elementwise import not_analysable, shape, squeeze
+from translator.ir.elementwise import not_analysable, shape, squeeze, type_parameter_names
 from translator.ir.macros import expansion_of_use, macros, uses
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel, Span
 from translator.ir.nodes import descendants
@@ -121,7 +125,8 @@ def analyse(parsed: ParsedFile, kernel: Kernel) -> Agnostic | NotAgnostic:
     if hidden is not None:
         return refuse(hidden)
     graph = call_graph(parsed)
-    unknown = graph.first_unknown(kernel.name)
+    types = type_parameter_names(kernel)      # T(x), static_cast<T>(x): casts where the launch that
+    unknown = graph.first_unknown(kernel.name, types)    # moves makes T arithmetic (`instantiation`)
     if unknown is not None:
         where, callee, why = unknown
         via = "" if where == kernel.name else f" (through {where})"

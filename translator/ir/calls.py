@@ -97,13 +97,16 @@ class CallGraph:
                 todo += sorted(self.callees(callee) - known, reverse=True)
         return seen
 
-    def first_unknown(self, name: str) -> tuple[str, str, str] | None:
+    def first_unknown(self, name: str, known: frozenset[str] = frozenset()) -> tuple[str, str, str] | None:
         """(function, callee, why) of the first unknown edge of `name` or of a function it
-        reaches through known edges; None when every call it can make is known."""
+        reaches through known edges; None when every call it can make is known. `known`:
+        types `name` itself may construct or cast to (`T(x)`, `static_cast<T>(x)` in a
+        template kernel whose every launch that counts makes T an arithmetic type)."""
         for function in [name, *self.reached(name)]:
             for f in self.by_name.get(function, ()):
-                if f.unknown:
-                    return (function, *f.unknown[0])
+                edges = [e for e in f.unknown if function != name or _cast_target(e[0]) not in known]
+                if edges:
+                    return (function, *edges[0])
         return None
 
     def callers(self, name: str) -> frozenset[str]:
@@ -417,6 +420,12 @@ def _macro_calls(parsed: ParsedFile, table, body: ts.Node, names: set[str], scop
 
 # Value casts and the words of a functional cast to a built-in type (`unsigned(x)`).
 _CASTS = frozenset({"static_cast"})
+
+
+def _cast_target(callee: str) -> str:
+    """`T` for the callee written `T` or `static_cast<T>` (any of the casts); else the callee."""
+    found = re.fullmatch(r"(\w+)\s*<\s*(\w+)\s*>", callee)
+    return found.group(2) if found and found.group(1) in _CASTS else callee
 _CONVERSION_WORDS = frozenset({"float", "double", "int", "unsigned", "signed", "long", "short", "char", "bool",
                                "sizeof", "alignof", "decltype"})
 

@@ -18,8 +18,11 @@ shared memory, barriers, atomics, warp operations, early exits other than the gu
 thread indices used beyond the global id, a pointer used other than as `p[i]` (a
 neighbour read, pointer arithmetic, a pointer passed to a function), memory reached
 through anything but a pointer parameter, an assignment to a parameter or to the index,
-preprocessor lines inside the body, template kernels and kernels in macros. A macro
-used in the statements (translator.ir.macros) is allowed only when it is a pure value
+preprocessor lines inside the body, and kernels in macros. A template kernel is a stage
+when its template parameters are all types (`typename T`, `class T`; no default, no
+pack): the Stage lists their names and where the statements use them, and each launch
+instantiates it (`instantiation`: with arithmetic types written out). A macro used in
+the statements (translator.ir.macros) is allowed only when it is a pure value
 (numbers, operators, arithmetic casts, math calls, and a function-like macro's own
 parameters, whose arguments are the tree's): any other expansion (`#define Y_NEXT
 y[(i+1)%n]`, `#define SET(a, v) a = v`) holds accesses the walk does not see, and is
@@ -102,6 +105,8 @@ class Stage:
     names: tuple[tuple[str, Span], ...]    # uses of parameters and of the index, in source order
     locals: frozenset[str]                 # names the statements declare
     helpers: frozenset[str]                # the file's __device__ functions it calls
+    type_params: tuple[str, ...] = ()      # a template kernel's type parameters, in order
+    type_names: tuple[tuple[str, Span], ...] = ()   # their uses in the statements, in source order
 
 
 @dataclass(frozen=True)
@@ -153,10 +158,11 @@ def device_functions(parsed: ParsedFile) -> dict[str, DeviceFunction]:
     return out
 
 
-def unknown_call(parsed: ParsedFile, name: str) -> str | None:
+def unknown_call(parsed: ParsedFile, name: str, known: frozenset[str] = frozenset()) -> str | None:
     """Why a function makes a call that cannot be followed (itself or through the device
-    functions it reaches: translator.ir.calls), or None."""
-    found = call_graph(parsed).first_unknown(name)
+    functions it reaches: translator.ir.calls), or None; `known`: its own callees that are
+    known (CallGraph.first_unknown)."""
+    found = call_graph(parsed).first_unknown(name, known)
     if found is None:
         return None
     where, _, why = found
@@ -179,8 +185,9 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
     unusable = not_analysable(kernel)
     if unusable:
         return refuse(unusable)
-    if kernel.template_params:
-        return refuse("it is a template")
+    type_params = type_parameters(kernel.template_params)
+    if type_params is None:
+        return refuse(f"it is a template whose parameters are not all types ({', '.join(kernel.template_params)})")
     if kernel.shared:
         return refuse(f"it uses shared memory ({kernel.shared[0].name})")
     for facts, what in ((kernel.barriers, "a barrier"), (kernel.atomics, "an atomic"),
@@ -198,6 +205,8 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
     form, index, index_type, bound, statements = found
     if not statements:
         return refuse("its guarded body is empty")
+    if set(_WORD.findall(index_type)) & set(type_params):
+        return refuse(f"its index's type '{index_type}' is a template parameter's")
     pointers = {p.name for p in kernel.params if p.is_pointer and p.name}
     scalars = {p.name for p in kernel.params if not p.is_pointer and p.name}
     bound_names = []
@@ -211,13 +220,192 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
     walk = _StageWalk(parsed, frag, body, index, pointers, scalars, helpers, statements)
     if walk.reason:
         return refuse(walk.reason)
-    unknown = unknown_call(parsed, kernel.name)
+    unknown = unknown_call(parsed, kernel.name, frozenset(type_params))   # T(x): T is arithmetic
     if unknown:
         return refuse(unknown)
+    type_names = tuple((frag.text(parsed.data, n), frag.span(n)) for s in statements for n in descendants(s)
+                       if n.type in ("identifier", "type_identifier") and frag.text(parsed.data, n) in type_params)
     return Stage(kernel.name, form, index, index_type, frag.text(parsed.data, bound), frag.span(bound),
                  tuple(bound_names),
                  (frag.span(statements[0])[0], frag.span(statements[-1])[1]), tuple(walk.accesses),
-                 tuple(walk.names), frozenset(walk.locals), frozenset(walk.helpers))
+                 tuple(walk.names), frozenset(walk.locals), frozenset(walk.helpers), type_params, type_names)
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_TYPE_PARAM = re.compile(r"(?:typename|class)\s+([A-Za-z_]\w*)(\s*=.*)?", re.S)
+# The types a template kernel's type parameter may take for a rewrite to treat it as
+# written out: one word each, so that the body's text with the word in place of the
+# parameter (`T(0)`, `T *p`, `static_cast<T>(x)`) is what the instantiation means, and
+# its operators, conversions and constructors are the language's, never a class's.
+ARITHMETIC = frozenset({
+    "bool", "char", "short", "int", "long", "unsigned", "signed", "float", "double", "size_t", "ptrdiff_t",
+    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
+})
+
+
+def arithmetic_word(parsed: ParsedFile, written: str) -> str | None:
+    """The one-word arithmetic type (ARITHMETIC) that a type name as written stands for:
+    itself, or what the file's typedef or `using` of it, defined once
+    (translator.ir.types), resolves to; None for anything else, and for a name the file
+    also declares as a class, struct, union, enum or template parameter (which one a use
+    sees is a matter of scope)."""
+    if written in ARITHMETIC:
+        return written
+    if not re.fullmatch(r"[A-Za-z_]\w*", written) or re.search(
+            rb"\b(?:struct|class|union|enum|typename)\s+" + re.escape(written.encode()) + rb"\b", parsed.data):
+        return None
+    from translator.ir.types import Types
+    base = Types(parsed.main, parsed.data).resolve(written)
+    return base if base in ARITHMETIC else None
+
+
+def type_parameters(written: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The names of a template's parameters when each is a plain type parameter
+    (`typename T`, `class T`: no default, no pack, no value); () for no template; else None."""
+    names = []
+    for param in written:
+        found = _TYPE_PARAM.fullmatch(" ".join(param.split()))
+        if found is None or found.group(2):
+            return None
+        names.append(found.group(1))
+    return tuple(names)
+
+
+def type_parameter_names(kernel: Kernel) -> frozenset[str]:
+    """The names of the kernel's template type parameters (`typename T`, `class T`)."""
+    return frozenset(found.group(1) for found in map(_TYPE_PARAM.match, kernel.template_params) if found)
+
+
+def template_arguments(written: str | None) -> list[str] | None:
+    """A launch's template arguments (`<float, 4>`), split at the commas outside brackets,
+    white space folded; None when it writes none (they are deduced)."""
+    if written is None:
+        return None
+    text = written.strip()
+    text = text[1:-1] if text.startswith("<") and text.endswith(">") else text
+    out, depth, current = [], 0, []
+    for ch in text:
+        depth += ch in "<([{"
+        depth -= ch in ">)]}"
+        if ch == "," and depth == 0:
+            out.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    out.append("".join(current))
+    out = [" ".join(a.split()) for a in out]
+    return [] if out == [""] else out
+
+
+_QUALIFIERS = frozenset({"const", "__restrict__", "__restrict", "restrict"})
+_DECLARATIONS = frozenset({"declaration", "parameter_declaration", "optional_parameter_declaration",
+                           "field_declaration", "for_range_loop"})
+
+
+def _declared_pointees(parsed: ParsedFile, name: str, at: int) -> list[tuple[str, bool]] | None:
+    """Each declaration of `name` that a use at offset `at` may see: in the function
+    around it (any scope: a variable, a parameter, a range-for's) or outside every
+    function (a global, a member); (its pointee type as written, whether it is const),
+    when every one is a one-level pointer; None when one is anything else (an array, a
+    reference, a value, `auto`, a pointer to pointer)."""
+    frag, data = parsed.main, parsed.data
+    found = []
+    stack = [(frag.root, True)]
+    while stack:
+        node, visible = stack.pop()
+        if node.type == "function_definition":
+            lo, hi = frag.span(node)
+            visible = lo <= at < hi
+        stack.extend((c, visible) for c in node.named_children)
+        if node.type not in _DECLARATIONS or not visible:
+            continue
+        type_node = node.child_by_field_name("type")
+        for declarator in node.children_by_field_name("declarator"):
+            target, depth, const = declarator, 0, False
+            while target is not None and target.type not in ("identifier", "field_identifier"):
+                if target.type == "pointer_declarator":
+                    depth += 1
+                elif target.type not in ("init_declarator",):
+                    depth = -99              # an array, a reference, a function: not a plain pointer
+                const |= any(c.type == "type_qualifier" and frag.text(data, c) == "const" for c in target.children)
+                target = target.child_by_field_name("declarator")
+            if target is None or frag.text(data, target) != name:
+                continue
+            words = _WORD.findall(data[frag.span(node)[0]:frag.span(type_node)[1]].decode("utf-8", "replace")) \
+                if type_node is not None else []
+            const |= "const" in words or "volatile" in words
+            words = [w for w in words if w not in ("const", "volatile")]
+            if depth != 1 or len(words) != 1:
+                return None
+            found.append((words[0], const))
+    return found
+
+
+def deduced(parsed: ParsedFile, kernel: Kernel, args: tuple) -> dict[str, str] | None:
+    """The arithmetic types a launch that writes no template arguments gives the kernel's
+    type parameters, deduced as C++ does from a parameter `T *p` (cv and `__restrict__`
+    allowed) whose argument is a name every declaration of which in the file is a pointer
+    to the same arithmetic type (a const one only for a `const T *` parameter); None when
+    a type parameter has no such parameter (or its argument is a macro)."""
+    table = macros(parsed)
+    out: dict[str, str] = {}
+    for param, arg in zip(kernel.params, args):
+        declaration = " ".join(parsed.data[param.span[0]:param.span[1]].decode("utf-8", "replace").split())
+        words = [w for w in _WORD.findall(declaration) if w not in _QUALIFIERS]
+        if not param.is_pointer or declaration.count("*") != 1 or "[" in declaration or "&" in declaration \
+                or len(words) != 2 or words[1] != param.name:
+            continue
+        type_name, name = words[0], squeeze(arg.text)
+        if type_name in out or not name.isidentifier() or name in table:
+            continue
+        pointees = _declared_pointees(parsed, name, arg.span[0])
+        words = {arithmetic_word(parsed, t) for t, _ in pointees or ()}
+        if not pointees or len(words) != 1 or None in words:
+            continue
+        if any(const for _, const in pointees) and "const" not in declaration.split("*")[0].split():
+            continue                      # T deduced as const float: not the word alone
+        out[type_name] = words.pop()
+    names = [found.group(1) for found in map(_TYPE_PARAM.fullmatch, kernel.template_params) if found]
+    return {n: out[n] for n in names} if names and all(n in out for n in names) else None
+
+
+def instantiation(kernel: Kernel, written: str | None, parsed: ParsedFile,
+                  deduce=None) -> dict[str, str] | str:
+    """The kernel's type parameters and the arithmetic types a launch that writes
+    `written` gives them ({} for a kernel with none), or why the instantiation is not
+    known to be its body with arithmetic types written out: the arguments are deduced or
+    not all written (`deduce()`, when given, says what the type parameters are deduced
+    as, or None), one is not an arithmetic type (arithmetic_word: the word written there,
+    a typedef's resolved), a parameter is a pack or a template, or the file declares an explicit specialization of the kernel (its body,
+    wherever it is defined, is not the template's)."""
+    kinds = []
+    for param in kernel.template_params:
+        param = " ".join(param.split())
+        found = _TYPE_PARAM.fullmatch(param)
+        if found is not None:
+            kinds.append(found.group(1))
+        elif "..." in param or param.startswith(("template", "typename", "class")):
+            return f"it is a template with a parameter pack or a template parameter ({param})"
+        else:
+            kinds.append(None)              # a value: its type is the parameter's, whatever the argument
+    if not any(kinds):
+        return {}
+    specialized = re.compile(rb"\btemplate\s*<\s*>[^;{}]*\b" + re.escape(kernel.name.encode()) + rb"\s*<")
+    if specialized.search(parsed.data):
+        return "it has an explicit specialization: which body a launch runs is not the template's alone"
+    args = template_arguments(written)
+    if args is None:
+        found = deduce() if deduce is not None else None
+        if found is not None:
+            return found
+        return f"it is a template whose arguments this launch deduces, and not each from a pointer to an " \
+               f"arithmetic type: write them out ({kernel.name}<...>)"
+    words = [arithmetic_word(parsed, a) if name else a for name, a in zip(kinds, args)]
+    if len(args) != len(kinds) or None in words:
+        types = ", ".join(name for name in kinds if name)
+        return f"it is a template launched with <{', '.join(args)}>: only one arithmetic type name per type " \
+               f"parameter ({types}), each written out, is known to be the body's meaning"
+    return {name: word for name, word in zip(kinds, words) if name}
 
 
 def _statements(node: ts.Node) -> list[ts.Node]:

@@ -1,13 +1,14 @@
 // cu2hip-options: --target cuda --ignore L
-// Must not fuse: control flow between the first two launches; the third kernel is a template.
+// Must not fuse: control flow between the first two launches; the third kernel is a template with a
+// value parameter (a fused kernel writes out only type parameters).
 __global__ void fill(float *a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) a[i] = 1.0f;
 }
-template <typename T>
-__global__ void twice(T *a, int n) {
+template <int F>
+__global__ void twice(float *a, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) a[i] *= 2;
+    if (i < n) a[i] *= F;
 }
 void run(int n, bool again) {
     float *a;
@@ -16,5 +17,5 @@ void run(int n, bool again) {
     if (again)
         n += 0;
     fill<<<(n + 255) / 256, 256>>>(a, n);
-    twice<float><<<(n + 255) / 256, 256>>>(a, n);
+    twice<2><<<(n + 255) / 256, 256>>>(a, n);
 }

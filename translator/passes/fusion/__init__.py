@@ -21,7 +21,7 @@ from translator.passes.fusion import chains, rewrite
 RULES = (rewrite.FUSED, chains.NOT_FUSED)
 
 
-@register_pass("fusion", rules=RULES, requires=("kernels", "launches", "tree", LaunchBlocks, Elementwise, Aliases), targets=("hip", "cuda"),
+@register_pass("fusion", rules=RULES, requires=("kernels", "launches", "tree", "macros", LaunchBlocks, Elementwise, Aliases), targets=("hip", "cuda"),
                after=("rebalancing",), restructures=True,
                options=(PassOption("fuse", "fuse", True, "fuse chains of elementwise launches into one kernel (the "
                                    "default)", off_help="do not fuse launches"),))

@@ -17,10 +17,15 @@ Legal when:
     one cudaMalloc or cudaMallocManaged of the function sets, against a parameter or
     another such local; or two parameters declared __restrict__. A kernel that is not
     elementwise may end a chain when it reads what the chain writes only at its own
-    index under the chain's guard (translator.ir.reductions: a reduction).
+    index under the chain's guard (translator.ir.reductions: a reduction). A template
+    kernel joins when its parameters are all types and the launch gives each an
+    arithmetic type, written out (`k<float>`) or deduced from a `T *` parameter whose
+    argument is declared only as a pointer to one (translator.ir.elementwise.instantiation).
 Not handled:
     Chains across blocks, branches or loops (a chain inside a loop body is one block and
-    is handled); template kernels; kernels in macros.
+    is handled); template kernels with value parameters, launched with class types or
+    with arguments not deduced from a pointer, or explicitly specialized; template
+    reductions; kernels in macros.
 Example:
     k1<<<g, b>>>(x, y, n); cudaMemcpy(...); k2<<<g, b>>>(y, z, n);
     ->  F002 at k2: "not fused with k1: a call of cudaMemcpy between the launches"
@@ -38,7 +43,7 @@ from translator.ir import Kernel, LaunchSite, Module
 from translator.facts.aliases import Aliases
 from translator.facts.elementwise import Elementwise
 from translator.facts.statements import LaunchBlocks
-from translator.ir.elementwise import Refusal, Stage, squeeze, substitute
+from translator.ir.elementwise import Refusal, Stage, deduced, instantiation, squeeze, substitute
 from translator.ir.reductions import Consumer
 from translator.ir.statements import Block, Pointers, Statement
 from translator.frontend import ParsedFile
@@ -76,6 +81,7 @@ class Link:
     kernel: Kernel
     stage: Stage
     args: dict[str, str]
+    types: dict[str, str] = field(default_factory=dict)     # a template kernel's type parameters' arguments
 
 
 @dataclass
@@ -147,7 +153,11 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
             kernel = kernel_of(site)
             stage = stage_of(site, kernel)
             reason = None
-            link = Link(site, kernel, stage, _arguments(kernel, site)) if isinstance(stage, Stage) else None
+            types = instantiation(kernel, site.template_args, parsed,
+                                  lambda: deduced(parsed, kernel, site.args)) if isinstance(stage, Stage) else {}
+            if isinstance(types, str):
+                stage = Refusal(site.kernel, types)
+            link = Link(site, kernel, stage, _arguments(kernel, site), types) if isinstance(stage, Stage) else None
             if previous is None:
                 pass
             elif not current.links:

@@ -196,7 +196,8 @@ def _merge_parameters(data: bytes, links: list[Link], avoid: set[str]):
     for link in links:
         mapping = {}
         for param, argument in zip(link.kernel.params, link.site.args):
-            declaration = " ".join(data[param.span[0]:param.span[1]].decode("utf-8", "replace").split())
+            declaration = _instantiated(" ".join(data[param.span[0]:param.span[1]].decode("utf-8", "replace").split()),
+                                        getattr(link, "types", {}))
             base = _base_type(declaration, param.name)
             key_text = squeeze(argument.text)
             key = ("pointer", key_text) if param.is_pointer else ("value", key_text, squeeze(base))
@@ -222,6 +223,12 @@ def _merge_parameters(data: bytes, links: list[Link], avoid: set[str]):
                    f"{len(link.kernel.params)} parameters", None
         by_link.append(mapping)
     return params, by_link
+
+
+def _instantiated(text: str, types: dict[str, str]) -> str:
+    """A template stage's parameter declaration with each type parameter's name made
+    the launch's type."""
+    return _WORD.sub(lambda m: types.get(m.group(0), m.group(0)), text) if types else text
 
 
 def _renamed(declaration: str, old: str, new: str) -> str:
@@ -285,11 +292,14 @@ def _stage_body(data: bytes, link: Link, mapping: dict, registers: dict, index: 
     lo, hi = stage.statements
     replacements = [(name, span) for name, span in stage.names]
     replacements += [("@" + a.param, a.span) for a in stage.accesses]
+    replacements += [("<" + name, span) for name, span in stage.type_names]
     replacements.sort(key=lambda r: r[1])
 
     def new(name: str) -> str:
         if name.startswith("@"):
             return registers[mapping[name[1:]].name]["name"]
+        if name.startswith("<"):
+            return link.types[name[1:]]
         if name == stage.index:
             return index
         return mapping[name].name

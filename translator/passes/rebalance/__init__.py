@@ -37,7 +37,7 @@ OPTIONS = (
 
 
 @register_pass("rebalancing", rules=RULES,
-               requires=("kernels", "launches", "tree", HostValues, KernelLaunches, BlockAgnostic),
+               requires=("kernels", "launches", "tree", "macros", HostValues, KernelLaunches, BlockAgnostic),
                targets=("hip", "cuda"), restructures=True, options=OPTIONS)
 def run(ctx: Context) -> None:
     if not ctx.options.rebalance or ctx.rewritten or not ctx.module.launches:

@@ -18,7 +18,9 @@ Legal when:
     grid covers the same elements; and the kernel's `__launch_bounds__`, if it has one,
     allows the new block, and so does the bound the other files' launches give a kernel
     that they launch too (translator.universe). A launch wider than 1024 threads, which
-    fails, stays.
+    fails, stays. A template kernel's launch moves only when it writes out an arithmetic
+    type for each type parameter and the file declares no explicit specialization of it
+    (translator.ir.elementwise.instantiation): a class's operators could see the block.
 Not handled:
     Kernels defined in another file (their launches are left), launches in macros,
     launches through `cudaLaunchKernel` or `hipLaunchKernelGGL`, block sizes read at run
@@ -41,7 +43,7 @@ from translator.frontend import node_at
 from translator.facts.block_agnostic import BlockAgnostic
 from translator.facts.host_values import HostValues as HostValuesFact
 from translator.ir.block_agnostic import Agnostic, NotAgnostic
-from translator.ir.elementwise import squeeze
+from translator.ir.elementwise import deduced, instantiation, squeeze
 from translator.ir.grids import ceil_division, components, one_dimensional, strip
 from translator.facts.kernel_launches import KernelLaunches as KernelLaunchesFact
 from translator.ir.host_values import HostValues
@@ -154,7 +156,10 @@ def rebalance(ctx: Context) -> None:
                 continue
         if not moves and (isinstance(verdict, NotAgnostic) or verdict.form != "grid-stride"):
             continue            # its block is right, and its fixed grid is what the kernel needs
-        planned = verdict.reason if isinstance(verdict, NotAgnostic) else \
+        types = instantiation(defined[name][0], site.template_args, ctx.parsed,
+                              lambda: deduced(ctx.parsed, defined[name][0], site.args)) \
+            if isinstance(verdict, Agnostic) else {}
+        planned = verdict.reason if isinstance(verdict, NotAgnostic) else types if isinstance(types, str) else \
             _plan(values, site, defined[name][0], verdict, block, target, grids)
         if isinstance(planned, str):
             if moves:
