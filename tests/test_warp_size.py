@@ -217,3 +217,55 @@ def test_a_shuffle_with_a_width_of_its_own_gets_no_other() -> None:
     # Found by bench/fuzz.py: a width that is not a literal was given a second one.
     source = b"__device__ float f(float v, int w) { return __shfl_down_sync(0xffffffff, v, 8, w); }\n"
     assert translate("t.cu", source, Options(target="cuda")).output == source
+
+
+_HEADER_FROM_WARPSIZE = b"""#pragma once
+__device__ inline int warp_sum(int v) {
+  for (int offset = warpSize / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffff, v, offset);
+  return v;
+}
+"""
+_HEADER_ON_32 = _HEADER_FROM_WARPSIZE.replace(b"warpSize / 2", b"16")
+_CALLER = b"""#include "reduce.cuh"
+__global__ void k(const int *in, int *out) {
+  __shared__ int partial[32];
+  const int lane = threadIdx.x %s;
+  int v = warp_sum(in[threadIdx.x]);
+  if (lane == 0) partial[threadIdx.x %s] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+}
+"""
+
+
+def test_lanes_of_32_calling_a_headers_reduction_over_warpsize_follow_it(tmp_path, capsys) -> None:
+    # The kernel has no warp builtin nor warpSize of its own: its helper, in a local header,
+    # reduces over warpSize, so the kernel's lanes and warps of 32 are rewritten with it.
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "reduce.cuh").write_bytes(_HEADER_FROM_WARPSIZE)
+    (tmp_path / "src" / "k.cu").write_bytes(_CALLER % (b"% 32", b"/ 32"))
+    assert main(["translate", str(tmp_path / "src"), "-o", str(tmp_path / "out"), "--ignore", "L",
+                 "--no-cache"]) == 0
+    out = (tmp_path / "out" / "k.cu").read_bytes()
+    assert b"const int lane = threadIdx.x % warpSize;" in out
+    assert b"partial[threadIdx.x / warpSize] = v;" in out
+    assert out.count(b"warpSize") == 2
+    # Without the header among the run's files its helper's body is not known: nothing changes.
+    alone = translate("k.cu", _CALLER % (b"% 32", b"/ 32"), Options(ignore=("L",)))
+    assert b"% 32" in alone.output and not [d for d in alone.diagnostics if d.code.startswith("W22")]
+
+
+def test_lanes_from_warpsize_calling_a_headers_reduction_on_32_are_reported(tmp_path) -> None:
+    header = tmp_path / "reduce.cuh"
+    header.write_bytes(_HEADER_ON_32)
+    source = _CALLER % (b"% warpSize", b"/ warpSize")
+    result = translate(str(tmp_path / "k.cu"), source,
+                       Options(ignore=("L",), local_headers=((str(header.resolve()), _HEADER_ON_32),)))
+    found = [(d.code, d.line, d.col) for d in result.diagnostics if d.code.startswith("W2")]
+    assert found == [("W222", 4, 20), ("W222", 6, 26)]
+    assert "warp_sum, which these functions call, works on 32-lane groups (the translation of reduce.cuh " \
+           "keeps them)" in result.diagnostics[0].message
+    assert result.output.count(b"warpSize") == source.count(b"warpSize")
+    # The header's own translation gives its shuffles 32-lane groups, as for any code on 32.
+    alone = translate(str(header), _HEADER_ON_32, Options(ignore=("L",)))
+    assert b"__shfl_xor(v, offset, 32)" in alone.output

@@ -22,7 +22,9 @@ For each device function of the file (translator.ir.calls), one walk of its body
   64-bit), with every use (`__popc`, `__ffs`, a mask argument, a zero test, other);
 - mask arguments of the `*_sync` builtins that are 32-bit and not all ones: a parameter or
   local of a 32-bit type, or a literal or macro of at most 32 bits that is not all ones;
-- tiles: `tiled_partition<32>` and `thread_block_tile<32>`.
+- tiles: `tiled_partition<32>` and `thread_block_tile<32>`;
+- header calls: calls of a device function a local header the file includes defines, with
+  the lane model of that function's code (its header's own facts), which the caller shares.
 
 `lane_model(facts, component)` says which model a group of functions joined by calls
 follows: `"32"` (32-lane groups), `"warpSize"`, `"mixed"` or `"none"`.
@@ -30,6 +32,7 @@ follows: `"32"` (32-lane groups), `"warpSize"`, `"mixed"` or `"none"`.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -139,6 +142,17 @@ class Tile:
 
 
 @dataclass(frozen=True)
+class HeaderCall:
+    """A call of a device function that a local header the file includes defines: the
+    lane model that function's code follows once its own translation is done ("32",
+    "warpSize", "mixed"), which the caller's component shares and cannot rewrite."""
+    function: str               # the caller, of this file
+    callee: str
+    header: str                 # the header's path
+    model: str
+
+
+@dataclass(frozen=True)
 class WarpFacts:
     graph: CallGraph
     lanes: tuple[LaneSite, ...]
@@ -148,6 +162,7 @@ class WarpFacts:
     masks: tuple[MaskArg, ...]
     tiles: tuple[Tile, ...]
     wides: tuple[WideMask, ...] = ()
+    headers: tuple[HeaderCall, ...] = ()
 
     @cached_property
     def _by_function(self) -> dict[tuple[str, str], list[tuple[int, object]]]:
@@ -167,15 +182,17 @@ class WarpFacts:
         return WarpFacts(self.graph, *(keep(kind) for kind in _KINDS))
 
 
-_KINDS = ("lanes", "shuffles", "votes", "narrows", "masks", "tiles", "wides")
+_KINDS = ("lanes", "shuffles", "votes", "narrows", "masks", "tiles", "wides", "headers")
 
 
 def lane_model(facts: WarpFacts) -> str:
     """The lane model of facts within() one component: "32" (written for 32-lane warps),
     "warpSize" (written for any width), "mixed" (both), or "none"."""
     uses32 = any(s.width == "32" and s.kind != "first" for s in facts.lanes) or \
-        any(s.basis == "32" for s in facts.shuffles) or bool(facts.tiles)
-    uses_w = any(s.width == "warpSize" for s in facts.lanes) or any(s.basis == "warpSize" for s in facts.shuffles)
+        any(s.basis == "32" for s in facts.shuffles) or bool(facts.tiles) or \
+        any(h.model in ("32", "mixed") for h in facts.headers)
+    uses_w = any(s.width == "warpSize" for s in facts.lanes) or any(s.basis == "warpSize" for s in facts.shuffles) \
+        or any(h.model in ("warpSize", "mixed") for h in facts.headers)
     return "mixed" if uses32 and uses_w else "warpSize" if uses_w else "32" if uses32 else "none"
 
 
@@ -232,8 +249,10 @@ def warp_facts(parsed: ParsedFile) -> WarpFacts:
     return provide(parsed, "warp")
 
 
-def build_warp_facts(parsed: ParsedFile) -> WarpFacts:
-    """The facts of every device function of the file, computed."""
+def build_warp_facts(parsed: ParsedFile, headers: list[tuple[str, bytes]] = ()) -> WarpFacts:
+    """The facts of every device function of the file, computed; `headers`: the local
+    headers it includes (path, text), whose device functions' lane models its calls of
+    them share (HeaderCall)."""
     graph = call_graph(parsed)
     table = macro_table(parsed)
     # The object-like macros of one definition by their text (a literal's value is read
@@ -257,9 +276,39 @@ def build_warp_facts(parsed: ParsedFile) -> WarpFacts:
                 marked.add((callee, position))
                 for target in by_name.get(callee, ()):
                     changed |= target.mark_parameter(position)
-    facts = WarpFacts(graph, *(tuple(x for w in walks for x in getattr(w, kind)()) for kind in
-                               _KINDS))
+    facts = WarpFacts(graph, *(tuple(x for w in walks for x in getattr(w, kind)()) for kind in _KINDS[:-1]),
+                      _header_calls(graph, headers))
     return facts
+
+
+@functools.lru_cache(maxsize=256)
+def _header_models(text: bytes) -> tuple[tuple[str, str], ...]:
+    """(device function, lane model) of a header's text, each header parsed once per process."""
+    if b"__device__" not in text and b"__global__" not in text:
+        return ()
+    from translator.ir.host_values import parsed_header
+    facts = build_warp_facts(parsed_header(text))
+    out = []
+    for name in facts.graph.by_name:
+        model = component_model(facts.within(facts.graph.component(name)))
+        if model != "none":
+            out.append((name, "warpSize" if model == "generic" else model))
+    return tuple(out)
+
+
+def _header_calls(graph: CallGraph, headers: list[tuple[str, bytes]]) -> tuple[HeaderCall, ...]:
+    """The calls of the file's device functions whose callee a local header defines (the
+    call graph's unknown edges of that name), each with the callee's lane model as the
+    header's translation leaves it: a component the warp-size pass rewrites whole is
+    "warpSize" there."""
+    if not headers or not any(f.unknown for f in graph.functions):
+        return ()
+    models: dict[str, tuple[str, str]] = {}
+    for path, text in headers:
+        for name, model in _header_models(text):
+            models.setdefault(name, (path, model))
+    return tuple(HeaderCall(f.name, callee, *models[callee]) for f in graph.functions for callee, _ in f.unknown
+                 if callee in models and callee not in graph.by_name)
 
 
 class _Walk:
@@ -767,7 +816,8 @@ def component_model(facts: WarpFacts) -> str:
         return model
     lanes = all(s.generic is not None and not s.feeds_memory for s in facts.lanes if s.width == "32")
     loops = all(s.loop for s in facts.shuffles if s.basis == "32")
-    return "generic" if lanes and loops and not facts.tiles else "mixed"
+    headers = all(h.model == "warpSize" for h in facts.headers)     # a header's 32s are not this file's to rewrite
+    return "generic" if lanes and loops and headers and not facts.tiles else "mixed"
 
 
 def clean_at(parsed: ParsedFile, span: Span) -> bool:
