@@ -269,3 +269,52 @@ def test_lanes_from_warpsize_calling_a_headers_reduction_on_32_are_reported(tmp_
     # The header's own translation gives its shuffles 32-lane groups, as for any code on 32.
     alone = translate(str(header), _HEADER_ON_32, Options(ignore=("L",)))
     assert b"__shfl_xor(v, offset, 32)" in alone.output
+
+
+_THROUGH = b"""#define LEADER(m) (__ffs(m) - 1)
+__device__ int below(unsigned m, int lane) { return __popc(m & ((1u << lane) - 1)); }
+__global__ void k(int *out) {
+  const int lane = threadIdx.x % warpSize;
+  unsigned b = __ballot_sync(0xffffffff, out[threadIdx.x] > 0);
+  out[threadIdx.x] = LEADER(b) + below(b, lane);
+}
+"""
+
+
+def test_a_ballot_passed_to_a_helper_and_a_counting_macro_is_widened_with_them() -> None:
+    result = translate("k.cu", _THROUGH, Options(target="cuda", ignore=("L",)))
+    assert result.output == _THROUGH.replace(b"__ffs(m)", b"__ffsll(m)").replace(
+        b"unsigned m", b"unsigned long long m").replace(b"__popc(m & ((1u", b"__popcll(m & ((1ull").replace(
+        b"unsigned b", b"unsigned long long b")
+    assert [d.code for d in result.diagnostics] == []
+    again = translate("k.cu", result.output, Options(target="cuda", ignore=("L",)))
+    assert again.output == result.output
+
+
+@pytest.mark.parametrize("change,line,col,why", [
+    # the helper is also called with a value that is not a mask
+    (lambda s: s.replace(b"below(b, lane);", b"below(b, lane) + below(out[0], 1);"), 6, 34,
+     "is passed to 'below', which is also called with a value that is not a widened mask ('below(b, lane)'), so it "
+     "is not widened: declare 'm' of 'below' unsigned long long and pass it only 64-bit masks"),
+    # the helper keeps the mask in 32 bits
+    (lambda s: s.replace(b"int below(unsigned m, int lane) { return __popc(m & ((1u << lane) - 1)); }",
+                         b"unsigned below(unsigned m, int lane) { return m; }"), 6, 34,
+     "is passed to 'below', whose parameter 'm' is returned as 'unsigned' by 'below' ('return m;') there "
+     "('below(b, lane)'), so it is not widened: in 'below', declare 'below' to return unsigned long long; then "
+     "declare 'm' unsigned long long"),
+    # the macro is used in host code too
+    (lambda s: s + b"int host(int v) { return LEADER(v); }\n", 6, 22,
+     "is passed to the macro 'LEADER', which the file uses where its arguments are not known to be masks "
+     "('LEADER(b)'), so it is not widened: expand 'LEADER' at this use"),
+    # the macro's body does more with its parameter than count it
+    (lambda s: s.replace(b"(__ffs(m) - 1)", b"(__ffs(m) - 1 + (m > 0))"), 6, 29,
+     "is passed to the macro 'LEADER', whose body does more with it than count it with __popc/__ffs ('b'), so it is "
+     "not widened: expand 'LEADER' at this use and compute on unsigned long long there"),
+])
+def test_a_ballot_that_a_helper_or_macro_cannot_take_in_64_bits_is_reported(change, line, col, why) -> None:
+    source = change(_THROUGH)
+    result = translate("k.cu", source, Options(target="cuda", ignore=("L",)))
+    found = [d for d in result.diagnostics if d.code == "W213"]
+    assert [(d.line, d.col) for d in found] == [(line, col)]
+    assert why in found[0].message
+    assert result.output == source

@@ -180,6 +180,7 @@ def test_hipify_alone_fails_where_recorded(model_runs):
 # built and run in each (the same translation, another -D), at each version.
 CONFIGURATIONS = {
     "corpus/warp/warp_mixed_variants.cu": ("SUM_OFFSETS_FROM_WARPSIZE=0",),
+    "corpus/warp/warp_aggregate.cu": ("AGGREGATE_WITH_BALLOT=0",),
 }
 
 
