@@ -826,7 +826,10 @@ class _Walk:
         first = next((a for a in args.named_children if a.type != "comment"), None)
         return first == node and function is not None and self.text(function) in MASKED
 
-    def narrows(self):
+    def _ballot_declarations(self):
+        """(declarator, declaration, the ballot call, its name node, the type node) of each
+        declaration of one variable initialised with a ballot or `__activemask()` (through
+        parentheses and casts)."""
         for n, up in self.nodes:
             if n.type != "init_declarator" or up is None or up.type != "declaration":
                 continue
@@ -838,7 +841,13 @@ class _Walk:
                 value.type == "call_expression" else None
             typ = up.child_by_field_name("type")
             if function is None or self.text(function) not in _BALLOTS or typ is None or \
-                    not narrow_type(self.text(typ)) or len(up.children_by_field_name("declarator")) != 1:
+                    len(up.children_by_field_name("declarator")) != 1:
+                continue
+            yield n, up, value, function, typ
+
+    def narrows(self):
+        for n, up, value, function, typ in self._ballot_declarations():
+            if not narrow_type(self.text(typ)):
                 continue
             name = self.text(n.child_by_field_name("declarator"))
             yield NarrowMask(self.function.name, name, self.text(function), self.span(typ), self.text(typ),
@@ -847,23 +856,13 @@ class _Walk:
 
     def wides(self):
         """Ballots kept in 64 bits whose flow (translator.ir.mask_flow) reaches a count."""
-        for n, up in self.nodes:
-            if n.type == "init_declarator" and up is not None and up.type == "declaration":
-                value = n.child_by_field_name("value")
-                while value is not None and value.type in ("parenthesized_expression", "cast_expression"):
-                    value = value.child_by_field_name("value") if value.type == "cast_expression" \
-                        else value.named_children[0]
-                function = value.child_by_field_name("function") if value is not None and \
-                    value.type == "call_expression" else None
-                typ = up.child_by_field_name("type")
-                target = n.child_by_field_name("declarator")
-                if function is None or self.text(function) not in _BALLOTS or typ is None or \
-                        not wide_type(self.text(typ)) or target is None or target.type != "identifier" or \
-                        len(up.children_by_field_name("declarator")) != 1:
-                    continue
-                flow = follow(self, MASKED, self.text(target), n)
-                if flow.counts:
-                    yield WideMask(self.function.name, self.text(function), self.text(target), self.span(up), flow)
+        for n, up, _, function, typ in self._ballot_declarations():
+            target = n.child_by_field_name("declarator")
+            if not wide_type(self.text(typ)) or target is None or target.type != "identifier":
+                continue
+            flow = follow(self, MASKED, self.text(target), n)
+            if flow.counts:
+                yield WideMask(self.function.name, self.text(function), self.text(target), self.span(up), flow)
         for call, name, _, _ in self.calls(_BALLOTS):
             if name not in _BALLOTS or self._is_mask_argument(call) or self._declared_name(call) is not None:
                 continue
