@@ -2,6 +2,7 @@
 
     python3 scripts/run_on_model.py corpus/warp/warp_ballot.cu --rocm-version 6.0
     python3 scripts/run_on_model.py prog.cu --rocm-version 7.0 --ignore W --keep out/
+    python3 scripts/run_on_model.py corpus/warp/warp_mixed_variants.cu -D SUM_OFFSETS_FROM_WARPSIZE=0
 
 Translates the program (each of `sources` for a corpus program of several translation
 units, and the local `.cuh` headers beside it) with `--hip-kernel-execution-syntax`
@@ -62,23 +63,29 @@ class Run:
 def translations(sources: list[Path], version: tuple[int, int], ignore: tuple[str, ...] = (),
                  options: dict | None = None) -> dict[str, bytes]:
     """The translation units and the local headers beside the first, translated, by file name."""
-    opts = Options(rocm_version=version, hip_kernel_execution_syntax=True, ignore=ignore, **(options or {}))
+    folder = sorted(sources[0].parent.iterdir())
+    # The headers beside the program are the run's local headers, as `translate` reads a tree's.
+    headers = tuple((os.path.realpath(p), p.read_bytes()) for p in folder if p.suffix == ".cuh")
+    opts = Options(rocm_version=version, hip_kernel_execution_syntax=True, ignore=ignore, local_headers=headers,
+                   **(options or {}))
     out = {}
-    for path in sorted(sources[0].parent.iterdir()):
+    for path in folder:
         if path in sources or path.suffix == ".cuh":
             out[path.name] = translate(str(path), path.read_bytes(), opts).output
     return out
 
 
 def build_and_run(files: dict[str, bytes], units: list[str], version: tuple[int, int], folder: Path,
-                  hip_cpu_folder: Path, timeout: int = 120) -> Run:
-    """Write the files to `folder`, build `units` against HIP-CPU and the model header, run."""
+                  hip_cpu_folder: Path, timeout: int = 120, defines: tuple[str, ...] = ()) -> Run:
+    """Write the files to `folder`, build `units` against HIP-CPU and the model header (and `-D` each of
+    `defines`: another configuration of the same translation), run."""
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (folder / name).write_bytes(text)
     exe = folder / "program"
     command = ["g++", "-std=c++17", "-O0", "-w", "-I", str(hip_cpu_folder / "include"), "-I", str(folder),
                "-include", str(HEADER), f"-DCU2HIP_MODEL_HIP_VERSION={version[0] * 100 + version[1]}",
+               *[f"-D{d}" for d in defines],
                "-x", "c++", *[str(folder / u) for u in units], "-x", "none", "-o", str(exe), "-ltbb", "-lpthread"]
     build = subprocess.run(command, capture_output=True, text=True, timeout=900)
     if build.returncode != 0:
@@ -97,6 +104,8 @@ def main() -> int:
     parser.add_argument("--rocm-version", default="7.0", help="the target HIP version (default 7.0)")
     parser.add_argument("--ignore", default="", help="rule ids or prefixes to drop, as translate's --ignore")
     parser.add_argument("--hip-cpu", help="HIP-CPU's folder (default: $CU2HIP_HIP_CPU or ../shared/hip-cpu)")
+    parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                        help="build the translation with this macro defined (another configuration)")
     parser.add_argument("--keep", metavar="DIR", help="build in DIR and keep the translation and binary")
     args = parser.parse_args()
     folder = hip_cpu(args.hip_cpu)
@@ -107,7 +116,8 @@ def main() -> int:
     sources = [Path(s).resolve() for s in args.sources]
     files = translations(sources, version, tuple(i for i in args.ignore.split(",") if i))
     with tempfile.TemporaryDirectory() as tmp:
-        run = build_and_run(files, [s.name for s in sources], version, Path(args.keep or tmp), folder)
+        run = build_and_run(files, [s.name for s in sources], version, Path(args.keep or tmp), folder,
+                            defines=tuple(args.defines))
     sys.stdout.write(run.stdout)
     sys.stderr.write(run.log)
     return run.returncode if run.built else 2

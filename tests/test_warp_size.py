@@ -217,3 +217,104 @@ def test_a_shuffle_with_a_width_of_its_own_gets_no_other() -> None:
     # Found by bench/fuzz.py: a width that is not a literal was given a second one.
     source = b"__device__ float f(float v, int w) { return __shfl_down_sync(0xffffffff, v, 8, w); }\n"
     assert translate("t.cu", source, Options(target="cuda")).output == source
+
+
+_HEADER_FROM_WARPSIZE = b"""#pragma once
+__device__ inline int warp_sum(int v) {
+  for (int offset = warpSize / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffff, v, offset);
+  return v;
+}
+"""
+_HEADER_ON_32 = _HEADER_FROM_WARPSIZE.replace(b"warpSize / 2", b"16")
+_CALLER = b"""#include "reduce.cuh"
+__global__ void k(const int *in, int *out) {
+  __shared__ int partial[32];
+  const int lane = threadIdx.x %s;
+  int v = warp_sum(in[threadIdx.x]);
+  if (lane == 0) partial[threadIdx.x %s] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+}
+"""
+
+
+def test_lanes_of_32_calling_a_headers_reduction_over_warpsize_follow_it(tmp_path, capsys) -> None:
+    # The kernel has no warp builtin nor warpSize of its own: its helper, in a local header,
+    # reduces over warpSize, so the kernel's lanes and warps of 32 are rewritten with it.
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "reduce.cuh").write_bytes(_HEADER_FROM_WARPSIZE)
+    (tmp_path / "src" / "k.cu").write_bytes(_CALLER % (b"% 32", b"/ 32"))
+    assert main(["translate", str(tmp_path / "src"), "-o", str(tmp_path / "out"), "--ignore", "L",
+                 "--no-cache"]) == 0
+    out = (tmp_path / "out" / "k.cu").read_bytes()
+    assert b"const int lane = threadIdx.x % warpSize;" in out
+    assert b"partial[threadIdx.x / warpSize] = v;" in out
+    assert out.count(b"warpSize") == 2
+    # Without the header among the run's files its helper's body is not known: nothing changes.
+    alone = translate("k.cu", _CALLER % (b"% 32", b"/ 32"), Options(ignore=("L",)))
+    assert b"% 32" in alone.output and not [d for d in alone.diagnostics if d.code.startswith("W22")]
+
+
+def test_lanes_from_warpsize_calling_a_headers_reduction_on_32_are_reported(tmp_path) -> None:
+    header = tmp_path / "reduce.cuh"
+    header.write_bytes(_HEADER_ON_32)
+    source = _CALLER % (b"% warpSize", b"/ warpSize")
+    result = translate(str(tmp_path / "k.cu"), source,
+                       Options(ignore=("L",), local_headers=((str(header.resolve()), _HEADER_ON_32),)))
+    found = [(d.code, d.line, d.col) for d in result.diagnostics if d.code.startswith("W2")]
+    assert found == [("W222", 4, 20), ("W222", 6, 26)]
+    assert "warp_sum, which these functions call, works on 32-lane groups (the translation of reduce.cuh " \
+           "keeps them)" in result.diagnostics[0].message
+    assert result.output.count(b"warpSize") == source.count(b"warpSize")
+    # The header's own translation gives its shuffles 32-lane groups, as for any code on 32.
+    alone = translate(str(header), _HEADER_ON_32, Options(ignore=("L",)))
+    assert b"__shfl_xor(v, offset, 32)" in alone.output
+
+
+_THROUGH = b"""#define LEADER(m) (__ffs(m) - 1)
+__device__ int below(unsigned m, int lane) { return __popc(m & ((1u << lane) - 1)); }
+__global__ void k(int *out) {
+  const int lane = threadIdx.x % warpSize;
+  unsigned b = __ballot_sync(0xffffffff, out[threadIdx.x] > 0);
+  out[threadIdx.x] = LEADER(b) + below(b, lane);
+}
+"""
+
+
+def test_a_ballot_passed_to_a_helper_and_a_counting_macro_is_widened_with_them() -> None:
+    result = translate("k.cu", _THROUGH, Options(target="cuda", ignore=("L",)))
+    assert result.output == _THROUGH.replace(b"__ffs(m)", b"__ffsll(m)").replace(
+        b"unsigned m", b"unsigned long long m").replace(b"__popc(m & ((1u", b"__popcll(m & ((1ull").replace(
+        b"unsigned b", b"unsigned long long b")
+    assert [d.code for d in result.diagnostics] == []
+    again = translate("k.cu", result.output, Options(target="cuda", ignore=("L",)))
+    assert again.output == result.output
+
+
+@pytest.mark.parametrize("change,line,col,why", [
+    # the helper is also called with a value that is not a mask
+    (lambda s: s.replace(b"below(b, lane);", b"below(b, lane) + below(out[0], 1);"), 6, 34,
+     "is passed to 'below', which is also called with a value that is not a widened mask ('below(b, lane)'), so it "
+     "is not widened: declare 'm' of 'below' unsigned long long and pass it only 64-bit masks"),
+    # the helper keeps the mask in 32 bits
+    (lambda s: s.replace(b"int below(unsigned m, int lane) { return __popc(m & ((1u << lane) - 1)); }",
+                         b"unsigned below(unsigned m, int lane) { return m; }"), 6, 34,
+     "is passed to 'below', whose parameter 'm' is returned as 'unsigned' by 'below' ('return m;') there "
+     "('below(b, lane)'), so it is not widened: in 'below', declare 'below' to return unsigned long long; then "
+     "declare 'm' unsigned long long"),
+    # the macro is used in host code too
+    (lambda s: s + b"int host(int v) { return LEADER(v); }\n", 6, 22,
+     "is passed to the macro 'LEADER', which the file uses where its arguments are not known to be masks "
+     "('LEADER(b)'), so it is not widened: expand 'LEADER' at this use"),
+    # the macro's body does more with its parameter than count it
+    (lambda s: s.replace(b"(__ffs(m) - 1)", b"(__ffs(m) - 1 + (m > 0))"), 6, 29,
+     "is passed to the macro 'LEADER', whose body does more with it than count it with __popc/__ffs ('b'), so it is "
+     "not widened: expand 'LEADER' at this use and compute on unsigned long long there"),
+])
+def test_a_ballot_that_a_helper_or_macro_cannot_take_in_64_bits_is_reported(change, line, col, why) -> None:
+    source = change(_THROUGH)
+    result = translate("k.cu", source, Options(target="cuda", ignore=("L",)))
+    found = [d for d in result.diagnostics if d.code == "W213"]
+    assert [(d.line, d.col) for d in found] == [(line, col)]
+    assert why in found[0].message
+    assert result.output == source

@@ -100,6 +100,9 @@ HIPIFY_ALONE_FAILS: dict[tuple[str, tuple[int, int]], str] = {
     ("corpus/warp/warp_mixed.cu", _V7): "lanes and warps of 32 next to a reduction over warpSize",
     ("corpus/warp/warp_aggregate.cu", _V6): "__activemask() and ballots kept in 32 bits: lanes 32-63 are not counted",
     ("corpus/warp/warp_aggregate.cu", _V7): "a 32-bit __activemask() mask fails HIP's static_assert",
+    ("corpus/warp/warp_mixed_variants.cu", _V6): "lanes of 32 under #if and in a header next to reductions over "
+                                                  "warpSize",
+    ("corpus/warp/warp_mixed_variants.cu", _V7): "the same, with the *_sync builtins",
 }
 
 
@@ -171,6 +174,24 @@ def test_hipify_alone_fails_where_recorded(model_runs):
         f"{path} at {version}: {run.why()}" for (path, version), run in failing.items()
         if (path, version) not in HIPIFY_ALONE_FAILS)
     assert len({path for path, _ in failing}) >= 4, "fewer than 4 warp programs need the warp-size pass on the model"
+
+
+# Programs whose translation holds other self-checking configurations than the default
+# one: each is built and run in each (the same translation, another -D), at each version.
+# (warp_aggregate.cu's AGGREGATE_WITH_BALLOT=0 is not one: its per-warp maximum is -2 there.)
+CONFIGURATIONS = {
+    "corpus/warp/warp_mixed_variants.cu": ("SUM_OFFSETS_FROM_WARPSIZE=0",),
+}
+
+
+@pytest.mark.parametrize("version", VERSIONS, ids=lambda v: "rocm-%d.%d" % v)
+@pytest.mark.parametrize("path,define", [(p, d) for p, ds in CONFIGURATIONS.items() for d in ds])
+def test_other_configurations_pass_on_the_64_lane_model(tmp_path, path, define, version):
+    program = next(p for p in PROGRAMS if p.path == path)
+    files = model.translations([ROOT / src for src in program.sources], version, (), program.option_fields())
+    run = model.build_and_run(files, [Path(s).name for s in program.sources], version, tmp_path, model.hip_cpu(),
+                              300, defines=(define,))
+    assert run.passed, run.why()
 
 
 _STREAM_ORDER = rb"""

@@ -5,7 +5,8 @@
 // wavefront each such mask must be 64-bit, counted with __popcll/__ffsll, its lane bits
 // `1ull << lane`: kept in 32 bits the lanes 32-63 are dropped and HIP's *_sync
 // builtins static_assert a 64-bit mask. The shapes: a __device__ helper (divergent
-// branch, __activemask), the same in a header (warp_aggregate.cuh), a ballot under #if,
+// branch, __activemask), the same in a header (warp_aggregate.cuh), a ballot under #if
+// (its leader from a macro, its lanes below from a helper of an `unsigned` parameter),
 // and a per-warp maximum found by walking the ballot's bits. The per-warp maximum
 // depends on the warp width: the device reports warpSize and the host checks with it.
 #include <algorithm>
@@ -31,6 +32,11 @@
 
 #define FULL_MASK 0xffffffff
 constexpr int kBlock = 256;
+
+// The lowest lane of a mask, and the count of a mask's lanes below a lane: a macro and a
+// helper with a 32-bit parameter, each used only with masks.
+#define LEADER(m) (__ffs(m) - 1)
+__device__ int lanes_below(unsigned m, int lane) { return __popc(m & ((1u << lane) - 1)); }
 
 // The lanes that arrive together share one atomicAdd: the lowest performs it and passes
 // the old value on; each lane's slot is the count of arrived lanes below it.
@@ -61,11 +67,11 @@ __global__ void aggregate(const int* in, int n, int* threes, int* threes_count, 
 #if AGGREGATE_WITH_BALLOT
   unsigned votes = __ballot_sync(FULL_MASK, keep);
   if (votes != 0) {
-    const int first = __ffs(votes) - 1;
+    const int first = LEADER(votes);
     int base = 0;
     if (lane == first) base = atomicAdd(sevens_count, __popc(votes));
     base = __shfl_sync(FULL_MASK, base, first);
-    if (keep) sevens[base + __popc(votes & ((1u << lane) - 1))] = v;
+    if (keep) sevens[base + lanes_below(votes, lane)] = v;
   }
   // The largest kept value of the warp, from each voting lane in turn.
   int best = -1;
@@ -154,7 +160,8 @@ int main() {
   failures += same("__activemask() aggregate in a __device__ helper (__ffs, __popc, 1 << lane)", got[0], counts[0],
                    want[0]);
   failures += same("__activemask() aggregate in a header, lane bits in a local", got[1], counts[1], want[1]);
-  failures += same("__ballot_sync() aggregate under #if", got[2], counts[2], want[2]);
+  failures += same("__ballot_sync() aggregate under #if (a LEADER macro, a lanes_below helper)", got[2], counts[2],
+                   want[2]);
   int bad_max = 0;
   for (int w = 0; w < warps; ++w) {
     if (warp_max[w] != want_max[w] && bad_max++ < 3)

@@ -74,7 +74,7 @@ class LocalHeaders:
         """The evaluators of the headers `data` (the file's text) includes, directly or
         through others, in the order the preprocessor reads them."""
         if self._chain is None:
-            self._chain = [HostValues(_parsed_header(text))
+            self._chain = [HostValues(parsed_header(text))
                            for _, text in included_headers(self.path, data, self.headers)]
         return self._chain
 
@@ -82,7 +82,7 @@ class LocalHeaders:
 _HEADER_PARSES: dict[bytes, ParsedFile] = {}
 
 
-def _parsed_header(data: bytes) -> ParsedFile:
+def parsed_header(data: bytes) -> ParsedFile:
     found = _HEADER_PARSES.get(data)
     if found is None:
         if len(_HEADER_PARSES) > 256:

@@ -131,6 +131,29 @@ def definitions(text: bytes, header: str = ""):
         yield name, macro
 
 
+def directive_end(data: bytes, at: int) -> int:
+    """The end of the directive that starts at `at`: its last line is the first that does not
+    end in a backslash."""
+    end = at
+    while True:
+        end = data.find(b"\n", end)
+        end = len(data) if end < 0 else end
+        if data[end - 1:end] != b"\\" and data[end - 2:end] != b"\\\r":
+            return end
+        end += 1
+
+
+def in_define(data: bytes, span: tuple[int, int]) -> bool:
+    """Does `span` lie in the body of a `#define` line (continuations included)?"""
+    hash_at = data.rfind(b"#", 0, span[0])
+    while hash_at >= 0:
+        line = data.rfind(b"\n", 0, hash_at) + 1
+        if not data[line:hash_at].strip() and re.match(rb"#\s*define\b", data[hash_at:]):
+            return span[1] <= directive_end(data, hash_at)
+        hash_at = data.rfind(b"#", 0, hash_at)
+    return False
+
+
 def included_headers(path: str, data: bytes, headers: dict[str, bytes]) -> list[tuple[str, bytes]]:
     """The local headers (`#include "x.h"`, found next to the includer among `headers`,
     real path -> bytes) that `data` includes, directly or through others, in the order the

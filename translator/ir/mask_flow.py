@@ -13,6 +13,10 @@ it through the function's locals, to a fixed point:
   the declaration type to make `unsigned long long` where it is 32-bit;
 - literals: the `1` of `1 << lane` (and `1u`) combined with a mask value, to become `1ull`
   (`1 << 40` is undefined in 32 bits);
+- calls: a mask value passed to a device function of the file whose parameter there is
+  32-bit (`__device__ int leader(unsigned m)`): followed into it by translator.ir.warp,
+  which widens the parameter with the caller's locals where every call of it passes a
+  mask and the function uses it only as one, and makes the call an escape otherwise;
 - escapes: where a mask value leaves what can be followed, with why and the exact fix:
   stored to memory or a member, passed to a function that is not a count or a `*_sync`
   mask, returned from a function of a 32-bit type, cast to 32 bits, combined or compared
@@ -63,7 +67,11 @@ class MaskFlow:
     counts: tuple[tuple[Span, str], ...]                   # a `__popc`/`__ffs` name and its 64-bit name
     literals: tuple[tuple[Span, str], ...]                 # a `1` shifted by a lane, and `1ull`
     escapes: tuple[Escape, ...]
-    kinds: frozenset[str] = field(default_factory=frozenset)   # "mask", "count", "test", "bits", "copy"
+    kinds: frozenset[str] = field(default_factory=frozenset)   # "mask", "count", "test", "bits", "copy", "call"
+    # (helper, argument position, the call's span): passed to a device function of the file
+    # whose parameter there is 32-bit: widened with it where every call passes a mask
+    # (translator.ir.warp resolves them; an unresolved one becomes an escape)
+    calls: tuple[tuple[str, int, Span], ...] = ()
 
     def widened(self) -> tuple[tuple[str, Span], ...]:
         """The locals declared 32-bit, to be declared `unsigned long long`."""
@@ -72,9 +80,11 @@ class MaskFlow:
 
 
 class _Flow:
-    def __init__(self, walk, masked: frozenset[str]):
+    def __init__(self, walk, masked: frozenset[str], parameter: str | None = None):
         self.w = walk
         self.masked = masked
+        self.parameter = parameter      # the 32-bit parameter the flow starts at, widened with it
+        self.calls: dict[tuple[str, int, Span], None] = {}
         self.vars: dict[str, tuple[Span | None, str]] = {}
         self.queue: list[str] = []
         self.counts: dict[Span, str] = {}
@@ -123,6 +133,10 @@ class _Flow:
             return
         if name in self.w.params:
             typ = self.w.param_types.get(name, "")
+            if name == self.parameter and _type_key(typ) in _NARROW and name in self.w.param_type_spans:
+                self.vars[name] = (self.w.param_type_spans[name], typ)
+                self.queue.append(name)
+                return
             if not wide_type(typ):
                 self.escape(at, f"meets the 32-bit parameter '{name}' ({typ or 'a pointer'})",
                             f"declare '{name}' unsigned long long")
@@ -160,7 +174,7 @@ class _Flow:
                     continue
                 if up.type == "init_declarator" and up.child_by_field_name("declarator") == n:
                     continue
-                if up.type == "declaration":
+                if up.type in ("declaration", "parameter_declaration"):
                     continue
                 if up.type == "call_expression" and up.child_by_field_name("function") == n:
                     continue
@@ -185,6 +199,13 @@ class _Flow:
                 self.kinds.add("count")
             elif name in self.masked and args and args[0] == node:
                 self.kinds.add("mask")
+            elif name in getattr(self.w, "helpers", {}) and args.index(node) < self.w.helpers[name] and \
+                    function.type == "identifier":
+                self.calls[(name, args.index(node), self.w.span(call))] = None
+                self.kinds.add("call")
+            elif name in getattr(self.w, "function_macros", ()):
+                self.escape(node, f"is passed to the macro '{name}', whose body does more with it than count it "
+                            "with __popc/__ffs", f"expand '{name}' at this use and compute on unsigned long long there")
             else:
                 self.escape(node, f"is passed to '{name or self.text(call)}'",
                             f"make that parameter of '{name}' unsigned long long" if name else
@@ -344,14 +365,16 @@ class _Flow:
     def result(self) -> MaskFlow:
         return MaskFlow(tuple((name, span, typ) for name, (span, typ) in self.vars.items()),
                         tuple(sorted(self.counts.items())), tuple(sorted(self.literals.items())),
-                        tuple(self.escapes), frozenset(self.kinds))
+                        tuple(self.escapes), frozenset(self.kinds), tuple(self.calls))
 
 
-def follow(walk, masked: frozenset[str], name: str | None = None, node: ts.Node | None = None) -> MaskFlow:
+def follow(walk, masked: frozenset[str], name: str | None = None, node: ts.Node | None = None,
+           parameter: bool = False) -> MaskFlow:
     """The flow of the mask that the local (or parameter) `name` holds, or of the mask
     value `node` (a ballot call), through the function that `walk` (translator.ir.warp's
-    walk of one function) reads. `masked`: the builtins whose first argument is a mask."""
-    flow = _Flow(walk, masked)
+    walk of one function) reads. `masked`: the builtins whose first argument is a mask.
+    `parameter`: `name` is a 32-bit parameter that callers pass masks in, widened with its flow."""
+    flow = _Flow(walk, masked, name if parameter else None)
     if name is not None:
         flow.join(name, node if node is not None else walk.nodes[0][0])
     elif node is not None:

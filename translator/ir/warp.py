@@ -22,7 +22,9 @@ For each device function of the file (translator.ir.calls), one walk of its body
   64-bit), with every use (`__popc`, `__ffs`, a mask argument, a zero test, other);
 - mask arguments of the `*_sync` builtins that are 32-bit and not all ones: a parameter or
   local of a 32-bit type, or a literal or macro of at most 32 bits that is not all ones;
-- tiles: `tiled_partition<32>` and `thread_block_tile<32>`.
+- tiles: `tiled_partition<32>` and `thread_block_tile<32>`;
+- header calls: calls of a device function a local header the file includes defines, with
+  the lane model of that function's code (its header's own facts), which the caller shares.
 
 `lane_model(facts, component)` says which model a group of functions joined by calls
 follows: `"32"` (32-lane groups), `"warpSize"`, `"mixed"` or `"none"`.
@@ -30,6 +32,8 @@ follows: `"32"` (32-lane groups), `"warpSize"`, `"mixed"` or `"none"`.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -38,8 +42,8 @@ import tree_sitter as ts
 
 from translator.frontend import ParsedFile, node_at, object_macros
 from translator.ir.calls import CallGraph, Function, call_graph
-from translator.ir.macros import macros as macro_table
-from translator.ir.mask_flow import MaskFlow, follow, wide_type
+from translator.ir.macros import directive_end, macros as macro_table
+from translator.ir.mask_flow import Escape, MaskFlow, follow, wide_type
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Span
 from translator.ir.nodes import descendants, with_parents
 
@@ -139,6 +143,17 @@ class Tile:
 
 
 @dataclass(frozen=True)
+class HeaderCall:
+    """A call of a device function that a local header the file includes defines: the
+    lane model that function's code follows once its own translation is done ("32",
+    "warpSize", "mixed"), which the caller's component shares and cannot rewrite."""
+    function: str               # the caller, of this file
+    callee: str
+    header: str                 # the header's path
+    model: str
+
+
+@dataclass(frozen=True)
 class WarpFacts:
     graph: CallGraph
     lanes: tuple[LaneSite, ...]
@@ -148,6 +163,7 @@ class WarpFacts:
     masks: tuple[MaskArg, ...]
     tiles: tuple[Tile, ...]
     wides: tuple[WideMask, ...] = ()
+    headers: tuple[HeaderCall, ...] = ()
 
     @cached_property
     def _by_function(self) -> dict[tuple[str, str], list[tuple[int, object]]]:
@@ -167,15 +183,17 @@ class WarpFacts:
         return WarpFacts(self.graph, *(keep(kind) for kind in _KINDS))
 
 
-_KINDS = ("lanes", "shuffles", "votes", "narrows", "masks", "tiles", "wides")
+_KINDS = ("lanes", "shuffles", "votes", "narrows", "masks", "tiles", "wides", "headers")
 
 
 def lane_model(facts: WarpFacts) -> str:
     """The lane model of facts within() one component: "32" (written for 32-lane warps),
     "warpSize" (written for any width), "mixed" (both), or "none"."""
     uses32 = any(s.width == "32" and s.kind != "first" for s in facts.lanes) or \
-        any(s.basis == "32" for s in facts.shuffles) or bool(facts.tiles)
-    uses_w = any(s.width == "warpSize" for s in facts.lanes) or any(s.basis == "warpSize" for s in facts.shuffles)
+        any(s.basis == "32" for s in facts.shuffles) or bool(facts.tiles) or \
+        any(h.model in ("32", "mixed") for h in facts.headers)
+    uses_w = any(s.width == "warpSize" for s in facts.lanes) or any(s.basis == "warpSize" for s in facts.shuffles) \
+        or any(h.model in ("warpSize", "mixed") for h in facts.headers)
     return "mixed" if uses32 and uses_w else "warpSize" if uses_w else "32" if uses32 else "none"
 
 
@@ -232,8 +250,10 @@ def warp_facts(parsed: ParsedFile) -> WarpFacts:
     return provide(parsed, "warp")
 
 
-def build_warp_facts(parsed: ParsedFile) -> WarpFacts:
-    """The facts of every device function of the file, computed."""
+def build_warp_facts(parsed: ParsedFile, headers: list[tuple[str, bytes]] = ()) -> WarpFacts:
+    """The facts of every device function of the file, computed; `headers`: the local
+    headers it includes (path, text), whose device functions' lane models its calls of
+    them share (HeaderCall)."""
     graph = call_graph(parsed)
     table = macro_table(parsed)
     # The object-like macros of one definition by their text (a literal's value is read
@@ -257,9 +277,172 @@ def build_warp_facts(parsed: ParsedFile) -> WarpFacts:
                 marked.add((callee, position))
                 for target in by_name.get(callee, ()):
                     changed |= target.mark_parameter(position)
-    facts = WarpFacts(graph, *(tuple(x for w in walks for x in getattr(w, kind)()) for kind in
-                               _KINDS))
+    single = {name: ws[0] for name, ws in by_name.items() if len(ws) == 1}
+    counting = _counting_macros(parsed, table)
+    for w in walks:
+        w.helpers = {name: len(h.params) for name, h in single.items()}
+        w.helpers.update((name, len(m.params)) for name, (m, _) in counting.items())
+    facts = WarpFacts(graph, *(tuple(x for w in walks for x in getattr(w, kind)()) for kind in _KINDS[:-1]),
+                      _header_calls(graph, headers))
+    if any(n.flow is not None and n.flow.calls for n in facts.narrows):
+        facts = dataclasses.replace(facts, narrows=_through_helpers(facts.narrows, walks, single, counting))
     return facts
+
+
+_COUNT_OF = re.compile(rb"\b(__popc|__ffs)\s*\(\s*(\w+)\s*\)")
+
+
+def _counting_macros(parsed: ParsedFile, table) -> dict[str, tuple[object, dict[int, tuple[Span, ...]]]]:
+    """The function-like macros of the file (one definition, here, not under `#ifndef`) whose
+    body counts a parameter and does nothing else with it (`#define LEADER(m) (__ffs(m) - 1)`),
+    by name: (the Macro, {parameter position: the spans of its `__popc`/`__ffs` names}). Passed a
+    64-bit mask, such a body counts it with `__popcll`/`__ffsll`."""
+    out = {}
+    data = parsed.data
+    for name, macro in table.known().items():
+        if macro.object_like or macro.header or macro.overridable or macro.offset < 0 or \
+                not ("__popc" in macro.body or "__ffs" in macro.body):
+            continue
+        end = directive_end(data, macro.offset)
+        head = re.compile(rb"#\s*define\s+" + re.escape(name.encode()) + rb"\s*\([^)]*\)").match(data, macro.offset)
+        if head is None:
+            continue
+        body = (head.end(), end)
+        positions: dict[int, tuple[Span, ...]] = {}
+        for i, param in enumerate(macro.params):
+            uses = [m for m in re.finditer(rb"\b" + re.escape(param.encode()) + rb"\b", data[body[0]:body[1]])]
+            counts = [m for m in _COUNT_OF.finditer(data, *body) if m.group(2) == param.encode()]
+            if uses and len(uses) == len(counts):
+                positions[i] = tuple((m.start(1), m.end(1)) for m in counts)
+        if positions:
+            out[name] = (macro, positions)
+    return out
+
+
+def _through_helpers(narrows: tuple[NarrowMask, ...], walks: list["_Walk"], single: dict[str, "_Walk"],
+                     counting: dict) -> tuple[NarrowMask, ...]:
+    """The narrow masks' flows followed into the helpers they are passed to (MaskFlow.calls):
+    a helper's 32-bit parameter is widened with the masks when the helper uses it only as a
+    mask (its own flow from the parameter has no escape and no call) and every call of the
+    helper in the file passes, at that place, a mask that is widened too (to a fixed point:
+    a mask that cannot be widened leaves its helpers' other callers unwidened). Each
+    resolved flow takes in its helpers' edits; an unresolved call is an escape that says why.
+    A counting macro (`_counting_macros`) is a helper whose flow is its body's counts, and
+    whose every use in the file's text must be such a call."""
+    params: dict[tuple[str, int], MaskFlow] = {}
+    data = walks[0].data
+    for narrow in narrows:
+        for helper, position, _ in (narrow.flow.calls if narrow.flow is not None else ()):
+            if (helper, position) in params:
+                continue
+            if helper in counting:
+                spans = counting[helper][1].get(position)
+                params[(helper, position)] = MaskFlow((), tuple((s, _POPC[data[s[0]:s[1]].decode()]) for s in spans),
+                                                      (), (), frozenset({"count"})) if spans else MaskFlow(
+                    (), (), (), (Escape((0, 0), helper, f"is used in the body of the macro '{helper}' other than "
+                                 "as the argument of __popc/__ffs", f"expand '{helper}' here"),))
+            else:
+                walk = single[helper]
+                name = walk.params[position]
+                params[(helper, position)] = follow(walk, MASKED, name, walk.nodes[0][0], parameter=True) \
+                    if name and name not in walk.pointer_params else MaskFlow((), (), (), (Escape(
+                        walk.span(walk.nodes[0][0]), helper, "takes it as a pointer or unnamed parameter",
+                        "pass it to a function that takes unsigned long long"),))
+    sites: dict[str, set[tuple[int, Span]]] = {}      # every call of each helper: (argument position, span)
+    names = frozenset(n for n, _ in params)
+    for w in walks:
+        for call, name, args, _ in w.calls(names, macros=True):
+            sites.setdefault(name, set()).update((i, w.span(call)) for i in range(len(args)))
+    # A macro used where no walk sees it (host code, another macro's body): not every use is known.
+    # (Comments and string literals are not uses.)
+    quiet = [(n.start_byte, n.end_byte) for n in descendants(walks[0].frag.root)
+             if n.type in ("comment", "string_literal", "raw_string_literal", "char_literal")] if counting else []
+    unseen = {n for n in names if n in counting and 1 + len({s for _, s in sites.get(n, ())}) != sum(
+        1 for m in re.finditer(rb"\b" + re.escape(n.encode()) + rb"\b", data)
+        if not any(lo <= m.start() < hi for lo, hi in quiet))}
+    why: dict[int, Escape] = {}
+
+    def written(span: Span) -> str:
+        return " ".join(walks[0].data[span[0]:span[1]].decode("utf-8", "replace").split())
+    ok = {i for i, n in enumerate(narrows) if n.flow is not None and n.flow.calls and not n.flow.escapes}
+    changed = True
+    while changed:
+        changed = False
+        covered = {(h, p, span) for i in ok for h, p, span in narrows[i].flow.calls}
+        for i in sorted(ok):
+            for helper, position, span in narrows[i].flow.calls:
+                inner = params[(helper, position)]
+                param = counting[helper][0].params[position] if helper in counting else single[helper].params[position]
+                if helper in counting and (inner.escapes or helper in unseen):
+                    why[i] = Escape(span, written(span), f"is passed to the macro '{helper}'" + (
+                        ", whose body uses it other than as the argument of __popc/__ffs" if inner.escapes else
+                        ", which the file uses where its arguments are not known to be masks"),
+                        f"expand '{helper}' at this use and count the mask with __popcll/__ffsll there, or write "
+                        f"__popcll/__ffsll in the body of '{helper}' if every use of it is passed a 64-bit mask")
+                elif inner.escapes or inner.calls:
+                    first = inner.escapes[0] if inner.escapes else None
+                    why[i] = Escape(span, written(span), f"is passed to '{helper}', whose parameter '{param}' " + (
+                        f"{first.why} ('{first.text}') there" if first else "is passed on to another function"),
+                        (f"in '{helper}', {first.fix}" if first else f"keep '{param}' in '{helper}'") +
+                        f"; then declare '{param}' unsigned long long")
+                elif any((helper, position, s) not in covered for p, s in sites.get(helper, ()) if p == position):
+                    why[i] = Escape(span, written(span), f"is passed to '{helper}', which is also called with a value "
+                                    "that is not a widened mask", f"declare '{param}' of '{helper}' unsigned long "
+                                    "long and pass it only 64-bit masks (unsigned long long)")
+                else:
+                    continue
+                ok.discard(i)
+                changed = True
+                break
+    out = []
+    for i, narrow in enumerate(narrows):
+        flow = narrow.flow
+        if flow is None or not flow.calls:
+            out.append(narrow)
+            continue
+        if i in ok:
+            inner = [params[(h, p)] for h, p in dict.fromkeys((h, p) for h, p, _ in flow.calls)]
+            flow = MaskFlow(flow.variables + tuple(v for f in inner for v in f.variables),
+                            flow.counts + tuple(c for f in inner for c in f.counts),
+                            flow.literals + tuple(x for f in inner for x in f.literals), flow.escapes,
+                            flow.kinds.union(*(f.kinds for f in inner)), flow.calls)
+        else:
+            escape = why.get(i) or next(
+                (Escape(span, written(span), f"is passed to '{h}', which it cannot be followed into", "pass it to a function "
+                        "that takes unsigned long long") for h, _, span in flow.calls), None)
+            flow = dataclasses.replace(flow, escapes=flow.escapes + ((escape,) if escape and not flow.escapes else ()))
+        out.append(dataclasses.replace(narrow, flow=flow))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _header_models(text: bytes) -> tuple[tuple[str, str], ...]:
+    """(device function, lane model) of a header's text, each header parsed once per process."""
+    if b"__device__" not in text and b"__global__" not in text:
+        return ()
+    from translator.ir.host_values import parsed_header
+    facts = build_warp_facts(parsed_header(text))
+    out = []
+    for name in facts.graph.by_name:
+        model = component_model(facts.within(facts.graph.component(name)))
+        if model != "none":
+            out.append((name, "warpSize" if model == "generic" else model))
+    return tuple(out)
+
+
+def _header_calls(graph: CallGraph, headers: list[tuple[str, bytes]]) -> tuple[HeaderCall, ...]:
+    """The calls of the file's device functions whose callee a local header defines (the
+    call graph's unknown edges of that name), each with the callee's lane model as the
+    header's translation leaves it: a component the warp-size pass rewrites whole is
+    "warpSize" there."""
+    if not headers or not any(f.unknown for f in graph.functions):
+        return ()
+    models: dict[str, tuple[str, str]] = {}
+    for path, text in headers:
+        for name, model in _header_models(text):
+            models.setdefault(name, (path, model))
+    return tuple(HeaderCall(f.name, callee, *models[callee]) for f in graph.functions for callee, _ in f.unknown
+                 if callee in models and callee not in graph.by_name)
 
 
 class _Walk:
@@ -273,7 +456,9 @@ class _Walk:
         self.parent = {n.id: up for n, up in self.nodes}
         self.params: list[str] = []
         self.param_types: dict[str, str] = {}
+        self.param_type_spans: dict[str, Span] = {}
         self.pointer_params: set[str] = set()
+        self.helpers: dict[str, int] = {}    # the file's device functions of one definition: their parameter counts
         declarator = node.child_by_field_name("declarator") if node is not None else None
         while declarator is not None and declarator.type != "function_declarator":
             declarator = declarator.child_by_field_name("declarator")
@@ -290,6 +475,7 @@ class _Walk:
                 self.pointer_params.add(text)
             elif text and typ is not None:
                 self.param_types[text] = self.text(typ)
+                self.param_type_spans[text] = self.span(typ)
         self.thread: set[str] = set()
         self.macros = macros
         self.function_macros = defined       # the file's function-like macros
@@ -640,7 +826,10 @@ class _Walk:
         first = next((a for a in args.named_children if a.type != "comment"), None)
         return first == node and function is not None and self.text(function) in MASKED
 
-    def narrows(self):
+    def _ballot_declarations(self):
+        """(declarator, declaration, the ballot call, its name node, the type node) of each
+        declaration of one variable initialised with a ballot or `__activemask()` (through
+        parentheses and casts)."""
         for n, up in self.nodes:
             if n.type != "init_declarator" or up is None or up.type != "declaration":
                 continue
@@ -652,7 +841,13 @@ class _Walk:
                 value.type == "call_expression" else None
             typ = up.child_by_field_name("type")
             if function is None or self.text(function) not in _BALLOTS or typ is None or \
-                    not narrow_type(self.text(typ)) or len(up.children_by_field_name("declarator")) != 1:
+                    len(up.children_by_field_name("declarator")) != 1:
+                continue
+            yield n, up, value, function, typ
+
+    def narrows(self):
+        for n, up, value, function, typ in self._ballot_declarations():
+            if not narrow_type(self.text(typ)):
                 continue
             name = self.text(n.child_by_field_name("declarator"))
             yield NarrowMask(self.function.name, name, self.text(function), self.span(typ), self.text(typ),
@@ -661,23 +856,13 @@ class _Walk:
 
     def wides(self):
         """Ballots kept in 64 bits whose flow (translator.ir.mask_flow) reaches a count."""
-        for n, up in self.nodes:
-            if n.type == "init_declarator" and up is not None and up.type == "declaration":
-                value = n.child_by_field_name("value")
-                while value is not None and value.type in ("parenthesized_expression", "cast_expression"):
-                    value = value.child_by_field_name("value") if value.type == "cast_expression" \
-                        else value.named_children[0]
-                function = value.child_by_field_name("function") if value is not None and \
-                    value.type == "call_expression" else None
-                typ = up.child_by_field_name("type")
-                target = n.child_by_field_name("declarator")
-                if function is None or self.text(function) not in _BALLOTS or typ is None or \
-                        not wide_type(self.text(typ)) or target is None or target.type != "identifier" or \
-                        len(up.children_by_field_name("declarator")) != 1:
-                    continue
-                flow = follow(self, MASKED, self.text(target), n)
-                if flow.counts:
-                    yield WideMask(self.function.name, self.text(function), self.text(target), self.span(up), flow)
+        for n, up, _, function, typ in self._ballot_declarations():
+            target = n.child_by_field_name("declarator")
+            if not wide_type(self.text(typ)) or target is None or target.type != "identifier":
+                continue
+            flow = follow(self, MASKED, self.text(target), n)
+            if flow.counts:
+                yield WideMask(self.function.name, self.text(function), self.text(target), self.span(up), flow)
         for call, name, _, _ in self.calls(_BALLOTS):
             if name not in _BALLOTS or self._is_mask_argument(call) or self._declared_name(call) is not None:
                 continue
@@ -767,7 +952,8 @@ def component_model(facts: WarpFacts) -> str:
         return model
     lanes = all(s.generic is not None and not s.feeds_memory for s in facts.lanes if s.width == "32")
     loops = all(s.loop for s in facts.shuffles if s.basis == "32")
-    return "generic" if lanes and loops and not facts.tiles else "mixed"
+    headers = all(h.model == "warpSize" for h in facts.headers)     # a header's 32s are not this file's to rewrite
+    return "generic" if lanes and loops and headers and not facts.tiles else "mixed"
 
 
 def clean_at(parsed: ParsedFile, span: Span) -> bool:

@@ -33,6 +33,8 @@ is `warpSize` used as the width of a block row (W223, W224).
 from __future__ import annotations
 
 from translator.facts.warp import WarpFacts
+from translator.frontend import words_of
+from translator.ir.macros import included_headers
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS
 from translator.passes import Context, register_pass
 from translator.facts.host_values import HostValues
@@ -43,7 +45,8 @@ FAMILIES = (shuffles, masks, lanes, rows, tiles, ptx)
 RULES = tuple(r for family in FAMILIES for r in family.RULES)
 # A file that names none of these has no finding: every rule needs a warp builtin,
 # `warpSize`, a cooperative group's shuffle or tile, or inline assembly (lane arithmetic
-# on 32 alone is left as it is).
+# on 32 alone is left as it is), here or in a local header it includes (whose device
+# functions its own calls: lanes of 32 calling a header's reduction over warpSize).
 _WORDS = frozenset(w.encode() for w in WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTINS | {
     "warpSize", "tiled_partition", "thread_block_tile", "coalesced_threads", "shfl", "shfl_up", "shfl_down",
     "shfl_xor", "asm", "__asm__", "__asm"})
@@ -52,7 +55,9 @@ _WORDS = frozenset(w.encode() for w in WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTI
 @register_pass("warp-size", rules=RULES, requires=("kernels", "launches", "tree", WarpFacts, HostValues),
                targets=("hip", "cuda"))
 def run(ctx: Context) -> None:
-    if _WORDS.isdisjoint(ctx.parsed.words):
+    if _WORDS.isdisjoint(ctx.parsed.words) and not any(
+            not _WORDS.isdisjoint(words_of(text)) for _, text in
+            included_headers(ctx.source.path, ctx.parsed.data, dict(ctx.options.local_headers))):
         return
     for family in FAMILIES:
         family.run(ctx)

@@ -92,7 +92,10 @@ def run(ctx: Context) -> None:
     for component in facts.graph.components():
         sub = facts.within(component)
         sites = [s for s in sub.lanes if s.width == "32"]
+        narrow = [h for h in sub.headers if h.model in ("32", "mixed")]
         if not sites:
+            if narrow and ctx.round == 0 and component_model(sub) == "mixed":
+                _header_mixed(ctx, sub, narrow[0])
             continue
         model = component_model(sub)
         if model == "generic":
@@ -105,6 +108,9 @@ def run(ctx: Context) -> None:
                 start, end = site.span
                 why = " (it indexes a pointer parameter: the host sized that output for 32-lane warps)" \
                     if site.feeds_memory else ""
+                if not why and narrow:
+                    why = f" (and {narrow[0].callee}, of {_name(narrow[0].header)}, works on 32-lane groups: the " \
+                          "header's translation keeps them)"
                 fix = f"'{site.generic.text}' for the 32" if site.generic is not None else "warpSize for the 32"
                 if site.kind == "first":
                     ctx.report(MIXED, start, f"'{site.text}' is {_WHAT[site.kind]}, the first warp of 32 lanes or 32 "
@@ -116,3 +122,21 @@ def run(ctx: Context) -> None:
                 ctx.report(MIXED, start, f"'{site.text}' is {_WHAT[site.kind]} of 32 lanes, but the functions it "
                            f"shares values with compute lanes from warpSize (64 on CDNA){why}: write {fix} with "
                            "every other lane and warp, or keep 32-lane groups throughout", end=end)
+
+
+def _name(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def _header_mixed(ctx: Context, sub, call) -> None:
+    """Lanes, offsets or widths from warpSize here, and a call of a header's device function
+    written for 32-lane groups: each warpSize site is reported (the header is not this
+    file's to rewrite, and its own translation does not see this caller)."""
+    places = [(s.span, s.text) for s in sub.lanes if s.width == "warpSize"] + \
+        [(s.span, ctx.parsed.data[s.span[0]:s.span[1]].decode("utf-8", "replace"))
+         for s in sub.shuffles if s.basis == "warpSize"]
+    for (start, end), text in sorted(places):
+        ctx.report(MIXED, start, f"'{' '.join(text.split())}' works on warps of warpSize (64 on CDNA), but "
+                   f"{call.callee}, which these functions call, works on 32-lane groups (the translation of "
+                   f"{_name(call.header)} keeps them): write the header's lanes, warps and "
+                   "shuffle offsets from warpSize, or keep 32-lane groups here too", end=end)

@@ -15,9 +15,15 @@ What it does:
     compute lanes from `warpSize`, its value is followed through the function
     (translator.ir.mask_flow): the variable and the locals it flows into become
     `unsigned long long`, `__popc`/`__ffs` of it `__popcll`/`__ffsll`, the `1` of lane
-    bits combined with it `1ull`; where the value escapes (stored to memory, passed to
-    a function, returned or cast as 32 bits, compared with a 32-lane literal) it is
-    reported with the fix. A ballot already 64-bit (a variable, or the call itself)
+    bits combined with it `1ull`; passed to a `__device__` helper of the file whose
+    parameter is 32-bit (`int leader(unsigned m)`), the parameter is widened with it and
+    the helper's counts and lane bits likewise, when the helper uses it only as a mask
+    and every call of the helper passes a mask that is widened; passed to a function-like
+    macro of the file whose body only counts that parameter (`#define LEADER(m)
+    (__ffs(m) - 1)`) and whose every use is such a call, the body's `__ffs`/`__popc`
+    become `__ffsll`/`__popcll`. Where the value escapes (stored to memory, passed to
+    another function or macro, returned or cast as 32 bits, compared with a 32-lane
+    literal) it is reported with the fix. A ballot already 64-bit (a variable, or the call itself)
     counted with `__popc`/`__ffs` (which truncate it; `__ffs` of it is ambiguous in
     hipcc) gets `__popcll`/`__ffsll` the same way. Elsewhere (lanes of 32) it is
     reported with both fixes.
@@ -46,8 +52,11 @@ Legal when:
     whose `1` becomes `1ull`: a lane may be 32-63) or a copy into a local. On CUDA the
     value is the same 32 bits zero-extended.
 Not handled:
-    Ballots stored through pointers or in arrays, passed to functions or returned as 32
-    bits (reported, with the fix); masks in macro bodies.
+    Ballots stored through pointers or in arrays, passed to functions of other files or
+    that pass them on, or returned as 32 bits (reported, with the fix); a macro body that
+    does more with the mask than count it (reported: expand it, or count in 64 bits).
+    A helper widened for one file's callers is declared with the wider parameter in that
+    file: a caller in another translation unit (relocatable device code) no longer links.
 Example:
     unsigned m = __activemask(); v = __shfl_sync(m, v, 0);
     -> unsigned long long m = __activemask(); ...
@@ -64,6 +73,7 @@ import re
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.frontend import node_at
+from translator.ir.macros import in_define
 from translator.ir.warp import NarrowMask, clean_at, component_model, warp_facts
 from translator.mapping import version_at_least
 from translator.passes import Context
@@ -99,9 +109,12 @@ A ballot on HIP returns one bit per lane of the wavefront: 64 bits on CDNA. Stor
 0-31 only, in every lane of the wavefront. Where the surrounding code computes lanes and
 warps from `warpSize` (a warp is the wavefront) the variable becomes `unsigned long long`
 and `__popc`/`__ffs` on it `__popcll`/`__ffsll`; the locals its value flows into are
-widened with it and lane bits combined with it are written `1ull << lane`, and where the
-value leaves what can be followed (stored to memory, passed to a function, returned as
-32 bits, compared with `0xffffffff`) the warning says what to write. A ballot kept in 64
+widened with it and lane bits combined with it are written `1ull << lane`; a `__device__`
+helper of the file it is passed to gets a 64-bit parameter (when every call passes such a
+mask and the helper only uses it as one), a function-like macro that only counts it gets
+`__popcll`/`__ffsll` in its body (when every use passes such a mask); where the value
+leaves what can be followed (stored to memory, passed to another function, returned as 32
+bits, compared with `0xffffffff`) the warning says what to write. A ballot kept in 64
 bits and counted with `__popc`/`__ffs` (which truncate it, and `__ffs` of it is
 ambiguous in hipcc) gets `__popcll`/`__ffsll`. Where lanes are computed on 32 (32-lane
 groups) the count must be of the lane's own 32-lane group: that needs the group's bits
@@ -276,7 +289,8 @@ def _narrow(ctx: Context, narrow: NarrowMask, model: str, said: bool) -> None:
     flow = narrow.flow
     if model in ("warpSize", "generic") and flow is not None and not flow.escapes:
         edits = _flow_edits(flow)
-        if all(clean_at(ctx.parsed, (e.start, e.end)) for e in edits):
+        if all(clean_at(ctx.parsed, (e.start, e.end)) or in_define(ctx.source.data, (e.start, e.end))
+               for e in edits):
             others = [name for name, _ in flow.widened() if name != narrow.name]
             ctx.fix(BALLOT_32, tuple(edits), f"{narrow.name} holds a ballot of the wavefront (lanes from warpSize): "
                     "64-bit, counted with __popcll/__ffsll" + (
