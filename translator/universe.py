@@ -175,7 +175,10 @@ def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, s
     for (home, name), who in wanted.items():
         for real in who:
             names_of.setdefault(real, set()).add(name)
-    facts: dict[str, list] = {real: _facts(files[real], frozenset(names), qualifier_macros, cache, headers)
+    # The headers are digested once for the run, not once per file (a project's headers, times its files).
+    headers_key = _headers_digest(headers) if cache is not None else b""
+    facts: dict[str, list] = {real: _facts(files[real], frozenset(names), qualifier_macros, cache, headers,
+                                           headers_key)
                               for real, names in sorted(names_of.items())}
     for (home, name), who in sorted(wanted.items()):
         shown = files[home].display
@@ -192,14 +195,26 @@ def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, s
     return tuple(entries)
 
 
-def _facts(f: _File, names: frozenset[str], qualifier_macros: frozenset[bytes], cache, headers) -> list:
+def _headers_digest(headers: tuple[tuple[str, bytes], ...]) -> bytes:
+    """A SHA-256 of the local headers' paths and bytes (each part's length before it)."""
+    import hashlib
+    out = hashlib.sha256()
+    for path, data in headers:
+        for part in (path.encode("utf-8", "surrogateescape"), data):
+            out.update(len(part).to_bytes(8, "little"))
+            out.update(part)
+    return out.digest()
+
+
+def _facts(f: _File, names: frozenset[str], qualifier_macros: frozenset[bytes], cache, headers,
+           headers_key: bytes) -> list:
     """(kernel, "path:line:col", sizes, reason, symbol) of every launch or other use of
-    `names` in the file, from the cache when its bytes (and the headers') were indexed before."""
+    `names` in the file, from the cache when its bytes (and the headers', whose digest is
+    `headers_key`) were indexed before."""
     from translator.cache import digest
     key = digest(b"launch-facts", f.display.encode("utf-8", "surrogateescape"), f.data,
                  b"\0".join(sorted(n.encode() for n in names)), b"\0".join(sorted(qualifier_macros)),
-                 *(part for path, data in headers for part in (path.encode("utf-8", "surrogateescape"), data))) \
-        if cache is not None else None
+                 headers_key) if cache is not None else None
     if key is not None:
         found = cache.get_data(key, _valid_facts)
         if found is not None:
