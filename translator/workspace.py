@@ -382,7 +382,7 @@ def local_headers(workspace: Workspace, probed: set[str] | None = None) -> tuple
     return tuple(sorted(found.items()))
 
 
-def launch_index(workspace: Workspace, cache=None, headers: tuple[tuple[str, bytes], ...] = ()) \
+def launch_index(workspace: Workspace, cache=None, headers: tuple[tuple[str, bytes], ...] = (), mapper=None) \
         -> tuple[tuple[str, str, tuple[int, ...], str, str, str], ...]:
     """The launches, with their block sizes or why they are unknown, and every other use,
     of the kernels that can be launched from another file than their own (kernel,
@@ -390,7 +390,8 @@ def launch_index(workspace: Workspace, cache=None, headers: tuple[tuple[str, byt
     files the command was given (translator.universe): what the launch-bounds and
     rebalancing passes read for such a kernel. Another program's kernel of the same name
     is another kernel: only files that include the defining file, or declare the kernel
-    without seeing a definition of their own, count."""
+    without seeing a definition of their own, count. `mapper`: how each file's launch
+    facts are computed (translator.universe.launch_index; a pool of workers)."""
     from translator.universe import launch_index as index
     jobs = []
     for job in workspace.jobs:
@@ -398,4 +399,4 @@ def launch_index(workspace: Workspace, cache=None, headers: tuple[tuple[str, byt
         if isinstance(data, bytes):
             jobs.append((job.resolved(), job.display, data))
     project = workspace.project_files() if workspace.project is not None else None
-    return index(jobs, project, workspace.qualifier_macros, cache, headers)
+    return index(jobs, project, workspace.qualifier_macros, cache, headers, mapper)

@@ -45,12 +45,23 @@ class Batch:
         # holds their states: translator.runcache).
         self.headers_probed: set[str] = set()
         headers = local_headers(workspace, self.headers_probed)
+        index = launch_index(workspace, Cache(folder) if folder else None, headers, self._facts_mapper(workers))
         options = dataclasses.replace(options, qualifier_macros=workspace.qualifier_macros,
                                       tree_names=workspace.declared_names, local_headers=headers,
-                                      launch_index=launch_index(workspace, Cache(folder) if folder else None,
-                                                                headers))
+                                      launch_index=index)
         self.workspace, self.options, self.workers, self.folder = workspace, options, workers, folder
         self.hits = 0
+
+    @staticmethod
+    def _facts_mapper(workers: int):
+        """How the launch index gets each file's launch facts: in a pool of `workers`
+        where there is enough work (the index must be whole before any file is translated)."""
+        def mapper(facts, tasks: list) -> list:
+            if workers == 1 or len(tasks) < _POOL_MIN_FILES:
+                return [facts(task) for task in tasks]
+            with _pool(min(workers, len(tasks)), facts) as pool:
+                return list(pool.map(_one, tasks, chunksize=_chunk(len(tasks), workers)))
+        return mapper
 
     def results(self):
         """(job, Result) pairs in job order."""
@@ -66,14 +77,19 @@ class Batch:
         if self.workers == 1 or len(jobs) < _POOL_MIN_FILES:
             work = _Work(self.options, self.folder)
             for job, data in zip(jobs, inputs):
-                yield work.one(job, data)
+                yield work(job, data)
             return
-        context = multiprocessing.get_context()
-        # A forkserver's workers are its children, not ours: it ends with us, and they with it.
-        parent = None if context.get_start_method() == "forkserver" else os.getpid()
-        with ProcessPoolExecutor(max_workers=min(self.workers, len(jobs)), mp_context=context,
-                                 initializer=_start_worker, initargs=(parent, self.options, self.folder)) as pool:
+        with _pool(min(self.workers, len(jobs)), _Work(self.options, self.folder)) as pool:
             yield from pool.map(_one, jobs, inputs, chunksize=_chunk(len(jobs), self.workers))
+
+
+def _pool(workers: int, work) -> ProcessPoolExecutor:
+    """`workers` processes, each calling `work` (sent once, when it starts) on its tasks."""
+    context = multiprocessing.get_context()
+    # A forkserver's workers are its children, not ours: it ends with us, and they with it.
+    parent = None if context.get_start_method() == "forkserver" else os.getpid()
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
+                               initargs=(parent, work))
 
 
 def _chunk(jobs: int, workers: int) -> int:
@@ -89,7 +105,7 @@ class _Work:
         self.options = options
         self.cache = Cache(folder) if folder is not None else None
 
-    def one(self, job: Job, data) -> tuple[Result, bool]:
+    def __call__(self, job: Job, data) -> tuple[Result, bool]:
         if self.cache is None or not isinstance(data, bytes):
             return translate_one(job, data, self.options), False
         key = self.cache.key(job.display, data, self.options)
@@ -101,17 +117,17 @@ class _Work:
         return result, False
 
 
-_WORKER: _Work | None = None
+_WORKER = None     # what a worker of a pool calls on each task
 
 
-def _start_worker(parent: int | None, options, folder: Path | None) -> None:
+def _start_worker(parent: int | None, work) -> None:
     global _WORKER
     _end_with_parent(parent)
-    _WORKER = _Work(options, folder)
+    _WORKER = work
 
 
-def _one(job: Job, data) -> tuple[Result, bool]:
-    return _WORKER.one(job, data)
+def _one(*task):
+    return _WORKER(*task)
 
 
 def _end_with_parent(parent: int | None) -> None:
