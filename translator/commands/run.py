@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from translator import diagnostics as dg
-from translator.cache import Cache, default_dir
+from translator.cache import Cache, default_dir, options_key
 from translator.inputs import UNREADABLE
 from translator.output.positions import path_text
 from translator.pipeline import Result, translate
@@ -104,11 +104,12 @@ class _Work:
     def __init__(self, options, folder: Path | None):
         self.options = options
         self.cache = Cache(folder) if folder is not None else None
+        self.options_key = options_key(options) if folder is not None else b""
 
     def __call__(self, job: Job, data) -> tuple[Result, bool]:
         if self.cache is None or not isinstance(data, bytes):
             return translate_one(job, data, self.options), False
-        key = self.cache.key(job.display, data, self.options)
+        key = self.cache.key(job.display, data, self.options_key)
         found = self.cache.get(key, data)
         if found is not None:
             return found, True
