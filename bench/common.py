@@ -148,7 +148,7 @@ with open(out, "w") as handle:
 
 
 def run_measured(cmd: list[str], env: dict, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                 cwd: Path = REPO) -> dict:
+                 cwd: Path = REPO, stdin=None) -> dict:
     """Run a command; wall time, exit status, CPU time (its own and its children's) and
     peak RSS of that one process, and the CPU time other processes of the machine used
     meanwhile (`others_cpu_s`, see busy_cpu_s)."""
@@ -156,7 +156,7 @@ def run_measured(cmd: list[str], env: dict, stdout=subprocess.DEVNULL, stderr=su
     os.close(fd)
     busy = busy_cpu_s()
     try:
-        subprocess.run([sys.executable, "-I", "-S", "-c", _SPAWN_SCRIPT, report, *cmd], stdout=stdout,
+        subprocess.run([sys.executable, "-I", "-S", "-c", _SPAWN_SCRIPT, report, *cmd], stdin=stdin, stdout=stdout,
                        stderr=stderr, cwd=cwd, env=env, check=True)
         busy_after = busy_cpu_s()
         with open(report) as handle:

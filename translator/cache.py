@@ -77,8 +77,9 @@ class Cache:
     def __init__(self, folder: Path):
         self.folder = folder
 
-    def key(self, display: str, data: bytes, options) -> str:
-        return digest(display.encode("utf-8", "surrogateescape"), data, options=options)
+    def key(self, display: str, data: bytes, options_key: bytes) -> str:
+        """A file's key; `options_key`: options_key(the run's options), digested once a run."""
+        return digest(display.encode("utf-8", "surrogateescape"), data, options_key)
 
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / key[2:]
@@ -126,6 +127,12 @@ def digest(*parts: bytes, options=None) -> str:
 # The last options digested and their digest. A run's options hold its local headers and
 # launch index (hundreds of KB): digested once per process and run, not once per file.
 _LAST_OPTIONS: tuple = (None, b"")
+
+
+def options_key(options) -> bytes:
+    """The options' part of every key (see _options_digest): what a run's workers get
+    digested, not each digesting the options (their launch index, megabytes) again."""
+    return _options_digest(options)
 
 
 def _options_digest(options) -> bytes:

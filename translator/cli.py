@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import sys
 from pathlib import Path
 
 from translator import __version__, hipify_compat
-from translator.commands import check, diff, report, rules, translate
 from translator.inputs import MAX_FILE_BYTES, StreamError, stream_failed, tag_standard_streams
 from translator.output.positions import one_line
 from translator.settings import UsageError, resolve
@@ -44,6 +44,7 @@ def _main(argv: list[str] | None) -> int:
         return 2
     try:
         if args.command == "rules":
+            from translator.commands import rules
             return rules.run(args)
         if args.command == "batch":
             from translator.commands import batch
@@ -61,8 +62,8 @@ def _main(argv: list[str] | None) -> int:
                     print(f"cu2hip: note: {one_line(note)}", file=sys.stderr)
         _standard_input(args)
         settings = resolve(args)
-        return {"translate": translate.run, "check": check.run, "diff": diff.run,
-                "report": report.run}[args.command](args, settings)
+        # Only the command's own module is imported (report's kernel tables, diff's formats).
+        return importlib.import_module(f"translator.commands.{args.command}").run(args, settings)
     except UsageError as exc:
         message = one_line(str(exc))
         print(message if ": error: " in message else f"cu2hip: error: {message}", file=sys.stderr)

@@ -123,6 +123,11 @@ def _graph(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]] |
             f.includes = {real_path(folder / m.group(1).decode("utf-8", "replace"))
                           for m in _LOCAL_INCLUDE.finditer(f.data)}
     reach = {real: _reached(real, files) for real in files}
+    external: dict[str, list[str]] = {}     # kernel -> the files that define it with external linkage
+    for real, f in files.items():
+        for name, (_, linkage) in f.kernels.defined.items():
+            if linkage:
+                external.setdefault(name, []).append(real)
     audience: dict[tuple[str, str], set[str]] = {}
     for real in files:
         seen_defined = {n for h in reach[real] for n in files[h].kernels.defined}
@@ -131,9 +136,8 @@ def _graph(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]] |
             for name in files[h].kernels.defined:
                 audience.setdefault((h, name), set()).add(real)
         for name in seen_declared:
-            for other, f in files.items():
-                if f.kernels.defined.get(name, (0, False))[1]:
-                    audience.setdefault((other, name), set()).add(real)
+            for other in external.get(name, ()):
+                audience.setdefault((other, name), set()).add(real)
     return files, reach, audience
 
 
@@ -155,10 +159,12 @@ def affected(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]]
 
 def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]] | None,
                  qualifier_macros: frozenset[bytes] = frozenset(), cache=None,
-                 headers: tuple[tuple[str, bytes], ...] = ()) -> tuple[Entry, ...]:
+                 headers: tuple[tuple[str, bytes], ...] = (), mapper=None) -> tuple[Entry, ...]:
     """The index of the launches of every kernel that can be launched from another file
     than its own: `jobs` (real path, display, bytes) are the files translated; `project`
-    the project's other files (None: the jobs are all there is). See the module's docstring."""
+    the project's other files (None: the jobs are all there is). See the module's docstring.
+    `mapper(facts, tasks)` gives `[facts(t) for t in tasks]`, in order (a pool of workers
+    computes each file's facts: they depend on its bytes and on `facts` alone)."""
     files, _, audience = _graph(jobs, project)
     included = set().union(*(f.includes for f in files.values())) if files else set()
     # A definition's launches span files when a header defines it, or another file reaches it.
@@ -175,8 +181,15 @@ def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, s
     for (home, name), who in wanted.items():
         for real in who:
             names_of.setdefault(real, set()).add(name)
-    facts: dict[str, list] = {real: _facts(files[real], frozenset(names), qualifier_macros, cache, headers)
-                              for real, names in sorted(names_of.items())}
+    launchers = sorted(names_of)
+    tasks = [(files[real].display, files[real].data, frozenset(names_of[real])) for real in launchers]
+    found = (mapper or _serial)(LaunchFacts(qualifier_macros, cache, headers), tasks)
+    # Each file's facts by kernel: a kernel's entries are its launchers' facts of it.
+    facts: dict[str, dict[str, list]] = {}
+    for real, listed in zip(launchers, found):
+        by_kernel = facts[real] = {}
+        for kernel, where, values, reason, symbol in listed:
+            by_kernel.setdefault(kernel, []).append((where, values, reason, symbol))
     for (home, name), who in sorted(wanted.items()):
         shown = files[home].display
         offset, external = files[home].kernels.defined[name]
@@ -187,19 +200,49 @@ def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, s
                 "files given do not hold the program (none defines main). Translate the project's folder, or "
                 "set [tool.cu2hip] in its pyproject.toml or a cu2hip.toml, so that every launch is counted"), shown, ""))
         for real in sorted(who, key=lambda r: files[r].display):
-            entries += [(kernel, where, values, reason, shown, symbol)
-                        for kernel, where, values, reason, symbol in facts[real] if kernel == name]
+            entries += [(name, where, values, reason, shown, symbol)
+                        for where, values, reason, symbol in facts[real].get(name, ())]
     return tuple(entries)
 
 
-def _facts(f: _File, names: frozenset[str], qualifier_macros: frozenset[bytes], cache, headers) -> list:
+def _headers_digest(headers: tuple[tuple[str, bytes], ...]) -> bytes:
+    """A SHA-256 of the local headers' paths and bytes (each part's length before it)."""
+    import hashlib
+    out = hashlib.sha256()
+    for path, data in headers:
+        for part in (path.encode("utf-8", "surrogateescape"), data):
+            out.update(len(part).to_bytes(8, "little"))
+            out.update(part)
+    return out.digest()
+
+
+def _serial(facts: LaunchFacts, tasks: list) -> list:
+    return [facts(task) for task in tasks]
+
+
+class LaunchFacts:
+    """What a file's launch facts depend on besides its bytes: the tree's qualifier macros
+    and local headers (and the cache that keeps them). Sent once to each worker of a pool."""
+
+    def __init__(self, qualifier_macros: frozenset[bytes], cache, headers: tuple[tuple[str, bytes], ...]):
+        self.qualifier_macros, self.cache, self.headers = qualifier_macros, cache, headers
+        # Digested once for the run, not once per file (a project's headers, times its files).
+        self.headers_key = _headers_digest(headers) if cache is not None else b""
+
+    def __call__(self, task: tuple[str, bytes, frozenset[str]]) -> list:
+        display, data, names = task
+        return _facts(display, data, names, self.qualifier_macros, self.cache, self.headers, self.headers_key)
+
+
+def _facts(display: str, data: bytes, names: frozenset[str], qualifier_macros: frozenset[bytes], cache, headers,
+           headers_key: bytes) -> list:
     """(kernel, "path:line:col", sizes, reason, symbol) of every launch or other use of
-    `names` in the file, from the cache when its bytes (and the headers') were indexed before."""
+    `names` in the file, from the cache when its bytes (and the headers', whose digest is
+    `headers_key`) were indexed before."""
     from translator.cache import digest
-    key = digest(b"launch-facts", f.display.encode("utf-8", "surrogateescape"), f.data,
+    key = digest(b"launch-facts", display.encode("utf-8", "surrogateescape"), data,
                  b"\0".join(sorted(n.encode() for n in names)), b"\0".join(sorted(qualifier_macros)),
-                 *(part for path, data in headers for part in (path.encode("utf-8", "surrogateescape"), data))) \
-        if cache is not None else None
+                 headers_key) if cache is not None else None
     if key is not None:
         found = cache.get_data(key, _valid_facts)
         if found is not None:
@@ -209,14 +252,14 @@ def _facts(f: _File, names: frozenset[str], qualifier_macros: frozenset[bytes], 
     from translator.ir.host_values import HostValues, LocalHeaders, launch_facts
     from translator.source import SourceFile
     out = []
-    if not {n.encode() for n in names}.isdisjoint(words_of(f.data)):
-        parsed = parse_file(f.data, None, qualifier_macros)
-        source = SourceFile(f.display, f.data)
-        values = HostValues(parsed, headers=LocalHeaders(f.display, dict(headers)) if headers else None)
-        for fact in launch_facts(parsed, build_ir(f.display, parsed), names, values):
+    if not {n.encode() for n in names}.isdisjoint(words_of(data)):
+        parsed = parse_file(data, None, qualifier_macros)
+        source = SourceFile(display, data)
+        values = HostValues(parsed, headers=LocalHeaders(display, dict(headers)) if headers else None)
+        for fact in launch_facts(parsed, build_ir(display, parsed), names, values):
             if fact.kernel in names:
                 line, col = source.position(fact.offset)
-                out.append((fact.kernel, f"{f.display}:{line}:{col}", tuple(fact.values), fact.reason, fact.symbol))
+                out.append((fact.kernel, f"{display}:{line}:{col}", tuple(fact.values), fact.reason, fact.symbol))
     if key is not None:
         cache.put_data(key, out)
     return out

@@ -47,6 +47,11 @@ class Job:
     display: str          # the path as diagnostics show it
     included: bool = False  # a local header that a translated file includes, whatever its suffix
     also: tuple[Path, ...] = ()   # where else it goes: the same file, reached by other paths
+    real: Path | None = None      # the source with its links followed, as the walk found it
+
+    def resolved(self) -> Path:
+        """The source's real path: the walk's, else found now."""
+        return self.real if self.real is not None else real_path(self.source)
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,7 @@ class Workspace:
     skip: tuple[Path, ...] = ()
     missing: list[str] = field(default_factory=list)       # inputs that do not exist (the command fails)
     leftovers: list[Path] = field(default_factory=list)    # the tool's own temporary files met (never read)
+    _project_files: list[tuple[Path, str]] | None = field(default=None, repr=False)
 
     @classmethod
     def collect(cls, paths: list[str], selection: Selection) -> Workspace:
@@ -105,8 +111,16 @@ class Workspace:
         return cls(jobs, copies, walk.problems, contents, macros, declared, walk.links, walk.onto, project, skip,
                    missing=walk.missing, leftovers=walk.leftovers)
 
+    def project_files(self) -> list[tuple[Path, str]]:
+        """The project's C, C++ and CUDA files (translator.universe.project_files), walked
+        once a run: the local headers and the launch index both read them."""
+        if self._project_files is None:
+            from translator.universe import project_files
+            self._project_files = project_files(self.project, self.skip) if self.project is not None else []
+        return self._project_files
+
     def read(self, job: Job) -> bytes | OSError:
-        data = self.contents.get(real_path(job.source))
+        data = self.contents.get(job.resolved())
         if data is not None:
             return data
         try:
@@ -143,7 +157,7 @@ class _Walk:
         """Translate `path` once, whatever the number of paths it is reached by."""
         known = self.jobs.get(real := real_path(path))
         if known is None:
-            self.jobs[real] = Job(path, dest, str(path))
+            self.jobs[real] = Job(path, dest, str(path), real=real)
         elif dest is not None and dest != known.destination and dest not in known.also:
             self.jobs[real] = dataclasses.replace(known, also=known.also + (dest,))
 
@@ -317,7 +331,7 @@ class _Walk:
                     else read_regular(job.source)
             except OSError:
                 continue   # reported when the file itself is translated
-            contents[real_path(job.source)] = data
+            contents[job.resolved()] = data
             if build_kind(job.source) is not None:
                 continue    # a build file: no C preprocessor in it
             macros.add(data)
@@ -333,7 +347,7 @@ class _Walk:
                     continue   # outside the trees being translated, or not a file: left alone
                 # Mirrored where the file is, whatever the path that includes it.
                 dest = self.destination(home[0] / resolved.relative_to(home[1]))
-                new = self.jobs[resolved] = Job(target, dest, str(target), included=True)
+                new = self.jobs[resolved] = Job(target, dest, str(target), included=True, real=resolved)
                 pending.append(new)
         return contents, macros.names()
 
@@ -361,10 +375,9 @@ def local_headers(workspace: Workspace, probed: set[str] | None = None) -> tuple
     for job in workspace.jobs:
         data = workspace.read(job)
         if isinstance(data, bytes):
-            todo.append((real_path(job.source), data))
+            todo.append((job.resolved(), data))
     if workspace.project is not None:
-        from translator.universe import project_files
-        for path, _ in project_files(workspace.project, workspace.skip):
+        for path, _ in workspace.project_files():
             real = real_path(path)
             data = workspace.contents.get(real)
             if data is None:
@@ -402,7 +415,7 @@ def local_headers(workspace: Workspace, probed: set[str] | None = None) -> tuple
     return tuple(sorted(found.items()))
 
 
-def launch_index(workspace: Workspace, cache=None, headers: tuple[tuple[str, bytes], ...] = ()) \
+def launch_index(workspace: Workspace, cache=None, headers: tuple[tuple[str, bytes], ...] = (), mapper=None) \
         -> tuple[tuple[str, str, tuple[int, ...], str, str, str], ...]:
     """The launches, with their block sizes or why they are unknown, and every other use,
     of the kernels that can be launched from another file than their own (kernel,
@@ -410,12 +423,13 @@ def launch_index(workspace: Workspace, cache=None, headers: tuple[tuple[str, byt
     files the command was given (translator.universe): what the launch-bounds and
     rebalancing passes read for such a kernel. Another program's kernel of the same name
     is another kernel: only files that include the defining file, or declare the kernel
-    without seeing a definition of their own, count."""
-    from translator.universe import launch_index as index, project_files
+    without seeing a definition of their own, count. `mapper`: how each file's launch
+    facts are computed (translator.universe.launch_index; a pool of workers)."""
+    from translator.universe import launch_index as index
     jobs = []
     for job in workspace.jobs:
         data = workspace.read(job)
         if isinstance(data, bytes):
-            jobs.append((real_path(job.source), job.display, data))
-    project = project_files(workspace.project, workspace.skip) if workspace.project is not None else None
-    return index(jobs, project, workspace.qualifier_macros, cache, headers)
+            jobs.append((job.resolved(), job.display, data))
+    project = workspace.project_files() if workspace.project is not None else None
+    return index(jobs, project, workspace.qualifier_macros, cache, headers, mapper)

@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from translator import diagnostics as dg
-from translator.cache import Cache, default_dir
+from translator.cache import Cache, default_dir, options_key
 from translator.inputs import UNREADABLE
 from translator.output.positions import path_text
 from translator.pipeline import Result, translate
@@ -51,7 +51,8 @@ class Batch:
         headers = local_headers(workspace, self.headers_probed)
         shared = dict(qualifier_macros=workspace.qualifier_macros, tree_names=workspace.declared_names,
                       local_headers=headers,
-                      launch_index=launch_index(workspace, Cache(folder) if folder else None, headers))
+                      launch_index=launch_index(workspace, Cache(folder) if folder else None, headers,
+                                                self._facts_mapper(workers)))
         self.options = dataclasses.replace(options, **shared)
         self.variants, self.which = [self.options], [0] * len(workspace.jobs)
         if nearest is not None:
@@ -65,6 +66,17 @@ class Batch:
                     self.which[k] = number[id(own)]
         self.workspace, self.workers, self.folder = workspace, workers, folder
         self.hits = 0
+
+    @staticmethod
+    def _facts_mapper(workers: int):
+        """How the launch index gets each file's launch facts: in a pool of `workers`
+        where there is enough work (the index must be whole before any file is translated)."""
+        def mapper(facts, tasks: list) -> list:
+            if workers == 1 or len(tasks) < _POOL_MIN_FILES:
+                return [facts(task) for task in tasks]
+            with _pool(min(workers, len(tasks)), facts) as pool:
+                return list(pool.map(_one, tasks, chunksize=_chunk(len(tasks), workers)))
+        return mapper
 
     def results(self):
         """(job, Result) pairs in job order."""
@@ -80,14 +92,19 @@ class Batch:
         if self.workers == 1 or len(jobs) < _POOL_MIN_FILES:
             work = _Work(self.variants, self.folder)
             for job, data, which in zip(jobs, inputs, self.which):
-                yield work.one(job, data, which)
+                yield work(job, data, which)
             return
-        context = multiprocessing.get_context()
-        # A forkserver's workers are its children, not ours: it ends with us, and they with it.
-        parent = None if context.get_start_method() == "forkserver" else os.getpid()
-        with ProcessPoolExecutor(max_workers=min(self.workers, len(jobs)), mp_context=context,
-                                 initializer=_start_worker, initargs=(parent, self.variants, self.folder)) as pool:
+        with _pool(min(self.workers, len(jobs)), _Work(self.variants, self.folder)) as pool:
             yield from pool.map(_one, jobs, inputs, self.which, chunksize=_chunk(len(jobs), self.workers))
+
+
+def _pool(workers: int, work) -> ProcessPoolExecutor:
+    """`workers` processes, each calling `work` (sent once, when it starts) on its tasks."""
+    context = multiprocessing.get_context()
+    # A forkserver's workers are its children, not ours: it ends with us, and they with it.
+    parent = None if context.get_start_method() == "forkserver" else os.getpid()
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
+                               initargs=(parent, work))
 
 
 def _chunk(jobs: int, workers: int) -> int:
@@ -103,12 +120,14 @@ class _Work:
     def __init__(self, variants: list, folder: Path | None):
         self.variants = variants
         self.cache = Cache(folder) if folder is not None else None
+        # Each variant's key part once, here (the options hold the launch index: megabytes).
+        self.options_keys = [options_key(v) for v in variants] if folder is not None else []
 
-    def one(self, job: Job, data, which: int = 0) -> tuple[Result, bool]:
+    def __call__(self, job: Job, data, which: int = 0) -> tuple[Result, bool]:
         options = self.variants[which]
         if self.cache is None or not isinstance(data, bytes):
             return translate_one(job, data, options), False
-        key = self.cache.key(job.display, data, options)
+        key = self.cache.key(job.display, data, self.options_keys[which])
         found = self.cache.get(key, data)
         if found is not None:
             return found, True
@@ -117,17 +136,17 @@ class _Work:
         return result, False
 
 
-_WORKER: _Work | None = None
+_WORKER = None     # what a worker of a pool calls on each task
 
 
-def _start_worker(parent: int | None, variants: list, folder: Path | None) -> None:
+def _start_worker(parent: int | None, work) -> None:
     global _WORKER
     _end_with_parent(parent)
-    _WORKER = _Work(variants, folder)
+    _WORKER = work
 
 
-def _one(job: Job, data, which: int) -> tuple[Result, bool]:
-    return _WORKER.one(job, data, which)
+def _one(*task):
+    return _WORKER(*task)
 
 
 def varied(nearest, change):

@@ -36,6 +36,7 @@ SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2,
          "half2": 4, "__half2": 4, "__nv_bfloat16": 2, "float2": 8, "float3": 12, "float4": 16, "int2": 8,
          "int4": 16, "double2": 16, "uint4": 16}
 _INT = re.compile(r"(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9][0-9']*)([uUlL]*)\Z")
+_POSITION = re.compile(r"\d+:\d+")    # the line:col of a "path:line:col" place
 _MAX_DEPTH = 32
 
 
@@ -704,10 +705,10 @@ class KernelLaunches:
             # The index was gathered from the inputs: this file's own launches in it are
             # the input's, which an earlier round may have moved. They are read from the
             # round's text instead (the other files' stay the index's).
-            own = re.compile(re.escape(self.source.path) + r":\d+:\d+")
+            own = self.source.path + ":"
             for name, where, values, reason, header, *symbol in _by_header(self.index).get(self.source.path, ()):
                 self._tree.setdefault(name, [])
-                if not own.fullmatch(where):
+                if not (where.startswith(own) and _POSITION.fullmatch(where, len(own))):
                     self._tree[name].append((where, tuple(values), reason))
                     self._symbols.setdefault(name, []).append(symbol[0] if symbol else "")
             for fact in launch_facts(self.parsed, self.module, evaluator=self.values):
