@@ -117,7 +117,7 @@ def digest(*parts: bytes, options=None) -> str:
     by content: an edited rule must translate again)."""
     out = hashlib.sha256(fingerprint().encode())
     if options is not None:
-        parts = (*parts, _options_digest(options))
+        parts = (*parts, options_key(options))
     for part in parts:
         out.update(len(part).to_bytes(8, "little"))
         out.update(part)
@@ -130,14 +130,9 @@ _LAST_OPTIONS: tuple = (None, b"")
 
 
 def options_key(options) -> bytes:
-    """The options' part of every key (see _options_digest): what a run's workers get
-    digested, not each digesting the options (their launch index, megabytes) again."""
-    return _options_digest(options)
-
-
-def _options_digest(options) -> bytes:
-    """A SHA-256 of every field of `options` and of the user's rules files' bytes, read
-    when these options are first digested in this process."""
+    """The options' part of every key: a SHA-256 of every field of `options` and of the
+    user's rules files' bytes, read when these options are first digested in this process
+    (a run's workers get it digested, not each digesting the launch index again)."""
     global _LAST_OPTIONS
     held, value = _LAST_OPTIONS
     if held is not options:

@@ -86,9 +86,10 @@ def _standard_input(args) -> None:
     if args.paths != ["-"]:
         raise UsageError(f"`-` (standard input) is the only input of a run, not one of {len(args.paths)}: "
                          "translate the other paths in a run of their own")
-    refused = {"check": "check compares committed files with their translations: standard input has none",
-               }.get(args.command)
-    if args.command == "translate":
+    refused = None
+    if args.command == "check":
+        refused = "check compares committed files with their translations: standard input has none"
+    elif args.command == "translate":
         refused = ("--in-place rewrites files: with `-` the translation goes to stdout" if args.in_place else
                    "--pre-commit writes under the output folder: standard input has no place in it"
                    if args.pre_commit else

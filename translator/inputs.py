@@ -153,9 +153,6 @@ class _Standard(io.RawIOBase):
         except OSError as exc:
             raise StreamError(exc.errno, exc.strerror, self.stream) from None
 
-    def close(self) -> None:        # the descriptor stays open: the interpreter owns it
-        super().close()
-
 
 def tag_standard_streams() -> None:
     """Make a failed write to stdout or stderr a StreamError, whoever writes (print,

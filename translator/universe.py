@@ -206,14 +206,9 @@ def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, s
 
 
 def _headers_digest(headers: tuple[tuple[str, bytes], ...]) -> bytes:
-    """A SHA-256 of the local headers' paths and bytes (each part's length before it)."""
-    import hashlib
-    out = hashlib.sha256()
-    for path, data in headers:
-        for part in (path.encode("utf-8", "surrogateescape"), data):
-            out.update(len(part).to_bytes(8, "little"))
-            out.update(part)
-    return out.digest()
+    """The digest (translator.cache.digest) of the local headers' paths and bytes."""
+    from translator.cache import digest
+    return digest(*(part for path, data in headers for part in (path.encode("utf-8", "surrogateescape"), data))).encode()
 
 
 def _serial(facts: LaunchFacts, tasks: list) -> list:
