@@ -596,6 +596,19 @@ inline void after_launch(hipStream_t stream) {
 }
 }  // namespace cu2hip_model
 
+// HIP-CPU has no hipDeviceGetAttribute; a translation asks it for the multiprocessor count
+// (L008's device-sized grid). The model answers that one attribute from
+// hipGetDeviceProperties (HIP-CPU's compute units are its hardware threads) and refuses any
+// other with hipErrorInvalidValue, as HIP does for an attribute it does not know.
+enum cu2hip_model_device_attribute { hipDeviceAttributeMultiprocessorCount = 1 };
+inline hipError_t hipDeviceGetAttribute(int* value, cu2hip_model_device_attribute attribute, int device) {
+    if (value == nullptr || attribute != hipDeviceAttributeMultiprocessorCount) return hipErrorInvalidValue;
+    hipDeviceProp_t properties;
+    hipError_t status = hipGetDeviceProperties(&properties, device);
+    if (status == hipSuccess) *value = properties.multiProcessorCount;
+    return status;
+}
+
 // Each lane of a launch is bracketed by lane_begin/lane_end (HIP-CPU's launch, otherwise).
 #undef hipLaunchKernelGGL
 #define hipLaunchKernelGGL(kernel_name, num_blocks, dim_blocks, group_mem_bytes, stream, ...) \

@@ -23,7 +23,13 @@ kernel or a helper it reaches whose expansion sees the block (`#define TID threa
 or that cannot be expanded (several definitions, `#undef`), makes it block-dependent,
 with the macro's name as the reason. What
 the threads do with their index is free: neighbour reads, atomics, loops, early returns
-(each thread's work is the same whichever block holds it).
+(each thread's work is the same whichever block holds it). A grid-stride loop's passes
+must also be independent of each other, since how many passes a thread makes (and which
+elements they visit) is what the grid and block decide: the loop may not change a kernel
+parameter (`in += i`, `pass++`), its index outside its update, take the address of
+either, pass either to a function of the file that takes it by non-const reference, or
+use a macro whose expansion changes either. Names the loop's body declares are fresh
+each pass and free.
 
 For a guarded kernel the launch must still cover the guard's bound (the number of
 threads at least the bound): the pass checks that on the launch's grid. A grid-stride
@@ -125,6 +131,11 @@ def analyse(parsed: ParsedFile, kernel: Kernel) -> Agnostic | NotAgnostic:
     if hidden is not None:
         return refuse(hidden)
     graph = call_graph(parsed)
+    if form == "grid-stride":
+        carried = _carried(parsed, table, graph, body, found[1], names)
+        if carried is not None:
+            return refuse(f"its grid-stride loop {carried}: what one pass leaves for the next depends on how "
+                          "many passes its thread makes, which the grid and block decide")
     types = type_parameter_names(kernel)      # T(x), static_cast<T>(x): casts where the launch that
     unknown = graph.first_unknown(kernel.name, types)    # moves makes T arithmetic (`instantiation`)
     if unknown is not None:
@@ -163,6 +174,112 @@ def _seen_through_macros(parsed: ParsedFile, table, node: ts.Node, allowed: list
             return f"it uses the macro {name}{macro.where}, which expands to '{macro.body}': {seen.group(1)} " \
                    "beyond the global thread id sees the block"
     return None
+
+
+_ASSIGNMENTS = ("assignment_expression", "update_expression")
+
+
+def _carried(parsed: ParsedFile, table, graph, body: ts.Node, index: str, params: list[str]) -> str | None:
+    """How a grid-stride loop carries state from one pass to the next, or None: it assigns
+    a kernel parameter or (outside its update) its index, takes the address of one, passes
+    one to a file's function whose parameter is a reference, or uses a macro whose
+    expansion does any of these. Names declared in the loop's body are fresh each pass."""
+    frag = parsed.main
+    loop = [c for c in body.named_children if c.type != "comment"][0]
+    update = loop.child_by_field_name("update")
+    watched = set(params) | {index}
+
+    def target(node: ts.Node | None) -> str | None:
+        while node is not None and node.type == "parenthesized_expression" and node.named_child_count == 1:
+            node = node.named_children[0]
+        if node is not None and node.type == "identifier":
+            name = frag.text(parsed.data, node)
+            return name if name in watched else None
+        return None
+
+    def own(name: str, node: ts.Node) -> bool:
+        """Whether `name` at `node` is one the loop's body declares (shadowing the parameter)."""
+        return name in _declared_inside(parsed, loop, node)
+
+    for node in descendants(loop):
+        if update is not None and update.start_byte <= node.start_byte and node.end_byte <= update.end_byte:
+            continue
+        if node.type in _ASSIGNMENTS:
+            side = node.child_by_field_name("left") if node.type == "assignment_expression" \
+                else node.child_by_field_name("argument")
+            name = target(side)
+            if name is not None and not own(name, node):
+                return f"changes {name} ({squeeze(frag.text(parsed.data, node))})"
+        elif node.type == "pointer_expression" and frag.text(parsed.data, node).lstrip().startswith("&"):
+            name = target(node.child_by_field_name("argument"))
+            if name is not None and not own(name, node):
+                return f"takes the address of {name} (&{name}), through which it may change"
+        elif node.type == "call_expression":
+            callee = node.child_by_field_name("function")
+            args = node.child_by_field_name("arguments")
+            if callee is None or args is None or callee.type != "identifier":
+                continue
+            called = frag.text(parsed.data, callee)
+            for k, arg in enumerate(a for a in args.named_children if a.type != "comment"):
+                name = target(arg)
+                if name is not None and not own(name, node) and _by_reference(parsed, graph, called, k):
+                    return f"passes {name} to {called}, which takes it by reference and may change it"
+    for name, use in uses(table, frag, parsed.data, loop):
+        expansion = expansion_of_use(table, frag, parsed.data, use)
+        if expansion.known:
+            for changed in watched:
+                if _CHANGES(changed).search(expansion.value):
+                    return f"uses the macro {name}, whose expansion '{squeeze(expansion.value)}' changes {changed}"
+    return None
+
+
+def _CHANGES(name: str) -> re.Pattern:
+    n = re.escape(name)
+    return re.compile(rf"(?<![\w.>])\b{n}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|(?:\+\+|--)\s*{n}\b|"
+                      rf"(?<![\w.>])\b{n}\s*(?:\+\+|--)|&\s*{n}\b(?!\s*[\[(.])")
+
+
+def _declared_inside(parsed: ParsedFile, loop: ts.Node, node: ts.Node) -> set[str]:
+    """The names declared in the loop's body, before `node`, in the blocks that enclose it
+    (they shadow a parameter of the same name)."""
+    frag = parsed.main
+    names: set[str] = set()
+    body = loop.child_by_field_name("body")
+    scope = node.parent
+    while scope is not None and body is not None and scope.start_byte >= body.start_byte \
+            and scope.end_byte <= body.end_byte:
+        for child in scope.named_children:
+            if child.type == "declaration" and child.start_byte < node.start_byte:
+                for d in child.children_by_field_name("declarator"):
+                    while d is not None and d.type not in ("identifier",):
+                        d = d.child_by_field_name("declarator")
+                    if d is not None:
+                        names.add(frag.text(parsed.data, d))
+        if scope.id == body.id:
+            break
+        scope = scope.parent
+    return names
+
+
+def _by_reference(parsed: ParsedFile, graph, name: str, position: int) -> bool:
+    """Whether a function of the file named `name` takes its argument at `position` by
+    (non-const) reference, in any of its definitions."""
+    frag = parsed.main
+    for function in graph.by_name.get(name, ()):
+        node = function.node(parsed)
+        declarator = node.child_by_field_name("declarator") if node is not None else None
+        while declarator is not None and declarator.type != "function_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        params = declarator.child_by_field_name("parameters") if declarator is not None else None
+        if params is None:
+            return True
+        listed = [p for p in params.named_children if p.type != "comment"]
+        if position >= len(listed):
+            return any(p.type == "variadic_parameter_declaration" for p in listed)
+        written = frag.text(parsed.data, listed[position])
+        if "&" in written and not re.match(r"\s*const\b", written):
+            return True
+    return False
 
 
 def _index_spans(frag, body: ts.Node, form: str) -> list[Span]:
