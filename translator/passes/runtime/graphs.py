@@ -193,16 +193,23 @@ def estimate(count: int) -> str:
             f"per iteration, as measured by {_MEASURED_WHERE}")
 
 
+_CHANGES = "may change per iteration"
+
+
 def _consider(ctx, values, data: bytes, loop, launches, function) -> None:
     kernels = ", ".join(dict.fromkeys(text(data, c.child_by_field_name("function")) for c in launches))
-    why, stream = _prove(ctx, values, data, loop, launches, function)
+    missing, stream = _prove(ctx, values, data, loop, launches, function)
     line = ctx.source.position(loop.start_byte)[0]      # the input's line in every round
-    if why is not None:
+    if missing:
+        changing = any(f" {_CHANGES}: " in why for why in missing)
         ctx.report(DISPATCH, loop.start_byte,
                    f"the loop at line {line} makes {len(launches)} launches ({kernels}) per iteration and "
-                   f"nothing else: {estimate(len(launches))}. Not captured as a graph: {why}. Fix: capture the "
-                   "launches once on a stream of your own (cudaStreamBeginCapture, the launches, cudaStreamEndCapture, "
-                   "cudaGraphInstantiate), cudaGraphLaunch the graph per iteration, destroy it after the loop",
+                   f"nothing else: {estimate(len(launches))}. Not captured as a graph: {'; '.join(missing)}. Fix: "
+                   "capture the launches once on a stream of your own (cudaStreamBeginCapture, the launches, "
+                   "cudaStreamEndCapture, cudaGraphInstantiate), cudaGraphLaunch the graph per iteration, destroy it "
+                   "after the loop" + ("; a graph replays the arguments it captured, so set the ones that change on "
+                                       "each kernel node before each launch (cudaGraphExecKernelNodeSetParams)"
+                                       if changing else ""),
                    end=loop.end_byte, subject=kernels)
         return
     words = ctx.parsed.words
@@ -260,40 +267,43 @@ def _fresh(words, name: str) -> str:
 
 
 def _prove(ctx, values, data: bytes, loop, launches, function):
-    """(None, the stream) when the rewrite is proved, else (the missing fact, None)."""
+    """([], the stream) when the rewrite is proved, else (every missing fact, None)."""
+    missing: list[str] = []
     found = [streams.launch_stream(data, c) for c in launches]
     distinct = list(dict.fromkeys(found))
-    if len(distinct) > 1:
-        return f"the launches are on several streams ({', '.join(distinct)})", None
     stream = distinct[0]
-    if stream in streams.DEFAULT_STREAMS:
-        return "the launches are on the default stream, which cannot be captured (capture is illegal on the legacy " \
-               "default stream): launch them on a stream of your own", None
-    why = streams.created(data, function, stream, loop.start_byte)
-    if why is not None:
-        return f"the stream is not known: {why}", None
+    if len(distinct) > 1:
+        missing.append(f"the launches are on several streams ({', '.join(distinct)})")
+    elif stream in streams.DEFAULT_STREAMS:
+        missing.append("the launches are on the default stream, which cannot be captured (capture is illegal on the "
+                       "legacy default stream): launch them on a stream of your own")
+    else:
+        why = streams.created(data, function, stream, loop.start_byte)
+        if why is not None:
+            missing.append(f"the stream is not known: {why}")
     if loop.parent is None or loop.parent.type != "compound_statement":
-        return "the loop is not a statement of a block (nothing can go before it)", None
+        missing.append("the loop is not a statement of a block (nothing can go before it)")
     line_start = data.rfind(b"\n", 0, loop.start_byte)
     before = data[data.rfind(b"\n", 0, max(line_start, 0)) + 1:line_start].strip() if line_start > 0 else b""
     if before.startswith(b"#pragma") or before.startswith(b"#") and b"pragma" in before:
-        return (f"a '{before.decode('utf-8', 'replace')}' line precedes the loop: its iterations may run on "
-                "several threads, which one graph would serialise or race on"), None
+        missing.append(f"a '{before.decode('utf-8', 'replace')}' line precedes the loop: its iterations may run on "
+                       "several threads, which one graph would serialise or race on")
     capture = loops.index(data, function).first_call(("cudaStreamBeginCapture", "cudaStreamBeginCaptureToGraph"))
     if capture is not None:
-        return (f"the function captures a stream itself (line {ctx.source.position(capture.start_byte)[0]}): the "
-                "loop may run inside that capture, where another would be illegal"), None
+        missing.append(f"the function captures a stream itself (line {ctx.source.position(capture.start_byte)[0]}): "
+                       "the loop may run inside that capture, where another would be illegal")
     for field in ("initializer", "condition", "update"):
         part = loop.child_by_field_name(field)
         read = next((n for n in loops.walk(part) if n.type == "subscript_expression" or n.type == "pointer_expression"
                      and text(data, n.child_by_field_name("operator")) == "*" or n.type == "field_expression"
                      and text(data, n.child_by_field_name("operator")) == "->"), None) if part is not None else None
         if read is not None:
-            return (f"the loop's header reads memory ('{text(data, read)}'): host work between iterations that may "
-                    "read what the launches wrote"), None
+            missing.append(f"the loop's header reads memory ('{text(data, read)}'): host work between iterations "
+                           "that may read what the launches wrote")
+            break
     if ctx.options.target == "hip" and ctx.options.rocm_version < _HIP_GRAPHS:
-        return (f"the target ROCm {'.'.join(map(str, ctx.options.rocm_version))} has no stream capture "
-                "(hipStreamBeginCapture and hipGraphInstantiate: ROCm 4.3 and later)"), None
+        missing.append(f"the target ROCm {'.'.join(map(str, ctx.options.rocm_version))} has no stream capture "
+                       "(hipStreamBeginCapture and hipGraphInstantiate: ROCm 4.3 and later)")
 
     def taken_ok(node) -> bool:     # `&d` of `cudaMalloc(&d, ...)` before the loop keeps nothing
         parent = node.parent
@@ -310,6 +320,10 @@ def _prove(ctx, values, data: bytes, loop, launches, function):
         for expr in parts + args:
             why = loops.invariant(values, data, loop, expr, taken_ok)
             if why is not None:
-                return f"'{text(data, expr)}' of the launch of {text(data, call.child_by_field_name('function'))} " \
-                       f"may change per iteration: {why}", None
-    return None, stream
+                missing.append(f"'{text(data, expr)}' of the launch of "
+                               f"{text(data, call.child_by_field_name('function'))} {_CHANGES}: {why}")
+                break
+        else:
+            continue
+        break
+    return missing, (None if missing else stream)
