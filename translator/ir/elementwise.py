@@ -107,6 +107,7 @@ class Stage:
     helpers: frozenset[str]                # the file's __device__ functions it calls
     type_params: tuple[str, ...] = ()      # a template kernel's type parameters, in order
     type_names: tuple[tuple[str, Span], ...] = ()   # their uses in the statements, in source order
+    stored_first: frozenset[str] = frozenset()      # pointers whose element every path stores before reading
 
 
 @dataclass(frozen=True)
@@ -225,10 +226,64 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
         return refuse(unknown)
     type_names = tuple((frag.text(parsed.data, n), frag.span(n)) for s in statements for n in descendants(s)
                        if n.type in ("identifier", "type_identifier") and frag.text(parsed.data, n) in type_params)
+    stored = frozenset(p for p in pointers if _stored_first(parsed, frag, statements, p, index) == "stored")
     return Stage(kernel.name, form, index, index_type, frag.text(parsed.data, bound), frag.span(bound),
                  tuple(bound_names),
                  (frag.span(statements[0])[0], frag.span(statements[-1])[1]), tuple(walk.accesses),
-                 tuple(walk.names), frozenset(walk.locals), frozenset(walk.helpers), type_params, type_names)
+                 tuple(walk.names), frozenset(walk.locals), frozenset(walk.helpers), type_params, type_names,
+                 stored)
+
+
+def _stored_first(parsed: ParsedFile, frag: Fragment, statements: list[ts.Node], pointer: str, index: str) -> str:
+    """"stored" when every path through the statements stores `pointer[index] = e` (e not
+    reading it) before anything else mentions the pointer, "untouched" when no statement
+    mentions it, else "read": the fused kernel then loads the element first, so that a
+    path that does not store it leaves the value it had. Branches count when both sides
+    of an `if`/`else` store; any other statement that mentions the pointer (a loop, a
+    switch, a call, a macro's use) reads it."""
+    table = macros(parsed)
+
+    def mentions(node: ts.Node) -> bool:
+        return any(n.type in ("identifier", "type_identifier") and (frag.text(parsed.data, n) == pointer
+                                                                   or frag.text(parsed.data, n) in table)
+                   for n in descendants(node))
+
+    def store(node: ts.Node) -> bool:
+        if node.type != "expression_statement" or node.named_child_count != 1:
+            return False
+        e = node.named_children[0]
+        if e.type != "assignment_expression" or frag.text(parsed.data, e.child_by_field_name("operator")) != "=":
+            return False
+        left, right = e.child_by_field_name("left"), e.child_by_field_name("right")
+        return left is not None and left.type == "subscript_expression" \
+            and squeeze(frag.text(parsed.data, left)) == f"{pointer}[{index}]" \
+            and right is not None and not mentions(right)
+
+    def one(node: ts.Node) -> str:
+        if node.type == "comment" or not mentions(node):
+            return "untouched"
+        if store(node):
+            return "stored"
+        if node.type == "compound_statement":
+            return many([c for c in node.named_children if c.type != "comment"])
+        if node.type == "if_statement":
+            other = node.child_by_field_name("alternative")
+            if other is None or mentions(node.child_by_field_name("condition")):
+                return "read"
+            if other.type == "else_clause":
+                other = next((c for c in other.named_children if c.type != "comment"), None)
+            sides = {one(node.child_by_field_name("consequence")), one(other) if other is not None else "read"}
+            return "stored" if sides == {"stored"} else "read"
+        return "read"
+
+    def many(nodes: list[ts.Node]) -> str:
+        for node in nodes:
+            found = one(node)
+            if found != "untouched":
+                return found
+        return "untouched"
+
+    return many(statements)
 
 
 _WORD = re.compile(r"[A-Za-z_]\w*")

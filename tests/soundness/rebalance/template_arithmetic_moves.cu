@@ -1,7 +1,7 @@
 // soundness: must-apply
 // why: a template kernel launched with an arithmetic type is agnostic: T(x) and static_cast<T> are casts
 // edit: L007 "256"
-// output-has: "axpy<float><<<(n + 255) / 256, 256>>>"
+// output-has: "axpy<float, 3><<<(n + 255) / 256, 256>>>"
 #include <cstdio>
 
 template <typename T, int K>

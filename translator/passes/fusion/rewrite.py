@@ -250,7 +250,8 @@ def _registers(chain: Chain, params: list[_Param], by_link: list[dict], avoid: s
             r = registers.get(param.name)
             if r is None:
                 r = registers[param.name] = {"buffer": param.name, "type": param.base,
-                                             "name": _fresh(f"{param.name}_v", avoid), "load": not access.plain_store,
+                                             "name": _fresh(f"{param.name}_v", avoid),
+                                             "load": not (access.plain_store or access.param in link.stage.stored_first),
                                              "store": False, "dropped": False, "argument": param.argument}
                 avoid.add(r["name"])
             if access.mode != "read":
