@@ -5,7 +5,7 @@
 // options: --target cuda
 #include <cstdio>
 #include <cstdlib>
-#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("FAIL: %s\n", cudaGetErrorString(e)); exit(1); } } while (0)
+#define CHECK(x) do { cudaError_t err_ = (x); if (err_ != cudaSuccess) { printf("FAIL: %s\n", cudaGetErrorString(err_)); exit(1); } } while (0)
 __global__ void twice(const float* in, float* out, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = 2.0f * in[i]; }
 int main(int argc, char** argv)
 {

@@ -5,7 +5,7 @@
 // options: --target cuda
 #include <cstdio>
 #include <cstdlib>
-#define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("FAIL: %s\n", cudaGetErrorString(e)); exit(1); } } while (0)
+#define CHECK(x) do { cudaError_t err_ = (x); if (err_ != cudaSuccess) { printf("FAIL: %s\n", cudaGetErrorString(err_)); exit(1); } } while (0)
 __global__ void fill(float* x, size_t n) { size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; if (i < n) x[i] = 1.0f; }
 int main(int argc, char** argv)
 {
