@@ -347,3 +347,14 @@ def test_a_function_of_the_file_that_frees_or_keeps_the_buffer_refuses():
         result, found = _pinned(functions)
         assert not result.changed or b"cudaMallocHost" not in result.output, functions
         assert why in found.get("R008", ""), (functions, found.get("R008"))
+
+
+def test_a_bound_that_a_call_may_change_gets_no_guard():
+    for params, bound in ((b"int n, int& iters", b"iters"), (b"int n, const int* iters", b"*iters"),
+                          (b"int n, Params& p", b"p.reps")):
+        body = (b"struct Params { int reps; };\nvoid bump();\nvoid f(" + params + b") {\n    for (int i = 0; i < " + bound +
+                b"; ++i) {\n        float* d;\n        cudaMalloc(&d, n * 4);\n        k<<<1, 64>>>(d, n);\n"
+                b"        bump();\n        cudaFree(d);\n    }\n}\n")
+        result, found = _run(body)
+        assert not result.changed, params
+        assert f"its bound '{bound.decode()}' is not loop-invariant" in found["R002"], found["R002"]
