@@ -342,6 +342,8 @@ def test_a_function_of_the_file_that_frees_or_keeps_the_buffer_refuses():
             "the file defines it 2 times",
         b"void init(float*& a, int n) { a[0] = 1; }\n": "its parameter 'float*& a' is not a plain pointer",
         b"void init(float* a, int n) { if (n > 0) init(a + 1, n - 1); }\n": "recursive",
+        b"void keep(float*);\nvoid init(float* a, int n) { a[0] = n; }\n#define init(a, n) keep(a)\n":
+            "init, which may keep or free it: it names a macro",
     }
     for functions, why in cases.items():
         result, found = _pinned(functions)

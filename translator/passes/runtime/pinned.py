@@ -208,7 +208,7 @@ def _allocation(data: bytes, declaration):
 def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str, size: str, count,
               element: str | None) -> None:
     function = loops.host_function(data, declaration)
-    facts = _uses(data, function, declaration, name)
+    facts = _uses(data, function, declaration, name, frozenset(values.table.names) if values is not None else None)
     fname = function_name(data, function)
     if facts["async"]:
         for call in facts["async"]:
@@ -297,13 +297,14 @@ def _in_loop(node, block) -> bool:
     return False
 
 
-def _uses(data: bytes, function, declaration, name: str) -> dict:
+def _uses(data: bytes, function, declaration, name: str, macros=None) -> dict:
     """What the function does with `name`: its blocking copies, asynchronous copies and
     frees (the calls, or `delete[]` expressions), and the first use that may keep it."""
     root = function
     while root.parent is not None:
         root = root.parent
-    facts = {"copies": [], "async": [], "frees": [], "escape": None, "uses": [], "root": root, "stack": ()}
+    facts = {"copies": [], "async": [], "frees": [], "escape": None, "uses": [], "root": root, "stack": (),
+             "macros": macros}
     body = function.child_by_field_name("body")
     for use in loops.walk(body):
         if use.type != "identifier" or text(data, use) != name:
@@ -439,6 +440,8 @@ def _through_function(data: bytes, call, node, name: str, facts: dict) -> str:
     passed = f"'{name}' is passed to {callee or 'a call'}, which may keep or free it"
     if function is None or function.type != "identifier":
         return passed
+    if facts.get("macros") is None or callee in facts["macros"]:
+        return f"{passed}: {'it names a macro' if facts.get('macros') else 'the macros of the file are not known'}"
     entries = _functions(data, facts["root"]).get(callee, [])
     definitions = [(n, d) for n, d in entries if n.type == "function_definition"]
     if not definitions:
@@ -465,7 +468,7 @@ def _through_function(data: bytes, call, node, name: str, facts: dict) -> str:
         return f"{passed}: its parameter '{text(data, param)}' is not a plain pointer"
     pname = text(data, inner)
     inner_facts = {"copies": [], "async": [], "frees": [], "escape": None, "uses": [], "root": facts["root"],
-                   "stack": facts["stack"] + (callee,)}
+                   "stack": facts["stack"] + (callee,), "macros": facts["macros"]}
     line = line_of(data, definition)
     for use in loops.walk(definition.child_by_field_name("body")):
         if use.type != "identifier" or text(data, use) != pname:
