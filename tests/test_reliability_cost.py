@@ -507,6 +507,24 @@ def test_api_constants_of_hoisted_arguments_are_looked_up_once_per_file() -> Non
     assert large <= LINEAR * small, (small, large)
 
 
+def test_pinned_buffers_passed_to_the_files_functions_grow_linearly() -> None:
+    """Each buffer's proof gathered the file's functions and the functions that reset the
+    device by a walk of the whole file, its cache keyed on a root object that each look-up
+    made anew: N buffers cost N files (300 buffers passed to one function: 150 s)."""
+    def work(n: int) -> int:
+        body = (b"void f%d(float* d) {\n    const int n = 1 << 18;\n    float* h = (float*)malloc(n * sizeof(float));\n"
+                b"    for (int it = 0; it < 4; ++it) {\n        init(h, n);\n        init(h, n);\n"
+                b"        cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);\n    }\n    free(h);\n}\n")
+        data = b"static void init(float* a, int n) { for (int i = 0; i < n; ++i) a[i] = i; }\n" + \
+            b"".join(body % i for i in range(n))
+        with lines_run("translator/passes/runtime", "translator/ir/nodes.py") as count:
+            result = translate("pinned.cu", data, Options(target="cuda", ignore=("L", "F")))
+        assert sum(f.rule == "R007" for f in result.applied) == n, sorted({f.rule for f in result.applied})
+        return count[0]
+    small, large = work(60), work(120)
+    assert large <= LINEAR * small, (small, large)
+
+
 def test_the_warp_facts_of_independent_functions_grow_linearly() -> None:
     """Each device function's walk read the file's #define lines again, and each call-graph
     component's facts were filtered out of every fact of the file: N functions (and N

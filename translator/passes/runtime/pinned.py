@@ -208,7 +208,8 @@ def _allocation(data: bytes, declaration):
 def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str, size: str, count,
               element: str | None) -> None:
     function = loops.host_function(data, declaration)
-    facts = _uses(data, function, declaration, name, frozenset(values.table.names) if values is not None else None)
+    facts = _uses(data, function, declaration, name, frozenset(values.table.names) if values is not None else None,
+                  values.parsed.main.root if values is not None else None)
     fname = function_name(data, function)
     if facts["async"]:
         for call in facts["async"]:
@@ -297,12 +298,13 @@ def _in_loop(node, block) -> bool:
     return False
 
 
-def _uses(data: bytes, function, declaration, name: str, macros=None) -> dict:
+def _uses(data: bytes, function, declaration, name: str, macros=None, root=None) -> dict:
     """What the function does with `name`: its blocking copies, asynchronous copies and
     frees (the calls, or `delete[]` expressions), and the first use that may keep it."""
-    root = function
-    while root.parent is not None:
-        root = root.parent
+    if root is None:
+        root = function
+        while root.parent is not None:
+            root = root.parent
     facts = {"copies": [], "async": [], "frees": [], "escape": None, "uses": [], "root": root, "stack": (),
              "macros": macros}
     body = function.child_by_field_name("body")
@@ -413,7 +415,7 @@ _DEFINITIONS: list = [None, None, {}]       # the last tree's root, its text, an
 def _functions(data: bytes, root) -> dict[str, list]:
     """The file's function definitions and declarations by their last name: name ->
     [(the definition or declaration, its function_declarator)] (gathered once per tree)."""
-    if _DEFINITIONS[0] is root and _DEFINITIONS[1] is data:
+    if _DEFINITIONS[1] is data and _DEFINITIONS[0] == root:      # (== : a root asked for twice is two objects)
         return _DEFINITIONS[2]
     found: dict[str, list] = {}
     for n in loops.walk(root):
@@ -455,17 +457,37 @@ def _through_function(data: bytes, call, node, name: str, facts: dict) -> str:
             any(len([c for c in d.child_by_field_name("parameters").named_children if c.type != "comment"]) != len(params)
                 for n, d in entries if d.child_by_field_name("parameters") is not None):
         return f"{passed}: its parameters are not one per argument, or another declaration of it has other parameters"
-    if loops.host_function(data, definition.child_by_field_name("body")) is None or re.search(rb"\btemplate\b", data[definition.start_byte:
-                                                                   declarator.start_byte]):
+    if loops.host_function(data, definition.child_by_field_name("body")) is None or \
+            re.search(rb"\btemplate\b", data[definition.start_byte:declarator.start_byte]):
         return f"{passed}: it is not a plain host function"
     if callee in facts["stack"] or len(facts["stack"]) >= _CALL_DEPTH:
         return f"{passed}: the calls through which it goes are recursive or deeper than {_CALL_DEPTH}"
-    param = params[args.index(node)] if node in args else None
+    position = args.index(node) if node in args else -1
+    memo = _CALLEE_FACTS[2] if _CALLEE_FACTS[1] is data and _CALLEE_FACTS[0] == facts["root"] else None
+    if memo is None:
+        _CALLEE_FACTS[:] = [facts["root"], data, {}]
+        memo = _CALLEE_FACTS[2]
+    key = (definition.start_byte, position, facts["stack"])
+    if key not in memo:
+        memo[key] = _parameter_facts(data, definition, params, position, callee, facts)
+    why, copies = memo[key]
+    facts["copies"].extend(copies)
+    return f"{passed}: {why}" if why else ""
+
+
+_CALLEE_FACTS: list = [None, None, {}]      # the last tree's root, its text, and the answers of _parameter_facts
+
+
+def _parameter_facts(data: bytes, definition, params, position: int, callee: str, facts: dict):
+    """(why the parameter at `position` of `definition` may keep or free what it is given,
+    or "", the blocking copies of it in the function's body; the why names no caller): asked once per function,
+    position and call chain (a buffer passed to one function N times costs one walk of it)."""
+    param = params[position] if position >= 0 else None
     pointer = param.child_by_field_name("declarator") if param is not None else None
     inner = pointer.child_by_field_name("declarator") if pointer is not None and pointer.type == "pointer_declarator" \
         else None
     if inner is None or inner.type != "identifier":
-        return f"{passed}: its parameter '{text(data, param)}' is not a plain pointer"
+        return f"its parameter '{text(data, param)}' is not a plain pointer", []
     pname = text(data, inner)
     inner_facts = {"copies": [], "async": [], "frees": [], "escape": None, "uses": [], "root": facts["root"],
                    "stack": facts["stack"] + (callee,), "macros": facts["macros"]}
@@ -475,17 +497,16 @@ def _through_function(data: bytes, call, node, name: str, facts: dict) -> str:
             continue
         why = _use(data, use, pname, inner_facts)
         if why is not None:
-            return f"{passed}: in {callee} (line {line}), {why} (line {line_of(data, use)})"
+            return f"in {callee} (line {line}), {why} (line {line_of(data, use)})", []
     body = definition.child_by_field_name("body")
     if loops.declared_in(data, body, pname) is not None:
-        return f"{passed}: {callee} (line {line}) declares another '{pname}'"
+        return f"{callee} (line {line}) declares another '{pname}'", []
     if inner_facts["frees"]:
-        return f"{passed}: {callee} (line {line}) frees '{pname}' (line {line_of(data, inner_facts['frees'][0])})"
+        return f"{callee} (line {line}) frees '{pname}' (line {line_of(data, inner_facts['frees'][0])})", []
     if inner_facts["async"]:
-        return (f"{passed}: {callee} (line {line}) copies '{pname}' asynchronously (line "
-                f"{line_of(data, inner_facts['async'][0])}): pinned, the copy would overlap host code")
-    facts["copies"].extend(c for c in inner_facts["copies"])
-    return ""
+        return (f"{callee} (line {line}) copies '{pname}' asynchronously (line "
+                f"{line_of(data, inner_facts['async'][0])}): pinned, the copy would overlap host code"), []
+    return "", inner_facts["copies"]
 
 
 def _kind_refusal(data: bytes, declaration, value, how: str) -> str | None:
@@ -555,7 +576,7 @@ def resetters(data: bytes, root, table=None) -> dict[str, tuple[str, int]]:
     """The functions of the file that may reset the device: name -> (the call in them that
     does: cudaDeviceReset or a resetting function or macro, and its line), through the
     calls of the file's functions (overloads not told apart) and its macros' bodies."""
-    if _RESETTERS[0] is root and _RESETTERS[1] is data:
+    if _RESETTERS[1] is data and _RESETTERS[0] == root:      # (== : a root asked for twice is two objects)
         return _RESETTERS[2]
     from translator.ir import macros
     bodies: dict[str, list] = {}
