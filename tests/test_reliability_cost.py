@@ -632,10 +632,12 @@ def loops_of_loops_of_launches(n: int) -> bytes:
 
 def loops_of_streams(n: int) -> bytes:
     """n loops, one after another in one function, each creating and destroying a stream
-    for its launch (R003 each)."""
+    of its own name for its launch (R003 each: two moved declarations of one name in one
+    block would clash)."""
     return (_TWICE + b"void f(float* d, int n) {\n"
-            + b"    for (int it = 0; it < 10; ++it) {\n        cudaStream_t s;\n        cudaStreamCreate(&s);\n"
-              b"        k<<<1, 64, 0, s>>>(d, n);\n        cudaStreamDestroy(s);\n    }\n" * n + b"}\n")
+            + b"".join(b"    for (int it = 0; it < 10; ++it) {\n        cudaStream_t s%d;\n        cudaStreamCreate(&s%d);\n"
+                       b"        k<<<1, 64, 0, s%d>>>(d, n);\n        cudaStreamDestroy(s%d);\n    }\n" % ((i,) * 4)
+                       for i in range(n)) + b"}\n")
 
 
 @pytest.mark.parametrize("make, rule, n", [(loops_of_launches, "R012", 100), (loops_of_loops_of_launches, "R012", 100),

@@ -360,3 +360,12 @@ def test_a_bound_that_a_call_may_change_gets_no_guard():
         result, found = _run(body)
         assert not result.changed, params
         assert f"its bound '{bound.decode()}' is not loop-invariant" in found["R002"], found["R002"]
+
+
+def test_two_loops_of_one_block_that_declare_the_same_name_hoist_the_first_only():
+    loop = (b"    for (int it = 0; it < 4; ++it) {\n        float* p;\n        cudaMalloc(&p, n * 4);\n"
+            b"        k<<<1, 64>>>(p, n);\n        cudaFree(p);\n    }\n")
+    result, found = _run(b"void f(int n) {\n" + loop + loop + b"}\n")
+    assert result.output.count(b"float* p;") == 2
+    assert result.output.endswith(b"    cudaFree(p);\n" + loop + b"}\n")
+    assert "an earlier loop of the block (line 3) has its declaration of 'p' moved out too" in found["R002"]

@@ -161,6 +161,7 @@ def run(ctx, values) -> None:
     data = parsed.data
     if not any(name.encode() in parsed.words for name in KINDS):
         return
+    hoisted: dict = {}      # (the block's range, a name) -> the earlier loop whose declaration of it moved there
     for node in loops.calls_named(parsed, _NAMES):
         name = text(data, node.child_by_field_name("function"))
         if name not in KINDS:
@@ -170,15 +171,15 @@ def run(ctx, values) -> None:
             loop = loop.parent
         if loop is None or loop.type == "function_definition" or loops.host_function(data, node) is None:
             continue
-        _consider(ctx, values, data, loop, node, name)
+        _consider(ctx, values, data, loop, node, name, hoisted)
 
 
-def _consider(ctx, values, data: bytes, loop, call, name: str) -> None:
+def _consider(ctx, values, data: bytes, loop, call, name: str, hoisted: dict) -> None:
     kind = KINDS[name]
     args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
     target = loops.target_of(data, args[0]) if args else None
     shown = target or (text(data, args[0]) if args else "?")
-    proof, why = _prove(ctx, values, data, loop, call, name, kind, args, target)
+    proof, why = _prove(ctx, values, data, loop, call, name, kind, args, target, hoisted)
     if why is None:
         return
     if kind.memory:
@@ -190,7 +191,7 @@ def _consider(ctx, values, data: bytes, loop, call, name: str) -> None:
                    end=call.end_byte, subject=shown)
 
 
-def _prove(ctx, values, data, loop, call, name, kind, args, target):
+def _prove(ctx, values, data, loop, call, name, kind, args, target, hoisted):
     """(the edits' fix made, None) or (None, the missing fact)."""
     if target is None:
         return None, f"its first argument '{text(data, args[0]) if args else ''}' is not the address of a variable"
@@ -290,6 +291,10 @@ def _prove(ctx, values, data, loop, call, name, kind, args, target):
         why = ordering.free_wait_needed(data, values.root, loop, body, moved + [release.statement])
         if why is not None:
             return None, why
+    key = (loop.parent.start_byte, loop.parent.end_byte, target)
+    if declaration is not None and key in hoisted:
+        return None, (f"an earlier loop of the block (line {loops.line_of(data, hoisted[key])}) has its declaration of "
+                      f"'{target}' moved out too: the two declarations would clash")
     edits = _move(data, loop, moved, release.statement, guard, {acquire.statement: acquire, release.statement: release})
     what = "size is" if kind.memory else "arguments are"
     if guard is None:
@@ -309,6 +314,8 @@ def _prove(ctx, values, data, loop, call, name, kind, args, target):
     fix = ctx.fix(rule_, edits, reason)
     if fix is not None:
         ctx.report(rule_, call.start_byte, reason, end=call.end_byte, fix=fix, subject=target)
+        if declaration is not None:
+            hoisted[key] = loop
     return fix, None
 
 

@@ -29,8 +29,9 @@ one of these is proved, and refused with the first that is not:
   `cufftDestroy`) keeps what its wait ordered (host reads, other streams):
   translator.passes.runtime.ordering proves it;
 * the pointer or handle does not escape the iteration: it is declared in the body
-  before the acquisition (or outside the loop, and named nowhere else in the function
-  before the loop), not used before the acquisition, and every use between is an
+  before the acquisition (a declaration no earlier loop of the same block has moved out
+  under the same name: the two would clash; or outside the loop, and named nowhere else
+  in the function before the loop), not used before the acquisition, and every use between is an
   argument of a launch or of the CUDA runtime or libraries' calls (which keep nothing),
   a launch's stream, or an element access `p[i]`; never assigned, stored, returned,
   passed to a function of the program, or taken by address again.
