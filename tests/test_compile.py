@@ -170,6 +170,8 @@ COMPILED_GOLDENS = sorted([*(p for folder in ("H007_kernel_cast", "H020_hip_defi
                            ROOT / "tests" / "passes" / "H032_half2_braces" / "half2_braces.hip",
                            # Allocations hoisted out of loops, the error-check macros moved with them.
                            ROOT / "tests" / "passes" / "R001_allocation_hoisted" / "hoist_check_macro.hip",
+                           # ...and under the first iteration's condition where the loop may run zero times.
+                           ROOT / "tests" / "passes" / "R001_allocation_hoisted" / "hoist_guarded_argv.hip",
                            # T** cast to void**; CUDA 13's device locations as device ids.
                            *(ROOT / "tests" / "passes" / "H024_signature_differs" / f"{case}.hip"
                              for case in ("typed_pointer_void_cast", "memory_location_device_id")),

@@ -507,6 +507,24 @@ def test_api_constants_of_hoisted_arguments_are_looked_up_once_per_file() -> Non
     assert large <= LINEAR * small, (small, large)
 
 
+def test_pinned_buffers_passed_to_the_files_functions_grow_linearly() -> None:
+    """Each buffer's proof gathered the file's functions and the functions that reset the
+    device by a walk of the whole file, its cache keyed on a root object that each look-up
+    made anew: N buffers cost N files (300 buffers passed to one function: 150 s)."""
+    def work(n: int) -> int:
+        body = (b"void f%d(float* d) {\n    const int n = 1 << 18;\n    float* h = (float*)malloc(n * sizeof(float));\n"
+                b"    for (int it = 0; it < 4; ++it) {\n        init(h, n);\n        init(h, n);\n"
+                b"        cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);\n    }\n    free(h);\n}\n")
+        data = b"static void init(float* a, int n) { for (int i = 0; i < n; ++i) a[i] = i; }\n" + \
+            b"".join(body % i for i in range(n))
+        with lines_run("translator/passes/runtime", "translator/ir/nodes.py") as count:
+            result = translate("pinned.cu", data, Options(target="cuda", ignore=("L", "F")))
+        assert sum(f.rule == "R007" for f in result.applied) == n, sorted({f.rule for f in result.applied})
+        return count[0]
+    small, large = work(60), work(120)
+    assert large <= LINEAR * small, (small, large)
+
+
 def test_the_warp_facts_of_independent_functions_grow_linearly() -> None:
     """Each device function's walk read the file's #define lines again, and each call-graph
     component's facts were filtered out of every fact of the file: N functions (and N
@@ -614,10 +632,12 @@ def loops_of_loops_of_launches(n: int) -> bytes:
 
 def loops_of_streams(n: int) -> bytes:
     """n loops, one after another in one function, each creating and destroying a stream
-    for its launch (R003 each)."""
+    of its own name for its launch (R003 each: two moved declarations of one name in one
+    block would clash)."""
     return (_TWICE + b"void f(float* d, int n) {\n"
-            + b"    for (int it = 0; it < 10; ++it) {\n        cudaStream_t s;\n        cudaStreamCreate(&s);\n"
-              b"        k<<<1, 64, 0, s>>>(d, n);\n        cudaStreamDestroy(s);\n    }\n" * n + b"}\n")
+            + b"".join(b"    for (int it = 0; it < 10; ++it) {\n        cudaStream_t s%d;\n        cudaStreamCreate(&s%d);\n"
+                       b"        k<<<1, 64, 0, s%d>>>(d, n);\n        cudaStreamDestroy(s%d);\n    }\n" % ((i,) * 4)
+                       for i in range(n)) + b"}\n")
 
 
 @pytest.mark.parametrize("make, rule, n", [(loops_of_launches, "R012", 100), (loops_of_loops_of_launches, "R012", 100),

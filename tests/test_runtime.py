@@ -28,7 +28,66 @@ def _loop(header: bytes) -> bytes:
 def test_a_loop_that_runs_zero_times_is_refused():
     result, found = _run(_loop(b"for (int i = 5; i < 5; ++i)"))
     assert not result.changed
+    assert "'i < 5' never runs (5 < 5 is false)" in found["R002"]
+
+
+def test_a_loop_bounded_by_a_parameter_is_hoisted_under_its_first_iterations_condition():
+    body = (b"void f(int n, int iters) {\n    for (int i = 0; i < iters; ++i) {\n        float* d;\n"
+            b"        cudaMalloc(&d, n * 4);\n        k<<<1, 64>>>(d, n);\n        cudaFree(d);\n    }\n}\n")
+    result, found = _run(body)
+    assert result.output.endswith(b"void f(int n, int iters) {\n    float* d;\n    if (0 < iters) cudaMalloc(&d, n * 4);\n"
+                                  b"    for (int i = 0; i < iters; ++i) {\n        k<<<1, 64>>>(d, n);\n    }\n"
+                                  b"    if (0 < iters) cudaFree(d);\n}\n")
+    assert "under `if (0 < iters)`" in found["R001"]
+    assert "the loop may run zero times, so 'd' is allocated only where its first iteration runs" in found["R001"]
+    again = translate("case.cu", result.output, CUDA)
+    assert not again.changed and not [d for d in again.diagnostics if d.code.startswith("R")]
+
+
+def test_a_bound_and_a_size_parsed_once_from_argv_are_loop_invariant():
+    body = (b"#define CHECK(x) do { if ((x) != cudaSuccess) return 1; } while (0)\n"
+            b"int main(int argc, char** argv) {\n    const int n = atoi(argv[1]);\n    int repeat = std::stoi(argv[2]);\n"
+            b"    for (size_t r = 1; r <= repeat; r++) {\n        float* d;\n        CHECK(cudaMalloc(&d, n * sizeof(float)));\n"
+            b"        k<<<1, 64>>>(d, n);\n        CHECK(cudaFree(d));\n    }\n    return 0;\n}\n")
+    result, found = _run(body)
+    assert b"    float* d;\n    if ((size_t)1 <= repeat) { CHECK(cudaMalloc(&d, n * sizeof(float))); }\n" \
+           b"    for (size_t r = 1; r <= repeat; r++) {\n        k<<<1, 64>>>(d, n);\n    }\n" \
+           b"    if ((size_t)1 <= repeat) { CHECK(cudaFree(d)); }\n    return 0;\n" in result.output
+    assert "R001" in found
+
+
+def test_a_stream_in_a_loop_bounded_by_a_parameter_is_hoisted_under_the_guard():
+    body = (b"void f(float* x, int n, int iters) {\n    for (int i = 2; i != iters; ++i) {\n        cudaStream_t s;\n"
+            b"        cudaStreamCreate(&s);\n        k<<<1, 64, 0, s>>>(x, n);\n        cudaStreamDestroy(s);\n    }\n}\n")
+    result, found = _run(body)
+    assert b"    cudaStream_t s;\n    if (2 != iters) cudaStreamCreate(&s);\n    for (int i = 2; i != iters; ++i) {\n" \
+           b"        k<<<1, 64, 0, s>>>(x, n);\n    }\n    if (2 != iters) cudaStreamDestroy(s);\n" in result.output
+    assert "R003" in found
+
+
+def test_a_guard_whose_names_the_loop_writes_is_refused():
+    body = (b"void f(int n, int iters) {\n    for (int i = 0; i < iters; ++i) {\n        float* d;\n"
+            b"        cudaMalloc(&d, n * 4);\n        k<<<1, 64>>>(d, n);\n        if (n > 8) iters--;\n        cudaFree(d);\n"
+            b"    }\n}\n")
+    result, found = _run(body)
+    assert not result.changed
+    assert "its bound 'iters' is not loop-invariant ('iters' is written in the loop" in found["R002"]
+
+
+def test_a_while_loop_of_unknown_trips_is_still_refused():
+    body = (b"void f(int n, int iters) {\n    while (iters > 0) {\n        float* d;\n        cudaMalloc(&d, n * 4);\n"
+            b"        k<<<1, 64>>>(d, n);\n        --iters;\n        cudaFree(d);\n    }\n}\n")
+    result, found = _run(body)
+    assert not result.changed
     assert "may run zero times" in found["R002"]
+
+
+def test_a_counter_of_a_class_type_gets_no_guard():
+    body = (b"void f(int n, Counter lo, Counter hi) {\n    for (Counter i = lo; i < hi; ++i) {\n        float* d;\n"
+            b"        cudaMalloc(&d, n * 4);\n        k<<<1, 64>>>(d, n);\n        cudaFree(d);\n    }\n}\n")
+    result, found = _run(body)
+    assert not result.changed
+    assert "its counter's type 'Counter' is not a built-in arithmetic type" in found["R002"]
 
 
 def test_a_loop_with_known_bounds_is_hoisted_with_its_declaration():
@@ -242,3 +301,71 @@ def test_the_text_check_of_threads_for_hoisted_releases_sees_an_unqualified_thre
     assert ordering.unordered(data) == \
         "the file starts host threads ('thread'): another thread's work is not ordered by this one's"
     assert ordering.unordered(data.replace(b"thread t(f); t.join();", b"this_thread::yield();")) is None
+
+
+_PINNED_MAIN = (b"int main() {\n    const int n = 1 << 18;\n    float* h = (float*)malloc(n * sizeof(float));\n"
+                b"    float* d;\n    cudaMalloc(&d, n * sizeof(float));\n    for (int it = 0; it < 4; ++it) {\n"
+                b"        CALL;\n        cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);\n"
+                b"        k<<<1, 64>>>(d, n);\n        cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);\n"
+                b"    }\n    free(h);\n    return 0;\n}\n")
+
+
+def _pinned(functions: bytes, call: bytes = b"init(h, n)"):
+    return _run(functions + _PINNED_MAIN.replace(b"CALL", call))
+
+
+def test_a_buffer_passed_to_a_function_of_the_file_that_only_writes_its_elements_is_made_pinned():
+    result, found = _pinned(b"static void init(float* a, int n) { for (int i = 0; i < n; ++i) a[i] = i; }\n"
+                            b"float total(const float* a, int n) { float s = 0; for (int i = 0; i < n; ++i) s += a[i];"
+                            b" return s; }\n", b"init(h, n); total(h, n); memset(h, 0, 4); std::fill(h, h + n, 1.0f)")
+    assert b"    float* h = nullptr;\n    cudaMallocHost(&h, n * sizeof(float));\n" in result.output
+    assert b"    cudaFreeHost(h);\n" in result.output
+    assert "a function of this file that only reads and writes through it" in found["R007"]
+
+
+def test_a_buffer_passed_on_through_two_functions_of_the_file_is_followed():
+    result, found = _pinned(b"void set(float* b, int n) { b[0] = n; }\nvoid init(float* a, int n) { set(a, n); }\n")
+    assert "R007" in found
+
+
+def test_a_function_of_the_file_that_frees_or_keeps_the_buffer_refuses():
+    cases = {
+        b"void init(float* a, int n) { a[0] = n; free(a); }\n": "init (line 2) frees 'a'",
+        b"float* kept;\nvoid init(float* a, int n) { kept = a; }\n": "in init (line 3), 'kept = a' stores or overwrites it",
+        b"float* init(float* a, int n) { return a; }\n": "in init (line 2), 'a' is returned",
+        b"void init(float* a, int n);\n": "'h' is passed to init, which may keep or free it: it is not defined in this file",
+        b"void init(float* a, int n) { cudaMemcpyAsync(a, a, 4, cudaMemcpyDefault, 0); }\n":
+            "init (line 2) copies 'a' asynchronously",
+        b"void keep(float*);\nvoid init(float* a, int n) { keep(a); }\n":
+            "in init (line 3), 'a' is passed to keep, which may keep or free it: it is not defined in this file",
+        b"void init(float* a, int n) { a[0] = 1; }\nvoid init(double* a, int n) { a[0] = 2; }\n":
+            "the file defines it 2 times",
+        b"void init(float*& a, int n) { a[0] = 1; }\n": "its parameter 'float*& a' is not a plain pointer",
+        b"void init(float* a, int n) { if (n > 0) init(a + 1, n - 1); }\n": "recursive",
+        b"void keep(float*);\nvoid init(float* a, int n) { a[0] = n; }\n#define init(a, n) keep(a)\n":
+            "init, which may keep or free it: it names a macro",
+    }
+    for functions, why in cases.items():
+        result, found = _pinned(functions)
+        assert not result.changed or b"cudaMallocHost" not in result.output, functions
+        assert why in found.get("R008", ""), (functions, found.get("R008"))
+
+
+def test_a_bound_that_a_call_may_change_gets_no_guard():
+    for params, bound in ((b"int n, int& iters", b"iters"), (b"int n, const int* iters", b"*iters"),
+                          (b"int n, Params& p", b"p.reps")):
+        body = (b"struct Params { int reps; };\nvoid bump();\nvoid f(" + params + b") {\n    for (int i = 0; i < " + bound +
+                b"; ++i) {\n        float* d;\n        cudaMalloc(&d, n * 4);\n        k<<<1, 64>>>(d, n);\n"
+                b"        bump();\n        cudaFree(d);\n    }\n}\n")
+        result, found = _run(body)
+        assert not result.changed, params
+        assert f"its bound '{bound.decode()}' is not loop-invariant" in found["R002"], found["R002"]
+
+
+def test_two_loops_of_one_block_that_declare_the_same_name_hoist_the_first_only():
+    loop = (b"    for (int it = 0; it < 4; ++it) {\n        float* p;\n        cudaMalloc(&p, n * 4);\n"
+            b"        k<<<1, 64>>>(p, n);\n        cudaFree(p);\n    }\n")
+    result, found = _run(b"void f(int n) {\n" + loop + loop + b"}\n")
+    assert result.output.count(b"float* p;") == 2
+    assert result.output.endswith(b"    cudaFree(p);\n" + loop + b"}\n")
+    assert "an earlier loop of the block (line 3) has its declaration of 'p' moved out too" in found["R002"]

@@ -41,7 +41,7 @@ void refusals(float* out, int n, int iters, bool early) {
         if (early) break;
         CHECK(cudaFree(d));
     }
-    for (int it = 0; it < iters; ++it) {     // may run zero times
+    while (iters-- > 0) {                    // may run zero times
         float* d;
         CHECK(cudaMalloc(&d, n * sizeof(float)));
         twice<<<1, 256>>>(d, n);

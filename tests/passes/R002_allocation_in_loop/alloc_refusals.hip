@@ -43,7 +43,7 @@ void refusals(float* out, int n, int iters, bool early) {
         if (early) break;
         CHECK(hipFree(d));
     }
-    for (int it = 0; it < iters; ++it) {     // may run zero times
+    while (iters-- > 0) {                    // may run zero times
         float* d;
         CHECK(hipMalloc(&d, n * sizeof(float)));
         twice<<<1, 256>>>(d, n);

@@ -8,7 +8,7 @@ __global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threa
 
 // ROCm 5.1 has no hipMallocAsync: the fix named is one allocation outside the loop.
 void run(float* out, int n, int iters) {
-    for (int it = 0; it < iters; ++it) {
+    while (iters-- > 0) {
         float* d;
         CHECK(hipMalloc(&d, n * sizeof(float)));
         twice<<<1, 256>>>(d, n);

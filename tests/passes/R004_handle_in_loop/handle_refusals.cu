@@ -6,7 +6,7 @@ __global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threa
 
 #include <cublas_v2.h>
 cudaStream_t streams[8];
-// Refused: the handle's state is set in the loop; a stream that escapes; an unknown trip count.
+// Refused: the handle's state is set in the loop; a stream that escapes; a while loop of unknown trip count.
 void run(float* x, int n, int iters) {
     for (int it = 0; it < 8; ++it) {
         cublasHandle_t h;
@@ -29,7 +29,7 @@ void run(float* x, int n, int iters) {
         CHECK(cudaEventRecord(e, streams[0]));
         CHECK(cudaEventDestroy(e));
     }
-    for (int it = 0; it < iters; ++it) {
+    while (iters-- > 0) {
         cudaStream_t s;
         CHECK(cudaStreamCreate(&s));
         twice<<<1, 256, 0, s>>>(x, n);

@@ -8,7 +8,7 @@ __global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threa
 
 #include <hipblas.h>
 hipStream_t streams[8];
-// Refused: the handle's state is set in the loop; a stream that escapes; an unknown trip count.
+// Refused: the handle's state is set in the loop; a stream that escapes; a while loop of unknown trip count.
 void run(float* x, int n, int iters) {
     for (int it = 0; it < 8; ++it) {
         hipblasHandle_t h;
@@ -31,7 +31,7 @@ void run(float* x, int n, int iters) {
         CHECK(hipEventRecord(e, streams[0]));
         CHECK(hipEventDestroy(e));
     }
-    for (int it = 0; it < iters; ++it) {
+    while (iters-- > 0) {
         hipStream_t s;
         CHECK(hipStreamCreate(&s));
         twice<<<1, 256, 0, s>>>(x, n);

@@ -18,9 +18,11 @@ once as a CUDA graph launched per iteration (R012), else reports it with the fix
 benchmark's estimate (R013). `streams` says which stream each call's work goes to.
 Legal when: the facts of translator.passes.runtime.loops (hoists), .sync (R010, R011),
 .pinned (R007) and .graphs (R012) are all proved (for a hoist: the loop runs at least
-once, the arguments are loop-invariant, the pointer or handle does not escape the
-iteration, nothing skips the release, which ends the body); each rewrite's reason names
-them, each refusal the first that is missing.
+once, or the pair goes under the condition of its first iteration, `if (0 < n)`, whose
+names the loop does not write; the arguments are loop-invariant, the pointer or handle
+does not escape the iteration, nothing skips the release, which ends the body; for a
+pinned buffer: every function of the file it is passed to only reads and writes through
+it); each rewrite's reason names them, each refusal the first that is missing.
 Not handled: a pair in a loop of a loop (the inner loop is hoisted from, once);
 allocations whose free is conditional or in another function; a stream synchronisation
 outside `main` (its callers' work is not visible); a pinned buffer allocated by an

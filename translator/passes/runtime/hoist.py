@@ -89,20 +89,24 @@ ALLOC_HOISTED = rule(
 A loop allocates memory of the same size at every iteration and frees it at the end of
 the iteration (`cudaMalloc`/`cudaFree`, `cudaMallocManaged`, `cudaMallocHost`/`cudaFreeHost`).
 Each allocation goes to the driver, and on AMD `hipFree` synchronises the whole device:
-the loop stalls once per iteration. Where it is proved that the loop runs at least once,
-the size is loop-invariant, the pointer does not escape the iteration (it is only passed
-to launches and runtime calls, never stored, returned or passed to the program's own
-functions), and no `break`, `continue`, `return` or `goto` skips the free (which is the
-last thing the body does), the allocation moves before the loop and the free after it,
-each statement as it was written (an error-check macro around it stays). The note's
-reason names the proof. Off with `--no-runtime` (`runtime = false`).""",
+the loop stalls once per iteration. Where the size is loop-invariant, the pointer does not
+escape the iteration (it is only passed to launches and runtime calls, never stored,
+returned or passed to the program's own functions), and no `break`, `continue`, `return`
+or `goto` skips the free (which is the last thing the body does), the allocation moves
+before the loop and the free after it, each statement as it was written (an error-check
+macro around it stays). A loop proved to run at least once gets them as they are; a
+`for (T i = start; i < bound; ...)` loop that may run zero times (a bound from `argv` or a
+parameter) gets both under its first iteration's condition, `if (start < bound)`, whose
+names the loop does not write, so that nothing is allocated when it runs zero times. The
+note's reason names the proof. Off with `--no-runtime` (`runtime = false`).""",
     edits=True, safe=False, example=_EXAMPLE, translation=_HOISTED, options=_OPTIONS, topic="runtime")
 
 ALLOC_IN_LOOP = rule(
     "R002", "allocation-in-loop", WARNING, "an allocation in a loop that cannot be hoisted, with the fix", """
 A loop allocates and frees memory at every iteration, but moving the pair out of the loop
 is not proved safe: the warning names the missing fact (the size changes per iteration,
-the pointer escapes, a `break` skips the free, the loop may run zero times...). The fix
+the pointer escapes, a `break` skips the free, a loop that may run zero times whose first
+iteration's condition cannot be written before it...). The fix
 it names for device memory is stream-ordered allocation: `cudaMallocAsync(&p, size,
 stream)` and `cudaFreeAsync(p, stream)` on the stream of the launches that use it
 (`hipMallocAsync`/`hipFreeAsync` from ROCm 5.2), with the device's default pool's release
@@ -118,7 +122,8 @@ HANDLE_HOISTED = rule(
 A loop creates a stream, an event, a cuBLAS handle or a cuFFT plan at every iteration and
 destroys it at the end of the iteration. Creating a handle costs a driver call (a plan's
 creation compiles its kernels); where the same facts as for an allocation are proved
-(the loop runs at least once, the creation's arguments are loop-invariant, the handle is
+(the loop runs at least once, or the creation and the destruction go under its first
+iteration's condition as for R001, the creation's arguments are loop-invariant, the handle is
 only passed to the runtime's and the libraries' calls and to launches, nothing skips the
 destruction, and the loop sets no state of a cuBLAS handle or cuFFT plan that the next
 iteration would inherit), it is created once before the loop and destroyed once after.
@@ -145,7 +150,7 @@ A loop creates and destroys a stream, an event, a cuBLAS handle or a cuFFT plan 
 iteration, but moving the pair out of the loop is not proved safe; the warning names the
 missing fact. The fix: create it once before the loop (for a plan, one per distinct size,
 kept in a cache) and destroy it once after.""",
-    example=HANDLE_HOISTED.example.replace("for (int it = 0; it < 10; ++it)", "for (int it = 0; it < n; ++it)"),
+    example=HANDLE_HOISTED.example.replace("for (int it = 0; it < 10; ++it)", "while (n-- > 0)"),
     options=_OPTIONS, topic="runtime")
 
 RULES = (ALLOC_HOISTED, ALLOC_IN_LOOP, HANDLE_HOISTED, HANDLE_IN_LOOP)
@@ -156,6 +161,7 @@ def run(ctx, values) -> None:
     data = parsed.data
     if not any(name.encode() in parsed.words for name in KINDS):
         return
+    hoisted: dict = {}      # (the block's range, a name) -> the earlier loop whose declaration of it moved there
     for node in loops.calls_named(parsed, _NAMES):
         name = text(data, node.child_by_field_name("function"))
         if name not in KINDS:
@@ -165,15 +171,15 @@ def run(ctx, values) -> None:
             loop = loop.parent
         if loop is None or loop.type == "function_definition" or loops.host_function(data, node) is None:
             continue
-        _consider(ctx, values, data, loop, node, name)
+        _consider(ctx, values, data, loop, node, name, hoisted)
 
 
-def _consider(ctx, values, data: bytes, loop, call, name: str) -> None:
+def _consider(ctx, values, data: bytes, loop, call, name: str, hoisted: dict) -> None:
     kind = KINDS[name]
     args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
     target = loops.target_of(data, args[0]) if args else None
     shown = target or (text(data, args[0]) if args else "?")
-    proof, why = _prove(ctx, values, data, loop, call, name, kind, args, target)
+    proof, why = _prove(ctx, values, data, loop, call, name, kind, args, target, hoisted)
     if why is None:
         return
     if kind.memory:
@@ -185,7 +191,7 @@ def _consider(ctx, values, data: bytes, loop, call, name: str) -> None:
                    end=call.end_byte, subject=shown)
 
 
-def _prove(ctx, values, data, loop, call, name, kind, args, target):
+def _prove(ctx, values, data, loop, call, name, kind, args, target, hoisted):
     """(the edits' fix made, None) or (None, the missing fact)."""
     if target is None:
         return None, f"its first argument '{text(data, args[0]) if args else ''}' is not the address of a variable"
@@ -216,8 +222,13 @@ def _prove(ctx, values, data, loop, call, name, kind, args, target):
         line = loops.line_of(data, jump)
         return None, f"a '{text(data, jump).split()[0].rstrip(';')}' at line {line} may skip the release or leave it acquired"
     trips = loops.runs_once(values, data, loop)
-    if trips is not None:
+    guard = None
+    if trips is not None and "never runs" in trips:
         return None, trips
+    if trips is not None:
+        guard, why = loops.first_iteration(values, data, loop)
+        if guard is None:
+            return None, f"{trips}, and the condition of its first iteration is not known before it: {why}"
     for i in kind.invariant:
         if i < len(args):
             why = loops.invariant(values, data, loop, args[i])
@@ -280,15 +291,31 @@ def _prove(ctx, values, data, loop, call, name, kind, args, target):
         why = ordering.free_wait_needed(data, values.root, loop, body, moved + [release.statement])
         if why is not None:
             return None, why
-    edits = _move(data, loop, moved, release.statement)
+    key = (loop.parent.start_byte, loop.parent.end_byte, target)
+    if declaration is not None and key in hoisted:
+        return None, (f"an earlier loop of the block (line {loops.line_of(data, hoisted[key])}) has its declaration of "
+                      f"'{target}' moved out too: the two declarations would clash")
+    edits = _move(data, loop, moved, release.statement, guard, {acquire.statement: acquire, release.statement: release})
     what = "size is" if kind.memory else "arguments are"
-    reason = (f"{name} of '{target}' moved before the loop and {release.name} after it: "
-                  f"{loops.trip_proof(values, data, loop)}, its {what} loop-invariant (nothing in the loop writes its names), "
+    if guard is None:
+        runs = loops.trip_proof(values, data, loop)
+        where = "moved before the loop"
+        after = "after it"
+    else:
+        runs = (f"the loop may run zero times, so '{target}' is {'allocated' if kind.memory else 'created'} only "
+                f"where its first iteration runs (`{guard}`, whose names the loop does not write) and released under "
+                "the same condition")
+        where = f"moved before the loop under `if ({guard})`"
+        after = "after it under the same condition"
+    reason = (f"{name} of '{target}' {where} and {release.name} {after}: "
+                  f"{runs}, its {what} loop-invariant (nothing in the loop writes its names), "
                   f"'{target}' is only passed to launches and runtime calls, and nothing skips the release, "
                   f"the body's last step")
     fix = ctx.fix(rule_, edits, reason)
     if fix is not None:
         ctx.report(rule_, call.start_byte, reason, end=call.end_byte, fix=fix, subject=target)
+        if declaration is not None:
+            hoisted[key] = loop
     return fix, None
 
 
@@ -338,17 +365,33 @@ def _line(data: bytes, node) -> tuple[int, int, bytes]:
     return start, end, indent
 
 
-def _move(data: bytes, loop, before, after_statement) -> tuple[Edit, ...]:
+def _guarded(data: bytes, statement, guard: str | None, calls: dict) -> bytes:
+    """The statement as written, under `if (guard)` where there is one (in braces when the
+    call is inside an error-check macro or function: a macro's own `if` takes no `else`)."""
+    written = data[statement.start_byte:statement.end_byte]
+    if guard is None:
+        return written
+    call = calls.get(statement)
+    bare = call is not None and statement.named_children[0] == call.call
+    return b"if (" + guard.encode() + b") " + (written if bare else b"{ " + written + b" }")
+
+
+def _move(data: bytes, loop, before, after_statement, guard: str | None = None, calls=None) -> tuple[Edit, ...]:
+    """Edits moving the `before` statements to just before the loop and `after_statement`
+    to just after it; with a guard, the acquisition and the release under `if (guard)`
+    (a declaration moves as it is)."""
+    calls = calls or {}
     newline = b"\r\n" if b"\r\n" in data else b"\n"
     _, _, loop_indent = _line(data, loop)
     edits, hoisted = [], b""
     for s in before:
         start, end, _ = _line(data, s)
         edits.append(Edit(start, end, b""))
-        hoisted += data[s.start_byte:s.end_byte] + newline + loop_indent
+        hoisted += (_guarded(data, s, guard, calls) if s in calls else data[s.start_byte:s.end_byte]) \
+            + newline + loop_indent
     start, end, _ = _line(data, after_statement)
     edits.append(Edit(start, end, b""))
     edits.append(Edit(loop.start_byte, loop.start_byte, hoisted))
     edits.append(Edit(loop.end_byte, loop.end_byte,
-                      newline + loop_indent + data[after_statement.start_byte:after_statement.end_byte]))
+                      newline + loop_indent + _guarded(data, after_statement, guard, calls)))
     return tuple(sorted(edits, key=lambda e: (e.start, e.end)))

@@ -8,7 +8,11 @@ one of these is proved, and refused with the first that is not:
 * the loop is a `for`/`while`/`do` statement of a host function, directly in a block
   (inserting before it keeps it where it was), and runs at least once (a `do` loop, or a
   `for` loop whose first and last values are known: hoisted, a loop that runs zero times
-  would allocate where the original does not);
+  would allocate where the original does not), or is a `for (T i = start; i OP bound; ...)`
+  loop (T a built-in arithmetic type) whose `start` and `bound` are loop-invariant (as the
+  size below): the pair then moves under `if (start OP bound)`, the condition of its first
+  iteration, which has the same value just before the loop and just after it
+  (first_iteration); a loop known to run zero times is left alone;
 * the acquisition is a statement of the loop's body itself (not nested in an `if`), as
   `f(&p, ...)`, or one error-check macro or function around that call, `CHECK(f(&p, ...))`;
 * the release is a statement of the body after it, of the same form, and nothing but
@@ -25,8 +29,9 @@ one of these is proved, and refused with the first that is not:
   `cufftDestroy`) keeps what its wait ordered (host reads, other streams):
   translator.passes.runtime.ordering proves it;
 * the pointer or handle does not escape the iteration: it is declared in the body
-  before the acquisition (or outside the loop, and named nowhere else in the function
-  before the loop), not used before the acquisition, and every use between is an
+  before the acquisition (a declaration no earlier loop of the same block has moved out
+  under the same name: the two would clash; or outside the loop, and named nowhere else
+  in the function before the loop), not used before the acquisition, and every use between is an
   argument of a launch or of the CUDA runtime or libraries' calls (which keep nothing),
   a launch's stream, or an element access `p[i]`; never assigned, stored, returned,
   passed to a function of the program, or taken by address again.
@@ -201,9 +206,59 @@ def runs_once(values, data: bytes, loop: ts.Node) -> str | None:
         return f"the loop's bounds are not known ({why}): it may run zero times"
     a, b = min(first.values), max(last.values)
     runs = a < b if op in ("<", "!=") else a <= b
+    if len(first.values) == 1 == len(last.values) and not (a < b if op == "<" else a != b if op == "!=" else a <= b):
+        return f"the loop '{text(data, cond)}' never runs ({a} {op} {b} is false)"
     if not runs or len(first.values) > 1 or len(last.values) > 1:
         return f"the loop '{text(data, cond)}' may run zero times"
     return None
+
+
+_GUARD_OPERATORS = ("<", "<=", "!=", ">", ">=")
+_INTEGER_TYPEDEFS = frozenset({"size_t", "std::size_t", "ptrdiff_t", "std::ptrdiff_t", "int8_t", "int16_t",
+                               "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint"})
+_SIMPLE = ("identifier", "number_literal", "field_expression", "parenthesized_expression", "qualified_identifier")
+
+
+def first_iteration(values, data: bytes, loop: ts.Node) -> tuple[str | None, str | None]:
+    """(the condition of the loop's first iteration, None) or (None, why it is not known
+    before the loop). A `for (T i = start; i OP bound; ...)` loop, one counter declared
+    in its initializer, runs its first iteration when `start OP bound` holds with `start`
+    converted to T: `start` and `bound` loop-invariant (their names are not written in
+    the loop, have no other name, are not globals; no call, no memory read), so that the
+    condition has the same value just before the loop and just after it."""
+    if loop.type != "for_statement":
+        return None, "it is not a for loop whose first iteration's condition can be written before it"
+    init, cond = loop.child_by_field_name("initializer"), loop.child_by_field_name("condition")
+    if init is None or init.type != "declaration" or cond is None or cond.type != "binary_expression":
+        return None, "its counter is not declared in its initializer and compared in its condition"
+    ds = init.children_by_field_name("declarator")
+    if len(ds) != 1 or ds[0].type != "init_declarator":
+        return None, "its initializer does not declare one counter with a value"
+    var, start = ds[0].child_by_field_name("declarator"), ds[0].child_by_field_name("value")
+    kind = init.child_by_field_name("type")
+    op, left, right = (text(data, cond.child_by_field_name("operator")), cond.child_by_field_name("left"),
+                       cond.child_by_field_name("right"))
+    if var is None or var.type != "identifier" or start is None or kind is None or \
+            text(data, left) != text(data, var) or op not in _GUARD_OPERATORS:
+        return None, f"its condition '{text(data, cond)}' is not a bound of its counter"
+    type_name = " ".join(text(data, kind).split())
+    if any(c.type in ("type_qualifier", "storage_class_specifier") for c in init.children):
+        return None, f"its counter's declaration '{text(data, init)}' has qualifiers"
+    if not (kind.type in ("primitive_type", "sized_type_specifier") or type_name in _INTEGER_TYPEDEFS
+            or type_name == "auto" and start.type == "number_literal"):
+        return None, f"its counter's type '{type_name}' is not a built-in arithmetic type"
+    for part, what in ((start, "first value"), (right, "bound")):
+        why = invariant(values, data, loop, part)
+        if why is not None:
+            return None, f"its {what} '{text(data, part)}' is not loop-invariant ({why})"
+    first = text(data, start)
+    if not (type_name == "auto" or type_name == "int" and start.type == "number_literal"
+            and re.fullmatch(r"\d{1,9}", first)):
+        first = f"({type_name}){first if start.type in _SIMPLE else '(' + first + ')'}"
+    bound = text(data, right)
+    if right.type not in _SIMPLE:
+        bound = f"({bound})"
+    return f"{first} {op} {bound}", None
 
 
 _DECLARING = ("declaration", "parameter_declaration", "for_range_loop", "condition_clause")

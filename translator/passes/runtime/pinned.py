@@ -22,9 +22,14 @@ function:
   comparison, `sizeof`, an argument (the pointer, `p + k`, a cast of either) of the
   blocking copies (`cudaMemcpy`, `cudaMemcpy2D`, `cudaMemcpyToSymbol`,
   `cudaMemcpyFromSymbol`) or of the C library's functions that keep nothing (`memcpy`,
-  `memset`, `fread`, `printf`...); never assigned, stored, aliased (`T* q = p;`),
+  `memset`, `fread`, `printf`, `std::fill`...), or an argument of a host function defined
+  once in this file (not a template, its parameters one per argument in every
+  declaration of it the file holds) whose parameter there is a plain pointer used in its
+  body only in these ways (followed through up to four such calls; one that frees it or
+  copies it asynchronously is refused); never assigned, stored, aliased (`T* q = p;`),
   returned, taken by address, captured by a lambda, passed to a kernel, to `realloc`,
-  to another runtime call or to any other function;
+  to another runtime call or to any other function (an overload declared only in a
+  header the file includes is not seen);
 * it is freed once, by the matching `free(p)` or `delete[] p`, a statement of the block
   that declares it, after every other use, and no `return`, `goto`, `throw`, `break` or
   `continue` lies between the declaration and the free (a path that leaves without it),
@@ -54,7 +59,13 @@ ASYNC_COPIES = frozenset({"cudaMemcpyAsync", "cudaMemcpy2DAsync", "cudaMemcpyToS
                           "cudaMemcpyFromSymbolAsync"})
 # The C library's functions that read or write through a pointer and keep none.
 _KEEPS_NOTHING = frozenset({"memcpy", "memset", "memcmp", "memmove", "fread", "fwrite", "printf", "fprintf",
-                            "qsort", "std::memcpy", "std::memset", "std::memcmp", "std::fill", "std::copy"})
+                            "qsort", "std::memcpy", "std::memset", "std::memcmp", "std::fill", "std::copy",
+                            "std::memmove", "std::fill_n", "std::copy_n", "std::sort", "std::iota", "std::qsort",
+                            "snprintf", "sprintf", "std::snprintf", "std::printf", "std::fprintf", "std::fread",
+                            "std::fwrite", "puts", "fputs", "fgets", "strlen", "strcmp", "strncmp", "strcpy",
+                            "strncpy", "sscanf"})
+# How deep the program's own functions are followed (a pointer passed on from one to the next).
+_CALL_DEPTH = 4
 _COMPARISONS = frozenset({"==", "!=", "<", ">", "<=", ">=", "&&", "||"})
 _LEAVES = {"return_statement": "return", "goto_statement": "goto", "throw_expression": "throw",
            "break_statement": "break", "continue_statement": "continue"}
@@ -85,8 +96,11 @@ through a pinned buffer of its own (two copies, no overlap); the buffer is alloc
 `cudaMallocHost` instead (`hipHostMalloc(..., hipHostMallocDefault)` for HIP), and freed
 with `cudaFreeHost` (`hipHostFree`) where the function freed it. Made only where the
 buffer is proved to stay in the function: every use reads it or an element, or passes it
-to a blocking copy or a C library function that keeps nothing; it is never stored,
-aliased, returned, passed to another function or a kernel, `realloc`'d or captured; it
+to a blocking copy, a C library function that keeps nothing, or a function defined once in
+the file that only reads and writes elements through its pointer parameter (it frees,
+stores, returns or copies it asynchronously nowhere, followed through four calls); it is
+never stored, aliased, returned, passed to another function or a kernel, `realloc`'d or
+captured; it
 is freed once, by a statement of its own block after every use, with no `return`,
 `goto`, `throw`, `break` or `continue` between its allocation and its free, nor a
 `cudaDeviceReset()` (which releases pinned memory; called there directly, by a function
@@ -194,7 +208,8 @@ def _allocation(data: bytes, declaration):
 def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str, size: str, count,
               element: str | None) -> None:
     function = loops.host_function(data, declaration)
-    facts = _uses(data, function, declaration, name)
+    facts = _uses(data, function, declaration, name, frozenset(values.table.names) if values is not None else None,
+                  values.parsed.main.root if values is not None else None)
     fname = function_name(data, function)
     if facts["async"]:
         for call in facts["async"]:
@@ -236,8 +251,8 @@ def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str,
     line = line_of(data, copy)
     reason = (f"'{name}' allocated pinned (cudaMallocHost, freed with cudaFreeHost) in place of {how}: it is copied "
               f"with {callee} in a loop (line {line}), every use of it reads it or passes it to a blocking copy or a "
-              "C library function that keeps nothing, and the one free is its block's, after every use, on every "
-              "path")
+              "C library function that keeps nothing or to a function of this file that only reads and writes "
+              "through it, and the one free is its block's, after every use, on every path")
     fix = ctx.fix(PINNED, (allocate, release), reason)
     if fix is not None:
         ctx.report(PINNED, value.start_byte, reason, end=value.end_byte, fix=fix, subject=fname)
@@ -283,10 +298,15 @@ def _in_loop(node, block) -> bool:
     return False
 
 
-def _uses(data: bytes, function, declaration, name: str) -> dict:
+def _uses(data: bytes, function, declaration, name: str, macros=None, root=None) -> dict:
     """What the function does with `name`: its blocking copies, asynchronous copies and
     frees (the calls, or `delete[]` expressions), and the first use that may keep it."""
-    facts = {"copies": [], "async": [], "frees": [], "escape": None, "uses": []}
+    if root is None:
+        root = function
+        while root.parent is not None:
+            root = root.parent
+    facts = {"copies": [], "async": [], "frees": [], "escape": None, "uses": [], "root": root, "stack": (),
+             "macros": macros}
     body = function.child_by_field_name("body")
     for use in loops.walk(body):
         if use.type != "identifier" or text(data, use) != name:
@@ -383,7 +403,110 @@ def _argument(data: bytes, node, why: str | None, facts: dict, name: str) -> str
         return None
     if callee in ("realloc", "std::realloc"):
         return f"'{name}' is realloc'd"
+    if why is None and call is not None and "root" in facts:
+        why = _through_function(data, call, node, name, facts)
+        return None if why == "" else why
     return why or f"'{name}' is passed to {callee or 'a call'}, which may keep or free it"
+
+
+_DEFINITIONS: list = [None, None, {}]       # the last tree's root, its text, and its host functions by name
+
+
+def _functions(data: bytes, root) -> dict[str, list]:
+    """The file's function definitions and declarations by their last name: name ->
+    [(the definition or declaration, its function_declarator)] (gathered once per tree)."""
+    if _DEFINITIONS[1] is data and _DEFINITIONS[0] == root:      # (== : a root asked for twice is two objects)
+        return _DEFINITIONS[2]
+    found: dict[str, list] = {}
+    for n in loops.walk(root):
+        if n.type not in ("function_definition", "declaration", "field_declaration"):
+            continue
+        d = n.child_by_field_name("declarator")
+        while d is not None and d.type not in ("function_declarator",):
+            d = d.child_by_field_name("declarator")
+        name = d.child_by_field_name("declarator") if d is not None else None
+        if name is not None:
+            found.setdefault(re.split(r"::|\.|->", re.sub(r"\s+", "", text(data, name)))[-1], []).append((n, d))
+    _DEFINITIONS[:] = [root, data, found]
+    return found
+
+
+def _through_function(data: bytes, call, node, name: str, facts: dict) -> str:
+    """"" when `node` (the buffer, as the argument of `call`) goes to a host function
+    defined once in this file whose parameter there is a plain pointer that the body only
+    reads or writes through (every use of it is one `_use` accepts, within _CALL_DEPTH
+    calls of the program's functions, and none frees it or copies it asynchronously),
+    else why it may keep or free the pointer."""
+    function = call.child_by_field_name("function")
+    callee = text(data, function)
+    passed = f"'{name}' is passed to {callee or 'a call'}, which may keep or free it"
+    if function is None or function.type != "identifier":
+        return passed
+    if facts.get("macros") is None or callee in facts["macros"]:
+        return f"{passed}: {'it names a macro' if facts.get('macros') else 'the macros of the file are not known'}"
+    entries = _functions(data, facts["root"]).get(callee, [])
+    definitions = [(n, d) for n, d in entries if n.type == "function_definition"]
+    if not definitions:
+        return f"{passed}: it is not defined in this file"
+    if len(definitions) > 1:
+        return f"{passed}: the file defines it {len(definitions)} times (overloads are not told apart)"
+    definition, declarator = definitions[0]
+    params = [c for c in declarator.child_by_field_name("parameters").named_children if c.type != "comment"]
+    args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+    if any(c.type == "variadic_parameter" or text(data, c) == "..." for c in params) or len(params) != len(args) or \
+            any(len([c for c in d.child_by_field_name("parameters").named_children if c.type != "comment"]) != len(params)
+                for n, d in entries if d.child_by_field_name("parameters") is not None):
+        return f"{passed}: its parameters are not one per argument, or another declaration of it has other parameters"
+    if loops.host_function(data, definition.child_by_field_name("body")) is None or \
+            re.search(rb"\btemplate\b", data[definition.start_byte:declarator.start_byte]):
+        return f"{passed}: it is not a plain host function"
+    if callee in facts["stack"] or len(facts["stack"]) >= _CALL_DEPTH:
+        return f"{passed}: the calls through which it goes are recursive or deeper than {_CALL_DEPTH}"
+    position = args.index(node) if node in args else -1
+    memo = _CALLEE_FACTS[2] if _CALLEE_FACTS[1] is data and _CALLEE_FACTS[0] == facts["root"] else None
+    if memo is None:
+        _CALLEE_FACTS[:] = [facts["root"], data, {}]
+        memo = _CALLEE_FACTS[2]
+    key = (definition.start_byte, position, facts["stack"])
+    if key not in memo:
+        memo[key] = _parameter_facts(data, definition, params, position, callee, facts)
+    why, copies = memo[key]
+    facts["copies"].extend(copies)
+    return f"{passed}: {why}" if why else ""
+
+
+_CALLEE_FACTS: list = [None, None, {}]      # the last tree's root, its text, and the answers of _parameter_facts
+
+
+def _parameter_facts(data: bytes, definition, params, position: int, callee: str, facts: dict):
+    """(why the parameter at `position` of `definition` may keep or free what it is given,
+    or "", the blocking copies of it in the function's body; the why names no caller): asked once per function,
+    position and call chain (a buffer passed to one function N times costs one walk of it)."""
+    param = params[position] if position >= 0 else None
+    pointer = param.child_by_field_name("declarator") if param is not None else None
+    inner = pointer.child_by_field_name("declarator") if pointer is not None and pointer.type == "pointer_declarator" \
+        else None
+    if inner is None or inner.type != "identifier":
+        return f"its parameter '{text(data, param)}' is not a plain pointer", []
+    pname = text(data, inner)
+    inner_facts = {"copies": [], "async": [], "frees": [], "escape": None, "uses": [], "root": facts["root"],
+                   "stack": facts["stack"] + (callee,), "macros": facts["macros"]}
+    line = line_of(data, definition)
+    for use in loops.walk(definition.child_by_field_name("body")):
+        if use.type != "identifier" or text(data, use) != pname:
+            continue
+        why = _use(data, use, pname, inner_facts)
+        if why is not None:
+            return f"in {callee} (line {line}), {why} (line {line_of(data, use)})", []
+    body = definition.child_by_field_name("body")
+    if loops.declared_in(data, body, pname) is not None:
+        return f"{callee} (line {line}) declares another '{pname}'", []
+    if inner_facts["frees"]:
+        return f"{callee} (line {line}) frees '{pname}' (line {line_of(data, inner_facts['frees'][0])})", []
+    if inner_facts["async"]:
+        return (f"{callee} (line {line}) copies '{pname}' asynchronously (line "
+                f"{line_of(data, inner_facts['async'][0])}): pinned, the copy would overlap host code"), []
+    return "", inner_facts["copies"]
 
 
 def _kind_refusal(data: bytes, declaration, value, how: str) -> str | None:
@@ -453,7 +576,7 @@ def resetters(data: bytes, root, table=None) -> dict[str, tuple[str, int]]:
     """The functions of the file that may reset the device: name -> (the call in them that
     does: cudaDeviceReset or a resetting function or macro, and its line), through the
     calls of the file's functions (overloads not told apart) and its macros' bodies."""
-    if _RESETTERS[0] is root and _RESETTERS[1] is data:
+    if _RESETTERS[1] is data and _RESETTERS[0] == root:      # (== : a root asked for twice is two objects)
         return _RESETTERS[2]
     from translator.ir import macros
     bodies: dict[str, list] = {}
