@@ -635,3 +635,26 @@ def test_many_loops_of_one_function_grow_linearly_in_the_runtime_pass(make, rule
         return count[0]
     small, large = work(n), work(2 * n)
     assert math.log2(large / small) <= GROWTH, (small, large)
+
+
+@pytest.mark.parametrize("make", [
+    # One signature of n commented parameters (hotspot's calc_temp has 13).
+    lambda n: b"__global__ void k(\n" + b"".join(b"    float *p%d, // p%d(i) {\n" % (i, i) for i in range(n))
+    + b"    int n) {}\n",
+    # n definitions on one line, then n declarations.
+    lambda n: b"".join(b"__global__ void k%d(float *x) {} " % i for i in range(n)) + b"\n"
+    + b"".join(b"__global__ void d%d(float *x);\n" % i for i in range(n)),
+    # n __global__ in one signature that never ends.
+    lambda n: b"__global__ void k(" + b"__global__ int a, " * n,
+], ids=["long-signature", "many-kernels", "unended"])
+def test_the_kernels_of_a_text_are_read_in_work_linear_in_its_size(make) -> None:
+    """The launch universe's reading of each file's kernels (translator.universe.kernels_of)
+    looked 400 bytes past each `__global__`; it reads to each signature's end, once."""
+    from translator.universe import kernels_of
+
+    def work(n: int) -> int:
+        with lines_run("translator/universe.py") as count:
+            kernels_of(make(n))
+        return count[0]
+    small, large = work(500), work(1000)
+    assert math.log2(large / small) <= GROWTH, (small, large)
