@@ -67,6 +67,10 @@ def _block(body: str, declarations: str = DECLARATIONS) -> tuple[tuple[int, ...]
     ("dim3 b(WARPS*kThreads); k<<<1, b>>>(x);", (256,)),            # `WARPS *kThreads`, a "parameter"
     ("dim3 b(kThreads, WARPS); k<<<1, b.y * b.x>>>(x);", (256,)),
     ("const dim3 b(BLOCK); k<<<1, b>>>(x);", (128,)),
+    # A local whose block or for has ended is not the name at the launch.
+    ("{ int WARPS = 64; n -= WARPS; } k<<<1, WARPS * 32>>>(x);", (128,)),
+    ("for (int WARPS = 0; WARPS < 2; WARPS++) n += WARPS; k<<<1, WARPS * 32>>>(x);", (128,)),
+    ("dim3 b(32); if (n) { dim3 b(64); k<<<1, b>>>(x); } k<<<1, b>>>(x);", (32,)),
 ])
 def test_block_sizes_the_file_determines(body, values) -> None:
     assert _block(body) == (values, "")

@@ -375,7 +375,8 @@ class HostValues:
             if found is not None:
                 return found
         declarations, written = self._name_in(function, name)
-        declaration = next((d for d in reversed(declarations) if d.start_byte < before), None)
+        declaration = next((d for d in reversed(declarations) if d.start_byte < before and self._in_scope(d, before)),
+                           None)
         if declaration is None:
             return None
         statement = declaration if declaration.type == "declaration" else declaration.parent
@@ -407,12 +408,22 @@ class HostValues:
         if function is None or node.type != "identifier":
             return None
         declarations, written = self._name_in(function, _text(self.parsed, node))
-        declaration = next((d for d in reversed(declarations) if d.start_byte < node.start_byte), None)
+        declaration = next((d for d in reversed(declarations)
+                            if d.start_byte < node.start_byte and self._in_scope(d, node.start_byte)), None)
         if declaration is None or written:
             return None
         if declaration.type == "function_declarator":       # dim3 b(T): a variable
             return declaration.child_by_field_name("parameters")
         return declaration.child_by_field_name("value") if declaration.type == "init_declarator" else None
+
+    def _in_scope(self, declaration: ts.Node, at: int) -> bool:
+        """Whether the scope a local's declaration opens (its block, or the `for`, `if`,
+        `while` or `switch` whose header holds it) still holds byte `at`: a local of a
+        block that has ended is not the name there."""
+        node = self._tree.parent(declaration)
+        while node is not None and node.type not in _SCOPES:
+            node = self._tree.parent(node)
+        return node is not None and node.start_byte <= at < node.end_byte
 
     def written(self, name: str, at: ts.Node) -> bool:
         """Whether the function around `at` may write `name` anywhere (translator.ir.writes)."""
@@ -510,6 +521,11 @@ class HostValues:
                         self._template_calls.setdefault(_text(self.parsed, fn), []).append(template)
                 at = text.find(b"<", at + 1)
         return self._template_calls.get(callee, [])
+
+
+# What a declaration in a function's body is local to.
+_SCOPES = frozenset({"compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement",
+                     "switch_statement", "catch_clause", "lambda_expression", "function_definition"})
 
 
 def _name_of(parsed, function: ts.Node) -> str:
