@@ -658,3 +658,18 @@ def test_the_kernels_of_a_text_are_read_in_work_linear_in_its_size(make) -> None
         return count[0]
     small, large = work(500), work(1000)
     assert math.log2(large / small) <= GROWTH, (small, large)
+
+
+def test_a_local_of_many_ended_blocks_is_looked_up_in_linear_work() -> None:
+    """A local is the name at a use only while its scope holds the use: each use's lookup
+    follows the enclosing scopes, not each ended block that declared the name before it
+    (N blocks then N launches were N * N)."""
+    def work(n: int) -> int:
+        data = (b"__global__ void k(float *x) { x[threadIdx.x] = 0; }\nconst int t = 128;\nvoid f(float *x) {\n"
+                + b"    { int t = 64; x[0] = t; }\n" * n + b"    k<<<1, t>>>(x);\n" * n + b"}\n")
+        with lines_run("translator/ir/host_values.py") as count:
+            result = translate("scopes.cu", data, Options(rocm_version=(6, 0), fuse=False, rebalance=False))
+        assert b"__global__ void __launch_bounds__(128) k(" in result.output
+        return count[0]
+    small, large = work(200), work(400)
+    assert math.log2(large / small) <= GROWTH, (small, large)

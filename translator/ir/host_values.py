@@ -120,6 +120,7 @@ class HostValues:
         self._globals: dict[str, list[ts.Node]] | None = file.globals if file else None
         self._macros: dict[str, str | None] | None = file.macros if file else None
         self._locals: dict[tuple[int, str], tuple[list[ts.Node], str | None]] = {}   # see _name_in
+        self._scopes: dict[tuple[int, str], tuple] = {}        # see _visible
         self._callees: Callees | None = None
         self._macro_bodies: dict[str, str] = file._macro_bodies if file else {}
         self._variables: set[str] = file._variables if file else set()   # globals that are not const
@@ -374,9 +375,8 @@ class HostValues:
             found = self._template_argument(name, template, function, depth)
             if found is not None:
                 return found
-        declarations, written = self._name_in(function, name)
-        declaration = next((d for d in reversed(declarations) if d.start_byte < before and self._in_scope(d, before)),
-                           None)
+        written = self._name_in(function, name)[1]
+        declaration = self._visible(function, name, before)
         if declaration is None:
             return None
         statement = declaration if declaration.type == "declaration" else declaration.parent
@@ -407,23 +407,43 @@ class HostValues:
         function = self._tree.function_of(node)
         if function is None or node.type != "identifier":
             return None
-        declarations, written = self._name_in(function, _text(self.parsed, node))
-        declaration = next((d for d in reversed(declarations)
-                            if d.start_byte < node.start_byte and self._in_scope(d, node.start_byte)), None)
+        written = self._name_in(function, _text(self.parsed, node))[1]
+        declaration = self._visible(function, _text(self.parsed, node), node.start_byte)
         if declaration is None or written:
             return None
         if declaration.type == "function_declarator":       # dim3 b(T): a variable
             return declaration.child_by_field_name("parameters")
         return declaration.child_by_field_name("value") if declaration.type == "init_declarator" else None
 
-    def _in_scope(self, declaration: ts.Node, at: int) -> bool:
-        """Whether the scope a local's declaration opens (its block, or the `for`, `if`,
-        `while` or `switch` whose header holds it) still holds byte `at`: a local of a
-        block that has ended is not the name there."""
-        node = self._tree.parent(declaration)
-        while node is not None and node.type not in _SCOPES:
-            node = self._tree.parent(node)
-        return node is not None and node.start_byte <= at < node.end_byte
+    def _visible(self, function: ts.Node, name: str, at: int) -> ts.Node | None:
+        """The declaration of the local `name` of `function` that byte `at` sees: the last
+        one before it whose scope (its block, or the `for`, `if`, `while` or `switch` whose
+        header holds it) still holds `at`; a local of a block that has ended is not the
+        name there. Each declaration links to the last one before it whose scope holds it
+        (a stack over the declarations, once per name), so a lookup follows the enclosing
+        scopes only, not every closed block before it."""
+        key = (function.id, name)
+        held = self._scopes.get(key)
+        if held is None:
+            declarations = self._name_in(function, name)[0]
+            starts, ends, up, open_ = [], [], [], []
+            for i, d in enumerate(declarations):
+                node = self._tree.parent(d)
+                while node is not None and node.type not in _SCOPES:
+                    node = self._tree.parent(node)
+                end = node.end_byte if node is not None else -1
+                while open_ and ends[open_[-1]] <= d.start_byte:
+                    open_.pop()
+                starts.append(d.start_byte)
+                ends.append(end)
+                up.append(open_[-1] if open_ else -1)
+                open_.append(i)
+            held = self._scopes[key] = (declarations, starts, ends, up)
+        declarations, starts, ends, up = held
+        i = bisect.bisect_left(starts, at) - 1
+        while i >= 0 and ends[i] <= at:
+            i = up[i]
+        return declarations[i] if i >= 0 else None
 
     def written(self, name: str, at: ts.Node) -> bool:
         """Whether the function around `at` may write `name` anywhere (translator.ir.writes)."""
