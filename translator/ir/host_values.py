@@ -626,7 +626,8 @@ def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset
                  evaluator: HostValues | None = None) -> list[LaunchFact]:
     """Every launch of the file with its block sizes, and every other use of a kernel
     defined or launched here, or named in `kernels` (the tree's), which hides launches no
-    one can count (not a local or parameter of the same name: translator.ir.scopes). `evaluator`: the file's, when it has local headers."""
+    one can count (not a local or parameter of the same name: translator.ir.scopes).
+    `evaluator`: the file's, when it has local headers."""
     evaluator = evaluator or HostValues(parsed)
     out, spans = [], []
     for site in module.launches:
