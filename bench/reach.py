@@ -9,12 +9,19 @@ A TREE that is itself a file is one program. Each is translated in process
 (`cu2hip diff PROGRAM --format json --no-cache`, plus the options after `--`), and its
 edits and diagnostics are counted per family:
 
-    fusion F001, rebalancing L007/L008, launch bounds L001, runtime R0xx edits,
-    warp-size W2xx edits
+    family          edits              refusals
+    fusion          F001               F002
+    rebalancing     L007, L008         L009
+    launch bounds   L001               L002, L003
+    runtime         R0xx edits         R0xx notes and warnings
+    warp            W2xx edits         W2xx notes and warnings
 
-A refusal is a diagnostic of an optimizing family that edits nothing (F002, L009, R0xx
-and W2xx notes and warnings); its reason is the message after the subject's first ": ",
-with quoted names and numbers folded, so that the same reason on two kernels counts once.
+A refusal is a diagnostic of an optimizing family that edits nothing (a rule of the
+refusals column whose diagnostic has no fix of its rule in that file); its reason is the
+message after the subject's first ": ", with quoted names and numbers folded (and the
+place a launch-bounds refusal names dropped), so that the same reason on two kernels
+counts once. Each family's line gives the programs and sites it edited, and the programs
+and diagnostics it refused.
 """
 
 from __future__ import annotations
@@ -37,7 +44,13 @@ FAMILIES = {
     "runtime": lambda r: r.startswith("R"),
     "warp": lambda r: r.startswith("W2"),
 }
-_REFUSALS = re.compile(r"F002|L009|R\d{3}|W2\d\d")
+REFUSALS = {
+    "fusion": re.compile(r"F002"),
+    "rebalancing": re.compile(r"L009"),
+    "launch bounds": re.compile(r"L00[23]"),
+    "runtime": re.compile(r"R\d{3}"),
+    "warp": re.compile(r"W2\d\d"),
+}
 _SUFFIXES = (".cu", ".cuh")
 
 
@@ -74,15 +87,18 @@ def reason(message: str) -> str:
     tail = message.split(": ", 1)[1] if ": " in message else message
     tail = re.sub(r"'[^']*'", "'...'", tail)
     tail = re.sub(r"\b\d+\b", "N", tail)
+    tail = re.sub(r"\Aat \S+?:N(?::N)?, ", "", tail)      # a launch-bounds refusal's "at FILE:LINE:COL, "
     return tail[:160]
 
 
 def measure(paths: list[Path], options: list[str]) -> dict:
     fired = {f: [0, 0] for f in FAMILIES}          # programs, sites
-    refused: collections.Counter = collections.Counter()
+    refused = {f: [0, 0] for f in FAMILIES}        # programs, diagnostics
+    reasons: collections.Counter = collections.Counter()
     for program in paths:
         found = translate(program, options)
         sites = collections.Counter()
+        refusals = collections.Counter()
         for f in found.get("files", []):
             fixes = {(e["rule"], e.get("fix")) for e in f.get("edits", [])}
             for rule, _ in fixes:
@@ -91,18 +107,22 @@ def measure(paths: list[Path], options: list[str]) -> dict:
                         sites[family] += 1
             for d in f.get("diagnostics", []):
                 rule = d.get("code", "")
-                if _REFUSALS.fullmatch(rule) and not any(r == rule for r, _ in fixes):
-                    refused[f"{rule} {reason(d.get('message', ''))}"] += 1
-        for family, count in sites.items():
-            fired[family][0] += 1
-            fired[family][1] += count
-    return {"programs": len(paths), "fired": fired, "refusals": refused.most_common(15)}
+                family = next((f for f, member in REFUSALS.items() if member.fullmatch(rule)), None)
+                if family is not None and not any(r == rule for r, _ in fixes):
+                    refusals[family] += 1
+                    reasons[f"{rule} {reason(d.get('message', ''))}"] += 1
+        for counts, totals in ((sites, fired), (refusals, refused)):
+            for family, count in counts.items():
+                totals[family][0] += 1
+                totals[family][1] += count
+    return {"programs": len(paths), "fired": fired, "refused": refused, "refusals": reasons.most_common(15)}
 
 
 def show(result: dict) -> str:
-    lines = [f"programs: {result['programs']}", "family          programs  sites"]
+    lines = [f"programs: {result['programs']}", "family          programs  sites  refused  refusals"]
     for family, (n, sites) in result["fired"].items():
-        lines.append(f"{family:<15} {n:>8}  {sites:>5}")
+        no, count = result["refused"][family]
+        lines.append(f"{family:<15} {n:>8}  {sites:>5}  {no:>7}  {count:>8}")
     lines.append("top refusal reasons (count, rule, reason):")
     lines += [f"  {count:>4}  {text}" for text, count in result["refusals"]]
     return "\n".join(lines)

@@ -63,6 +63,14 @@ def _block(body: str, declarations: str = DECLARATIONS) -> tuple[tuple[int, ...]
     ("k<<<1, NOTED>>>(x);", (192,)),                         # a macro's comments are not its value
     ("k<<<1, BOXED>>>(x);", (320,)),
     ("dim3 b(64); k<<<(n + b.x - 1) / b.x, b.x>>>(x);", (64,)),
+    # The most vexing parse: tree-sitter reads these as function declarations.
+    ("dim3 b(WARPS*kThreads); k<<<1, b>>>(x);", (256,)),            # `WARPS *kThreads`, a "parameter"
+    ("dim3 b(kThreads, WARPS); k<<<1, b.y * b.x>>>(x);", (256,)),
+    ("const dim3 b(BLOCK); k<<<1, b>>>(x);", (128,)),
+    # A local whose block or for has ended is not the name at the launch.
+    ("{ int WARPS = 64; n -= WARPS; } k<<<1, WARPS * 32>>>(x);", (128,)),
+    ("for (int WARPS = 0; WARPS < 2; WARPS++) n += WARPS; k<<<1, WARPS * 32>>>(x);", (128,)),
+    ("dim3 b(32); if (n) { dim3 b(64); k<<<1, b>>>(x); } k<<<1, b>>>(x);", (32,)),
 ])
 def test_block_sizes_the_file_determines(body, values) -> None:
     assert _block(body) == (values, "")
@@ -86,6 +94,9 @@ def test_a_template_argument_takes_the_values_of_every_call() -> None:
     ("k<<<1, WHO_KNOWS(3)>>>(x);", "'WHO_KNOWS(3)' is a call: its value is known at run time"),
     ("k<<<1, 256 / (BLOCK - 128)>>>(x);", "a division by zero"),
     ("k<<<1, sizeof(Mine)>>>(x);", "the size of 'Mine' is not known here"),
+    ("unsigned lt[2] = {16, 16}; dim3 b(lt[0], lt[1]); k<<<1, b>>>(x);",
+     "'lt[0]' is not a constant expression cu2hip can evaluate"),
+    ("dim3 b(BLOCK*bs); k<<<1, b>>>(x);", "'bs' is a parameter of f: its value comes from the caller"),
 ])
 def test_block_sizes_known_only_at_run_time_say_why(body, reason) -> None:
     assert _block(body) == ((), reason)
@@ -129,6 +140,62 @@ void f(float *x, int threads) {
         "the caller [L002]",
         "t.cu:2:17: warning: j is not bounded: at t.cu:3:26, j is used as a value here (passed to a call or "
         "stored): the launches through it cannot be counted [L002]"]
+
+
+def test_a_dim3_of_a_product_of_macros_bounds_its_kernel() -> None:
+    """`dim3 thr(NTX*NTY);` is a function declaration to tree-sitter (a parameter `NTX *NTY`):
+    the launch's block was "'thr' is not declared in this file" (L002)."""
+    source = """#include <hip/hip_runtime.h>
+#define NTX 16
+#define NTY 16
+__global__ void k(float *x) { x[threadIdx.x] = 0; }
+void f(float *x, int n) {
+    dim3 thr(NTX*NTY);
+    dim3 blk(n / (NTX*NTY));
+    k<<<blk, thr>>>(x);
+}
+"""
+    output, diagnostics = _translate(source)
+    assert output == source.replace("void k(", "void __launch_bounds__(256) k(")
+    assert diagnostics == []
+
+
+@pytest.mark.parametrize("source", [
+    # A local of the kernel's own name (HeCBench's entropy).
+    "__global__ void k(float *e) { float k = 0; e[threadIdx.x] = k; }\nvoid f(float *x) { k<<<1, 256>>>(x); }\n",
+    # The kernel's own parameter of its name (HeCBench's lb_keogh).
+    "__global__ void k(const float *x, float *__restrict__ k) { k[threadIdx.x] = x[0]; }\n"
+    "void f(float *x) { k<<<1, 256>>>(x, x); }\n",
+    # A parameter of the kernel's name, in another function's definition and a declaration.
+    "__global__ void k(float *e) { e[threadIdx.x] = 0; }\nvoid g(float *__restrict__ k);\n"
+    "void g(float *__restrict__ k) { k[0] = 1; }\nvoid f(float *x) { k<<<1, 256>>>(x); g(x); }\n",
+    # A for's, a lambda's, a range-for's and a condition's.
+    "__global__ void k(float *e) { e[threadIdx.x] = 0; }\nvoid f(float *x, int *v) {\n"
+    "    for (int k = 0; k < 2; k++) x[k] = k;\n    auto l = [](int k) { return k; };\n"
+    "    for (int k : {1, 2}) x[k] = l(k);\n    if (int k = v[0]) x[k] = 0;\n    k<<<1, 256>>>(x);\n}\n",
+])
+def test_a_local_or_parameter_of_a_kernels_name_is_not_the_kernel(source) -> None:
+    """A declaration in the kernel's body or a parameter list shadows the kernel: its uses
+    are not the kernel used as a value (L002 was "k is used as a value here")."""
+    output, diagnostics = _translate("#include <hip/hip_runtime.h>\n" + source)
+    assert "__global__ void __launch_bounds__(256) k(" in output
+    assert diagnostics == []
+
+
+def test_the_kernel_used_where_no_declaration_shadows_it_is_still_a_value() -> None:
+    source = """#include <hip/hip_runtime.h>
+__global__ void k(float *e) { e[threadIdx.x] = 0; }
+void g(int k) { }
+void f(float *x) {
+    { float k = 0; x[0] = k; }
+    void *p = (void *)k;
+    k<<<1, 256>>>(x);
+}
+"""
+    output, diagnostics = _translate(source)
+    assert output == source
+    assert diagnostics == ["t.cu:2:17: warning: k is not bounded: at t.cu:6:23, k is used as a value here (passed "
+                           "to a call or stored): the launches through it cannot be counted [L002]"]
 
 
 @pytest.mark.parametrize("bounds, converted, diagnostic", [

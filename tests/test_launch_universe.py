@@ -160,3 +160,46 @@ def test_translating_any_subset_of_a_project_writes_the_same_bytes_as_a_full_run
         assert main(["translate", "--pre-commit", "--no-cache", *subset]) == 1
         for name in subset:
             assert (project / "hip" / name).read_bytes() == full[name], (subset, name)
+
+
+LONG_SIGNATURE = ("__global__ void stencil(\n" + "".join(
+    f"    float *__restrict__ p{i},   // input/output {i} (see update(), step {i})\n" for i in range(12))
+    + "    int n) /* the { of the body is past byte 400 */\n{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n) p0[i] += p1[i];\n}\n")
+
+
+def test_a_kernel_whose_signature_is_longer_than_400_bytes_is_a_definition(tmp_path) -> None:
+    """hotspot's calc_temp has 13 commented parameters; its `{` is past byte 400, and the
+    kernel was taken as declared only: its launches from the file that includes it were
+    never indexed (L003, launched from no translated file)."""
+    assert LONG_SIGNATURE.index("{") > 400
+    out = _tree(tmp_path, {"kernel.h": LONG_SIGNATURE,
+                           "main.cu": '#include "kernel.h"\nint main() { dim3 b(16, 16);\n'
+                                      "    stencil<<<4, b>>>(" + "0, " * 12 + "1024); }\n"}, "--no-rebalance")
+    assert "__global__ void __launch_bounds__(256) stencil(" in out["kernel.h"]
+
+
+@pytest.mark.parametrize("text, defined, declared", [
+    (LONG_SIGNATURE, {"stencil"}, set()),
+    # A comment or a string in the signature names no kernel, and its braces end nothing.
+    ("__global__ /* not f(x) { */ void k(int x) {}", {"k"}, set()),
+    ("__global__ // g(x);\nvoid k(int x) {}", {"k"}, set()),
+    ('__global__ void k(const char *s = "a(b) {;") {}', {"k"}, set()),
+    ("__global__ void k(char c = '{', char d = ';') {}", {"k"}, set()),
+    # Attributes and their arguments.
+    ("__global__ void __launch_bounds__(256, 2) k(float *x) {}", {"k"}, set()),
+    ("__global__ void __attribute__((amdgpu_flat_work_group_size(1, 256))) k(float *x) {}", {"k"}, set()),
+    ('[[deprecated("use k2")]] __global__ void k(float *x);', set(), {"k"}),
+    ('__global__ [[deprecated("use k2")]] void k(float *x);', set(), {"k"}),
+    # A default argument's braces or call are inside the parameters.
+    ("__global__ void k(float *x, int n = f(3), S s = {}) {}", {"k"}, set()),
+    # A declaration then a definition; one never reaching its end is declared.
+    ("__global__ void a(float *x);\n__global__ void b(float *x) {}\n__global__ void c(float *x", {"b"}, {"a", "c"}),
+    # __global__ in a comment is no kernel.
+    ("// __global__ void old(float *x) {}\nvoid h() {}", set(), set()),
+])
+def test_kernels_of_reads_a_signature_to_its_end(text, defined, declared) -> None:
+    from translator.universe import kernels_of
+    kernels = kernels_of(text.encode())
+    assert set(kernels.defined) == defined
+    assert set(kernels.declared) == declared

@@ -655,3 +655,41 @@ def test_many_loops_of_one_function_grow_linearly_in_the_runtime_pass(make, rule
         return count[0]
     small, large = work(n), work(2 * n)
     assert math.log2(large / small) <= GROWTH, (small, large)
+
+
+@pytest.mark.parametrize("make", [
+    # One signature of n commented parameters (hotspot's calc_temp has 13).
+    lambda n: b"__global__ void k(\n" + b"".join(b"    float *p%d, // p%d(i) {\n" % (i, i) for i in range(n))
+    + b"    int n) {}\n",
+    # n definitions on one line, then n declarations.
+    lambda n: b"".join(b"__global__ void k%d(float *x) {} " % i for i in range(n)) + b"\n"
+    + b"".join(b"__global__ void d%d(float *x);\n" % i for i in range(n)),
+    # n __global__ in one signature that never ends.
+    lambda n: b"__global__ void k(" + b"__global__ int a, " * n,
+], ids=["long-signature", "many-kernels", "unended"])
+def test_the_kernels_of_a_text_are_read_in_work_linear_in_its_size(make) -> None:
+    """The launch universe's reading of each file's kernels (translator.universe.kernels_of)
+    looked 400 bytes past each `__global__`; it reads to each signature's end, once."""
+    from translator.universe import kernels_of
+
+    def work(n: int) -> int:
+        with lines_run("translator/universe.py") as count:
+            kernels_of(make(n))
+        return count[0]
+    small, large = work(500), work(1000)
+    assert math.log2(large / small) <= GROWTH, (small, large)
+
+
+def test_a_local_of_many_ended_blocks_is_looked_up_in_linear_work() -> None:
+    """A local is the name at a use only while its scope holds the use: each use's lookup
+    follows the enclosing scopes, not each ended block that declared the name before it
+    (N blocks then N launches were N * N)."""
+    def work(n: int) -> int:
+        data = (b"__global__ void k(float *x) { x[threadIdx.x] = 0; }\nconst int t = 128;\nvoid f(float *x) {\n"
+                + b"    { int t = 64; x[0] = t; }\n" * n + b"    k<<<1, t>>>(x);\n" * n + b"}\n")
+        with lines_run("translator/ir/host_values.py") as count:
+            result = translate("scopes.cu", data, Options(rocm_version=(6, 0), fuse=False, rebalance=False))
+        assert b"__global__ void __launch_bounds__(128) k(" in result.output
+        return count[0]
+    small, large = work(200), work(400)
+    assert math.log2(large / small) <= GROWTH, (small, large)

@@ -219,8 +219,9 @@ def test_diff_annotates_each_hunk_with_its_rules(tmp_path: Path, capsys) -> None
     f = tmp_path / "d.cu"
     f.write_bytes(b"int a;\nvoid f() { cudaFree(0); }\n")
     assert main(["diff", str(f), *ROCM]) == 0
+    name = str(f).lstrip("/")               # outside the current folder: from the root, as git writes it
     assert capsys.readouterr().out == (
-        f"--- a/{f}\n+++ b/{f}\n"
+        f"--- a/{name}\n+++ b/{name}\n"
         "@@ -1,2 +1,3 @@\n"
         "# H002 HIP code needs hip/hip_runtime.h (HIPIFY inserts it)\n"
         "# H001 cudaFree -> hipFree (runtime API)\n"
@@ -274,7 +275,7 @@ def test_diff_output_does_not_depend_on_jobs(tmp_path: Path, capsys, jobs: str) 
     assert main(["diff", str(tmp_path), "-j", jobs, "--no-cache", *ROCM]) == 0
     out = capsys.readouterr().out
     assert [line for line in out.splitlines() if line.startswith("---")] == \
-        [f"--- a/{tmp_path / f'f{i}.cu'}" for i in range(5)]
+        [f"--- a/{str(tmp_path / f'f{i}.cu').lstrip('/')}" for i in range(5)]
 
 
 # --- user rules from the command line and the configuration -----------------------------------
@@ -327,6 +328,42 @@ def test_diff_as_a_patch_applies_with_git(tmp_path: Path, capsys, monkeypatch) -
     (tmp_path / "p.diff").write_text(patch)
     subprocess.run(["git", "apply", "p.diff"], cwd=tmp_path, check=True)
     assert (src / "d.cu").read_bytes() == b"#include <hip/hip_runtime.h>\nint a;\nvoid f() { hipFree(0); }\n"
+
+
+@pytest.mark.parametrize("tool", [["git", "apply"], ["patch", "-p1", "-s", "-i"]])
+def test_a_patch_of_an_absolute_path_applies_from_the_folder_it_was_made_in(tmp_path: Path, capsys, monkeypatch,
+                                                                               tool) -> None:
+    """`cu2hip diff /abs/src/d.cu` wrote `--- a//abs/src/d.cu`, which neither tool takes (git
+    apply: an invalid path; patch -p1: an absolute name). Under the current folder the
+    header is the path from it, as for a relative argument."""
+    import shutil
+    import subprocess
+    if shutil.which(tool[0]) is None:
+        pytest.skip(f"{tool[0]} is not installed")
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "d.cu").write_bytes(b"int a;\nvoid f() { cudaFree(0); }\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["diff", str(src / "d.cu"), "--format", "patch", *ROCM]) == 0
+    patch = capsys.readouterr().out
+    assert patch.startswith("--- a/src/d.cu\n+++ b/src/d.cu\n")
+    (tmp_path / "p.diff").write_text(patch)
+    subprocess.run([*tool, "p.diff"], cwd=tmp_path, check=True)
+    assert (src / "d.cu").read_bytes() == b"#include <hip/hip_runtime.h>\nint a;\nvoid f() { hipFree(0); }\n"
+
+
+def test_a_patch_of_a_path_outside_the_folder_names_it_from_the_root_as_git_does(tmp_path: Path, capsys,
+                                                                                  monkeypatch) -> None:
+    """A file outside the current folder: `..` would take neither tool; git diff writes an
+    absolute path without its leading `/` (`a/abs/src/d.cu`), which applies from `/`."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "d.cu").write_bytes(b"void f() { cudaFree(0); }\n")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert main(["diff", str(src / "d.cu"), "--format", "patch", *ROCM]) == 0
+    name = str(src / "d.cu").lstrip("/")
+    assert capsys.readouterr().out.startswith(f"--- a/{name}\n+++ b/{name}\n")
 
 
 # --- the ROCm target -------------------------------------------------------------------------------

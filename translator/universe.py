@@ -27,8 +27,13 @@ from translator.inputs import REGULAR, kind, read_regular, real_path
 from translator.source import HEADER_SUFFIXES
 
 _LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
-_GLOBAL = re.compile(rb"\b__global__\b")
-_CALLED_NAME = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")
+# What kernels_of reads: outside a signature, comments, literals and `__global__`; inside
+# one, also identifiers, brackets and the `{` or `;` that ends it.
+_LITERALS = (rb'//[^\n]*|/\*.*?(?:\*/|\Z)|(?P<raw>\b(?:u8|u|U|L)?R"(?P<delim>[^()\\\s"]{0,16})\()'
+             rb'|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?')
+_OUTSIDE = re.compile(_LITERALS + rb"|(?P<global>\b__global__\b)", re.S)
+_INSIDE = re.compile(_LITERALS + rb"|(?P<name>\b[A-Za-z_]\w*\b)|(?P<punct>[()\[\]{};])", re.S)
+_CALL = re.compile(rb"\s*\(")
 _NOT_NAMES = frozenset({b"__launch_bounds__", b"__maxnreg__", b"__cluster_dims__", b"__attribute__", b"alignas",
                         b"decltype", b"__declspec"})
 _MAIN = re.compile(rb"\bint\s+main\s*\(")
@@ -50,24 +55,71 @@ class Kernels:
 
 
 def kernels_of(data: bytes) -> Kernels:
+    """The kernels `data` defines and declares: each `__global__` outside comments and
+    literals, read to the `{` or `;` that ends its signature at its own bracket depth,
+    names the first identifier called there at that depth that is not an attribute
+    (`__launch_bounds__(...)`, `__attribute__((...))`, `[[...]]`). One pass over the text:
+    a signature is read once, and a `__global__` inside one is a part of it."""
     defined: dict[str, tuple[int, bool]] = {}
     declared = set()
-    for match in _GLOBAL.finditer(data):
-        head = data[match.end():match.end() + 400]
-        stop = min((i for i in (head.find(b"{"), head.find(b";")) if i >= 0), default=len(head))
-        found = next((m for m in _CALLED_NAME.finditer(head, 0, stop) if m.group(1) not in _NOT_NAMES), None)
-        if found is None:
+    pos = 0
+    while True:
+        previous_end = pos
+        match = _skip_to(_OUTSIDE, data, pos, "global")
+        if match is None:
+            break
+        depth, name, static, pos, ends_body = 0, None, False, match.end(), False
+        while True:
+            token = _skip_to(_INSIDE, data, pos, "name", "punct")
+            if token is None:
+                pos = len(data)
+                break
+            pos = token.end()
+            if token.group("name") is not None:
+                word = token.group("name")
+                if depth == 0 and name is None:
+                    if word == b"static":
+                        static = True
+                    elif word not in _NOT_NAMES and _CALL.match(data, pos):
+                        name = token
+                continue
+            punct = token.group("punct")
+            if punct in b"([":
+                depth += 1
+            elif punct in b")]":
+                depth -= 1
+                if depth < 0:
+                    break
+            elif depth == 0 and punct in b"{;":
+                ends_body = punct == b"{"
+                break
+        if name is None:
             continue
-        name = found.group(1).decode()
-        if stop < len(head) and head[stop:stop + 1] == b"{":
-            line_start = data.rfind(b"\n", 0, match.start()) + 1
-            before = data[line_start:match.start()] + head[:found.start()]
-            external = not _STATIC.search(before)
-            if name not in defined or not external:
-                defined[name] = (match.end() + found.start(1), external)
+        kernel = name.group("name").decode()
+        if ends_body:
+            # `static` before it on its line (not before the previous signature's end).
+            line_start = max(data.rfind(b"\n", previous_end, match.start()) + 1, previous_end)
+            external = not (static or _STATIC.search(data, line_start, match.start()))
+            if kernel not in defined or not external:
+                defined[kernel] = (name.start("name"), external)
         else:
-            declared.add(name)
+            declared.add(kernel)
     return Kernels(defined, frozenset(declared - set(defined)), bool(_MAIN.search(data)))
+
+
+def _skip_to(pattern: re.Pattern, data: bytes, pos: int, *groups: str) -> re.Match | None:
+    """The next match of `pattern` from `pos` in one of `groups`, past the comments and
+    literals before it (a raw string to its closing delimiter); None at the end."""
+    while True:
+        match = pattern.search(data, pos)
+        if match is None:
+            return None
+        if any(match.group(g) is not None for g in groups):
+            return match
+        pos = match.end()
+        if match.group("raw") is not None:
+            close = data.find(b")" + match.group("delim") + b'"', pos)
+            pos = len(data) if close < 0 else close + len(match.group("delim")) + 2
 
 
 @dataclass

@@ -44,7 +44,7 @@ def components(values: HostValues, node: ts.Node) -> list[ts.Node]:
             init = values.initializer(node)
             if init is None:
                 return [node]
-            if init.type in ("argument_list", "initializer_list"):
+            if init.type in ("argument_list", "initializer_list", "parameter_list"):   # dim3 b(X*Y): a vexing parse
                 return [a for a in init.named_children if a.type != "comment"]
             node = init
             continue

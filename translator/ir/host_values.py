@@ -27,6 +27,7 @@ from translator.ir.model import LaunchSite
 from translator.ir.ancestry import ancestry
 from translator.ir.macros import MacroTable, included_headers, table_of
 from translator.ir.nodes import descendants
+from translator.ir.scopes import Scopes
 from translator.ir.writes import Callees, write_of
 
 SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,
@@ -119,6 +120,7 @@ class HostValues:
         self._globals: dict[str, list[ts.Node]] | None = file.globals if file else None
         self._macros: dict[str, str | None] | None = file.macros if file else None
         self._locals: dict[tuple[int, str], tuple[list[ts.Node], str | None]] = {}   # see _name_in
+        self._scopes: dict[tuple[int, str], tuple] = {}        # see _visible
         self._callees: Callees | None = None
         self._macro_bodies: dict[str, str] = file._macro_bodies if file else {}
         self._variables: set[str] = file._variables if file else set()   # globals that are not const
@@ -262,9 +264,13 @@ class HostValues:
             return self._call(node, function, before, depth)
         if kind in ("identifier", "qualified_identifier", "type_identifier"):
             return self._name(text, node, function, before, depth)
-        if kind == "parameter_declaration" and node.child_by_field_name("declarator") is None:
-            inner = node.child_by_field_name("type")        # `dim3 b(T)`: T is an argument
-            return again(inner) if inner is not None else unknown(f"'{text}'")
+        if kind == "parameter_declaration" and argument_parameter(node):
+            inner, declarator = node.child_by_field_name("type"), node.child_by_field_name("declarator")
+            if declarator is None:                          # `dim3 b(T)`: T is an argument
+                return again(inner)
+            if declarator.type == "pointer_declarator":     # `dim3 b(X*Y)`: the product X * Y
+                return _combine("*", again(inner), again(declarator.child_by_field_name("declarator")))
+            # `dim3 b(v[0])`: a subscript, as `v[0]` written anywhere else
         if kind == "field_expression":
             return self._component(node, text, again)
         return unknown(f"'{text}' is not a constant expression cu2hip can evaluate")
@@ -277,7 +283,7 @@ class HostValues:
         if init is not None and init.type == "call_expression" and _text(self.parsed, init.child_by_field_name(
                 "function")) == "dim3":
             init = init.child_by_field_name("arguments")
-        if init is None or init.type not in ("argument_list", "initializer_list"):
+        if init is None or init.type not in ("argument_list", "initializer_list", "parameter_list"):
             return unknown(f"'{text}' is a member of a run-time value")
         parts = [a for a in init.named_children if a.type != "comment"]
         return again(parts[axis]) if axis < len(parts) else Value((1,))
@@ -369,8 +375,8 @@ class HostValues:
             found = self._template_argument(name, template, function, depth)
             if found is not None:
                 return found
-        declarations, written = self._name_in(function, name)
-        declaration = next((d for d in reversed(declarations) if d.start_byte < before), None)
+        written = self._name_in(function, name)[1]
+        declaration = self._visible(function, name, before)
         if declaration is None:
             return None
         statement = declaration if declaration.type == "declaration" else declaration.parent
@@ -401,13 +407,43 @@ class HostValues:
         function = self._tree.function_of(node)
         if function is None or node.type != "identifier":
             return None
-        declarations, written = self._name_in(function, _text(self.parsed, node))
-        declaration = next((d for d in reversed(declarations) if d.start_byte < node.start_byte), None)
+        written = self._name_in(function, _text(self.parsed, node))[1]
+        declaration = self._visible(function, _text(self.parsed, node), node.start_byte)
         if declaration is None or written:
             return None
         if declaration.type == "function_declarator":       # dim3 b(T): a variable
             return declaration.child_by_field_name("parameters")
         return declaration.child_by_field_name("value") if declaration.type == "init_declarator" else None
+
+    def _visible(self, function: ts.Node, name: str, at: int) -> ts.Node | None:
+        """The declaration of the local `name` of `function` that byte `at` sees: the last
+        one before it whose scope (its block, or the `for`, `if`, `while` or `switch` whose
+        header holds it) still holds `at`; a local of a block that has ended is not the
+        name there. Each declaration links to the last one before it whose scope holds it
+        (a stack over the declarations, once per name), so a lookup follows the enclosing
+        scopes only, not every closed block before it."""
+        key = (function.id, name)
+        held = self._scopes.get(key)
+        if held is None:
+            declarations = self._name_in(function, name)[0]
+            starts, ends, up, open_ = [], [], [], []
+            for i, d in enumerate(declarations):
+                node = self._tree.parent(d)
+                while node is not None and node.type not in _SCOPES:
+                    node = self._tree.parent(node)
+                end = node.end_byte if node is not None else -1
+                while open_ and ends[open_[-1]] <= d.start_byte:
+                    open_.pop()
+                starts.append(d.start_byte)
+                ends.append(end)
+                up.append(open_[-1] if open_ else -1)
+                open_.append(i)
+            held = self._scopes[key] = (declarations, starts, ends, up)
+        declarations, starts, ends, up = held
+        i = bisect.bisect_left(starts, at) - 1
+        while i >= 0 and ends[i] <= at:
+            i = up[i]
+        return declarations[i] if i >= 0 else None
 
     def written(self, name: str, at: ts.Node) -> bool:
         """Whether the function around `at` may write `name` anywhere (translator.ir.writes)."""
@@ -447,7 +483,7 @@ class HostValues:
                     if parent is not None and parent.type in ("init_declarator", "declaration") \
                             and parent.child_by_field_name("declarator") == n:
                         declarations.append(parent)
-                    elif parent is not None and _object_declaration(self.parsed.data, parent, n):
+                    elif parent is not None and object_declaration(self.parsed.data, parent, n):
                         declarations.append(parent)
                     elif write is None:
                         why = write_of(self.parsed.data, n, self._tree.parent, self.callees)
@@ -505,6 +541,11 @@ class HostValues:
                         self._template_calls.setdefault(_text(self.parsed, fn), []).append(template)
                 at = text.find(b"<", at + 1)
         return self._template_calls.get(callee, [])
+
+
+# What a declaration in a function's body is local to.
+_SCOPES = frozenset({"compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement",
+                     "switch_statement", "catch_clause", "lambda_expression", "function_definition"})
 
 
 def _name_of(parsed, function: ts.Node) -> str:
@@ -585,7 +626,8 @@ def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset
                  evaluator: HostValues | None = None) -> list[LaunchFact]:
     """Every launch of the file with its block sizes, and every other use of a kernel
     defined or launched here, or named in `kernels` (the tree's), which hides launches no
-    one can count. `evaluator`: the file's, when it has local headers."""
+    one can count (not a local or parameter of the same name: translator.ir.scopes).
+    `evaluator`: the file's, when it has local headers."""
     evaluator = evaluator or HostValues(parsed)
     out, spans = [], []
     for site in module.launches:
@@ -605,6 +647,7 @@ def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset
     spans.sort()
     starts = [lo for lo, _ in spans]
     tree = ancestry(parsed.main)
+    scopes = Scopes(parsed.data, tree.parent)
     for match in pattern.finditer(parsed.cleaned):
         if match.group() not in wanted:
             continue        # the pattern of many names matches every identifier
@@ -614,6 +657,8 @@ def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset
         node = tree.node_at(match.start(), match.end())
         if node is None or node.type != "identifier":
             continue
+        if scopes.local(node):
+            continue        # a local or parameter of the kernel's name: not the kernel
         name = match.group().decode()
         parent = tree.parent(node)
         if parent is not None and parent.type == "template_function" and parent.parent is not None \
@@ -737,11 +782,12 @@ class KernelLaunches:
         return kernel in self._tree
 
 
-def _object_declaration(data: bytes, declarator: ts.Node, name: ts.Node) -> bool:
+def object_declaration(data: bytes, declarator: ts.Node, name: ts.Node) -> bool:
     """Whether `declarator` (the parent of `name`), in a function's body, is the most
-    vexing parse of an object: `dim3 b(T);`, `const dim3 b(T, U);`, a function
-    declarator whose parameters are bare names (values: a local function declaration
-    of the type dim3 is not written)."""
+    vexing parse of an object: `dim3 b(T);`, `const dim3 b(T, U);`, `dim3 b(X*Y);`,
+    `dim3 b(v[0], v[1]);`: a function declarator of the type dim3 (a local function
+    declaration of that type is not written) whose "parameters" are each an expression
+    tree-sitter reads as an unnamed or pointer parameter (`argument_parameter`)."""
     if declarator.type != "function_declarator" or declarator.child_by_field_name("declarator") != name:
         return False
     statement = declarator.parent
@@ -753,6 +799,24 @@ def _object_declaration(data: bytes, declarator: ts.Node, name: ts.Node) -> bool
         return False
     params = declarator.child_by_field_name("parameters")
     parts = [p for p in params.named_children if p.type != "comment"] if params is not None else []
-    return bool(parts) and all(p.type == "parameter_declaration" and p.child_by_field_name("declarator") is None
-                               and p.child_by_field_name("type") is not None
-                               and p.child_by_field_name("type").type == "type_identifier" for p in parts)
+    return bool(parts) and all(argument_parameter(p) for p in parts)
+
+
+def argument_parameter(p: ts.Node) -> bool:
+    """Whether the parameter declaration `p` may be an argument that tree-sitter took for a
+    parameter: a bare name (`T`), a product of names (`X*Y`, a parameter `X *Y`), or a
+    subscript (`v[0]`, an array parameter `v [0]`) — a type name and nothing else (no
+    qualifier, no second specifier)."""
+    kind = p.child_by_field_name("type")
+    if p.type != "parameter_declaration" or kind is None or kind.type != "type_identifier" \
+            or len([c for c in p.named_children if c.type != "comment"]) > 2:
+        return False
+    inner = p.child_by_field_name("declarator")
+    if inner is None:
+        return True
+    parts = [c for c in inner.named_children if c.type != "comment"]
+    if inner.type == "pointer_declarator":
+        return len(parts) == 1 and parts[0].type == "identifier"
+    if inner.type == "abstract_array_declarator":
+        return len(parts) == 1 and parts[0].type in ("number_literal", "identifier")
+    return False

@@ -12,8 +12,8 @@ import bisect
 import difflib
 from dataclasses import dataclass
 
-from translator.output.positions import (LineIndex, display, is_rename, one_line, output_spans, quoted_path,
-                                        split_lines)
+from translator.output.positions import (LineIndex, display, is_rename, one_line, output_spans, patch_path,
+                                        quoted_path, split_lines)
 
 BOLD, RED, GREEN, CYAN, YELLOW = "1", "31", "32", "36", "33"
 NO_NEWLINE = "\\ No newline at end of file"
@@ -33,8 +33,9 @@ def annotated_diff(result, *, color: bool = False, context: int = 3,
     def paint(code: str, text: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if color else text
 
-    label = quoted_path(f"a/{result.path}") + (" (existing translation)" if against is not None else "")
-    out = [paint(BOLD, f"--- {label}"), paint(BOLD, f"+++ {quoted_path(f'b/{result.path}')}")]
+    path = patch_path(result.path)
+    label = quoted_path(f"a/{path}") + (" (existing translation)" if against is not None else "")
+    out = [paint(BOLD, f"--- {label}"), paint(BOLD, f"+++ {quoted_path(f'b/{path}')}")]
     notes = _fix_notes(result.applied, new) if annotate else []
     matcher = difflib.SequenceMatcher(None, a, b)
     for group in matcher.get_grouped_opcodes(context):

@@ -60,6 +60,23 @@ def path_text(path: str) -> str:
     return _CONTROL.sub(_escape_control, text)
 
 
+def patch_path(path: str) -> str:
+    """The path a patch header gives a file (after `a/` or `b/`), so that `git apply` and
+    `patch -p1` take it from the folder the command ran in: a relative path as given; an
+    absolute one as the path from the current folder when it is under it, else without its
+    leading `/`, as git diff writes it (the patch then applies from `/`: a name with `..`
+    takes neither tool)."""
+    if not os.path.isabs(path):
+        return path
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:           # another drive
+        relative = os.pardir
+    if relative != os.pardir and not relative.startswith(os.pardir + os.sep):
+        return relative
+    return path.lstrip("/")
+
+
 def quoted_path(path: str) -> str:
     """A path as git writes it in a diff header: itself, or, when it holds a byte that is
     not UTF-8, a double quote, a backslash or a control character (C0, DEL, C1, or a line
