@@ -242,3 +242,18 @@ def test_the_text_check_of_threads_for_hoisted_releases_sees_an_unqualified_thre
     assert ordering.unordered(data) == \
         "the file starts host threads ('thread'): another thread's work is not ordered by this one's"
     assert ordering.unordered(data.replace(b"thread t(f); t.join();", b"this_thread::yield();")) is None
+
+
+def test_a_new_array_of_pointers_is_sized_as_pointers_or_refused():
+    # `new float*[n]` (front end: its stars are blanked for the parse) holds n pointers, not
+    # n floats: a pinned allocation of n * sizeof(float) would be half the buffer.
+    body = (b"typedef float* Row;\nint main() {\n    const int n = 1 << 20;\n    Row* h = new float*[n];\n"
+            b"    for (int i = 0; i < n; ++i) h[i] = nullptr;\n    Row* d;\n    cudaMalloc((void**)&d, n * sizeof(Row));\n"
+            b"    for (int it = 0; it < 10; ++it)\n        cudaMemcpy(d, h, n * sizeof(Row), cudaMemcpyHostToDevice);\n"
+            b"    cudaFree(d);\n    delete[] h;\n    return 0;\n}\n")
+    result, found = _run(body)
+    assert "R007" not in found and b"cudaMallocHost" not in result.output
+    assert found["R008"] == ("cudaMemcpy of 'h' (allocated with new) in a loop copies from pageable memory; not made "
+                             "pinned: the size of 'float*' is not known here. Fix: where it holds 256 KiB or more, "
+                             "allocate it with `cudaMallocHost(&h, n * sizeof(float*))` and free it with "
+                             "`cudaFreeHost(h)` on every path that frees it")
