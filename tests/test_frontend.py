@@ -483,3 +483,76 @@ def test_defines_put_the_builds_configuration_first():
 def test_condition_values_from_the_definitions(condition, expected):
     from translator.frontend import _condition_value, _define_values
     assert _condition_value(condition, _define_values(("USE_X", "N=3", "S=abc"))) is expected
+
+
+# --- a new-expression of a pointer type (`new int*[rows]`) ----------------------------------
+#
+# tree-sitter-cuda's new_expression takes a type and `[n]` but no `*`: `new int*[rows]`
+# was an ERROR, and the function around it got only renames (HeCBench's pathfinder main).
+
+_NEW_POINTER_SHAPES = {
+    "assigned": "wall = new int*[rows];",
+    "declared": "int** w = new int*[rows];",
+    "float_value_initialised": "float** f = new float*[n]();",
+    "template_parameter": "T** t = new T*[n]();",
+    "braced": "T** t = new T*[n]{};",
+    "two_stars": "int*** w3 = new int**[n];",
+    "spaced_star": "wall = new int *[rows];",
+    "star_then_space": "wall = new int* [rows];",
+    "long_long": "long long** l = new long long*[n];",
+    "unsigned": "unsigned int** u = new unsigned int*[n];",
+    "qualified_template": "std::vector<int>** v = new std::vector<int>*[n];",
+    "nested_template": "std::pair<int, std::vector<int>>** v = new std::pair<int, std::vector<int>>*[n];",
+    "scalar_pointer": "int** one = new int*;",
+    "scalar_pointer_initialised": "int** one = new int*(nullptr);",
+    "placement": "int** at = new (buffer) int*[n];",
+    "global_new": "int** g = ::new int*[n];",
+    "argument": "use(new int*[n], 2);",
+    "comment_after_star": "int** w = new int* /* rows */ [rows];",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_NEW_POINTER_SHAPES))
+def test_a_new_expression_of_a_pointer_type_parses(shape):
+    statement = _NEW_POINTER_SHAPES[shape].encode()
+    source = (b"#include <vector>\ntemplate <typename T> void f(int rows, int n, void* buffer) {\n  int** wall;\n  "
+              + statement + b"\n}\n")
+    parsed = parse_file(source)
+    assert parsed.error_sites == []
+    assert parsed.data == source and len(parsed.cleaned) == len(source)
+    # The new-expression spans the source's, less stars nothing follows (`new int*;`).
+    expression = statement[statement.index(b"new") - (2 if b"::new" in statement else 0):].rstrip(b";")
+    find_node(parsed.main, source, expression.split(b", 2)")[0].rstrip(b"*"), "new_expression")
+    # Only the stars of the type are blanked, for the parse: every other byte is the source's.
+    changed = [i for i in range(len(source)) if parsed.cleaned[i] != source[i]]
+    assert changed and all(source[i:i + 1] == b"*" and parsed.cleaned[i:i + 1] == b" " for i in changed)
+
+
+@pytest.mark.parametrize("text", [
+    b"int x = a * b; int* p = new int[n * m]; p = (int*)q;",  # a product, a star inside [], a cast
+    b"int** w = new int*/* rows */[rows];",                  # a star before `/` stays
+    b"p = renew * q; q = anew*(n);",                          # `new` inside a word is no new
+])
+def test_no_other_star_is_blanked(text):
+    source = b"void f(int n, int m, int a, int b, int* q) {\n" + text + b"\n}\n"
+    assert parse_file(source).cleaned == source
+
+
+def test_a_function_with_new_int_pointer_array_is_translated_whole():
+    from translator.passes import Options
+    from translator.pipeline import translate
+    source = (b"#include <cuda_runtime.h>\n"
+              b"__global__ void add(float* a, const float* b, int n) {\n"
+              b"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) a[i] += b[i];\n}\n"
+              b"__global__ void scale(float* a, int n) {\n"
+              b"  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) a[i] *= 2.0f;\n}\n"
+              b"int main() {\n  int rows = 4, n = 1 << 20;\n  int** wall;\n  wall = new int*[rows];\n"
+              b"  float *a, *b;\n  cudaMalloc((void**)&a, n * sizeof(float));\n"
+              b"  cudaMalloc((void**)&b, n * sizeof(float));\n"
+              b"  add<<<(n + 255) / 256, 256>>>(a, b, n);\n  scale<<<(n + 255) / 256, 256>>>(a, n);\n"
+              b"  cudaFree(a);\n  cudaFree(b);\n  delete[] wall;\n  return 0;\n}\n")
+    result = translate("t.cu", source, Options(rocm_version=(5, 2)))
+    codes = sorted({d.code for d in result.diagnostics})
+    assert "P001" not in codes
+    assert "F001" in codes, codes
+    assert b"  wall = new int*[rows];\n" in result.output

@@ -369,3 +369,114 @@ def test_template_kernels_fuse_only_with_arithmetic_types_written_or_deduced(dec
         assert f"a_v * {word}(2)" in result.output.decode() and f"a_v + {word}(1)" in result.output.decode()
     else:
         assert not fused and len(refused) == 1 and refusal in refused[0], refused
+
+
+# --- pointers into an allocation at an offset (`&x[off]`, `x + off`) --------------------------
+#
+# HeCBench's qem launches its chain once per stream on chunks of its buffers:
+# `QRdel<<<g, b, 0, stream[i]>>>(n, &d_A[offset], ..., &d_Q[offset])`, then QuarticSolver on
+# the same chunks. A pointer into a local that one cudaMalloc sets stays in that allocation:
+# two such bases are distinct memory at any offsets, and one pointer text whose names do not
+# change between the launches is one pointer.
+
+OFFSET_KERNELS = """__global__ void a(const float *x, float *y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = x[i] + 1; }
+__global__ void b(float *y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] *= 2; }
+int off_of(int s);
+"""
+
+
+def _chunked(launches: str, before: str = "") -> str:
+    return OFFSET_KERNELS + (
+        "void f(float *p, int total, int chunk, int ns, cudaStream_t *st) {\n    float *x, *y, *z;\n"
+        "    cudaMalloc(&x, total * 4);\n    cudaMalloc(&y, total * 4);\n    cudaMalloc(&z, total * 4);\n"
+        f"{before}    int g = (chunk + 63) / 64;\n    for (int s = 0; s < ns; ++s) {{\n        int off = s * chunk;\n"
+        f"        {launches}\n    }}\n    cudaFree(x);\n    cudaFree(y);\n    cudaFree(z);\n}}\n")
+
+
+@pytest.mark.parametrize("launches, fused", [
+    ("a<<<g, 64, 0, st[s]>>>(&x[off], &y[off], chunk);\n        b<<<g, 64, 0, st[s]>>>(&y[off], chunk);",
+     "fused_a_b<<<g, 64, 0, st[s]>>>(&x[off], &y[off], chunk);"),
+    ("a<<<g, 64, 0, st[s]>>>(x + off, y + off, chunk);\n        b<<<g, 64, 0, st[s]>>>(y + off, chunk);",
+     "fused_a_b<<<g, 64, 0, st[s]>>>(x + off, y + off, chunk);"),
+    ("a<<<g, 64, 0, st[s]>>>(&x[s * chunk], &y[off], chunk);\n        b<<<g, 64, 0, st[s]>>>(&z[off + 1], chunk);",
+     "fused_a_b<<<g, 64, 0, st[s]>>>(&x[s * chunk], &y[off], chunk, &z[off + 1]);"),
+    ("a<<<g, 64, 0, st[s]>>>(p, &y[off], chunk);\n        b<<<g, 64, 0, st[s]>>>(&y[off], chunk);",
+     "fused_a_b<<<g, 64, 0, st[s]>>>(p, &y[off], chunk);"),
+])
+def test_pointers_into_distinct_allocations_at_an_offset_fuse(launches, fused) -> None:
+    source = _chunked(launches)
+    output, diagnostics, applied = _fused(source)
+    assert applied == {"F001"}, diagnostics
+    assert output.count("<<<") == 1 and f"        {fused}\n" in output
+    # The fused kernel indexes through the pointers as passed: one parameter per pointer text.
+    assert "__global__ void fused_a_b(const float *x, float *y, int n" in output
+
+
+@pytest.mark.parametrize("launches, before, message", [
+    ("a<<<g, 64>>>(&x[off], &y[off], chunk);\n        off += 1;\n        b<<<g, 64>>>(&y[off], chunk);", "",
+     "'off', an argument of the launch of a, is modified between the launches"),
+    ("a<<<g, 64>>>(&x[off], &y[off], chunk);\n        b<<<g, 64>>>(&y[off + 1], chunk);", "",
+     "'&y[off+1]' is written and '&y[off]' may point into the same memory ('&y[off+1]' and '&y[off]' both point "
+     "into 'y', which one allocation of this function sets: at different offsets they may overlap)"),
+    ("a<<<g, 64>>>(&x[off], &y[off], chunk);\n        b<<<g, 64>>>(y, chunk);", "",
+     "'&y[off]' is written and 'y' may point into the same memory ('&y[off]' and 'y' both point into 'y', which "
+     "one allocation of this function sets: at different offsets they may overlap)"),
+    ("a<<<g, 64>>>(&x[off], &y[off], chunk);\n        b<<<g, 64>>>(&y[off], chunk);", "    y = z + 1;\n",
+     "'&y[off]' is written and '&x[off]' may point into the same memory ('y' is assigned or its address taken "
+     "in f)"),
+    ("a<<<g, 64>>>(&x[off], &p[off], chunk);\n        b<<<g, 64>>>(&p[off], chunk);", "",
+     "'&p[off]' is written and '&x[off]' may point into the same memory ('&p[off]' points into 'p', which is not "
+     "a local that one allocation of this function sets: where it points is not known)"),
+    ("a<<<g, 64>>>(&x[off_of(s)], &y[off], chunk);\n        b<<<g, 64>>>(&y[off], chunk);", "",
+     "'&y[off]' is written and '&x[off_of(s)]' may point into the same memory ('&x[off_of(s)]' is not a plain "
+     "name (pointer arithmetic, a member, a call, a macro's expansion): where it points is not known)"),
+    ("a<<<g, 64>>>(&x[off], &y[x - y], chunk);\n        b<<<g, 64>>>(&y[x - y], chunk);", "",
+     "'&y[x-y]' is written and '&x[off]' may point into the same memory ('&y[x-y]' is not a plain name (pointer "
+     "arithmetic, a member, a call, a macro's expansion): where it points is not known)"),
+])
+def test_pointers_at_an_offset_that_may_overlap_are_refused(launches, before, message) -> None:
+    source = _chunked(launches, before)
+    output, diagnostics, applied = _fused(source)
+    assert output == source and not applied
+    second = launches.splitlines()[-1].strip()
+    line = source.count("\n", 0, source.index(second)) + 1
+    assert diagnostics == [f"t.cu:{line}:9: note: launch of b not fused with the launch of a before it: {message} "
+                           "[F002]"]
+
+
+def test_a_pointer_into_an_allocation_a_chain_already_reads_is_checked_against_it() -> None:
+    # The third launch writes one element past the chunk the first launch reads: the chain
+    # of the first two stays, and the third is refused against the first's argument.
+    launches = ("a<<<g, 64>>>(&x[off], &z[off], chunk);\n        b<<<g, 64>>>(&y[off], chunk);\n"
+                "        b<<<g, 64>>>(&x[off + 1], chunk);")
+    output, diagnostics, applied = _fused(_chunked(launches))
+    assert applied == {"F001"}
+    assert "        fused_a_b<<<g, 64>>>(&x[off], &z[off], chunk, &y[off]);\n        b<<<g, 64>>>(&x[off + 1], chunk);\n" \
+        in output
+    assert [d for d in diagnostics if "[F002]" in d] == [
+        "t.cu:14:9: note: launch of b not fused with the launch of b before it: '&x[off+1]' is written and '&x[off]' "
+        "may point into the same memory ('&x[off+1]' and '&x[off]' both point into 'x', which one allocation of this "
+        "function sets: at different offsets they may overlap) [F002]"]
+
+
+@pytest.mark.parametrize("key, form", [
+    ("&x[off]", ("x", "off")), ("x+off", ("x", "off")), ("&x[(s+1)*chunk-2]", ("x", "(s+1)*chunk-2")),
+    ("x+(size_t)s*chunk", ("x", "(size_t)s*chunk")),
+    ("&x[idx[s]]", None), ("&x[f(s)]", None), ("x+f(s)", None), ("x+s++", None), ("&x[--s]", None),
+    ("&x[s.off]", None), ("x+p->off", None), ("&x[off]+1", None), ("x+(s", None), ("x+s)", None), ("x", None),
+    ("&x[a=1]", None), ("&x[s,1]", None),
+])
+def test_offset_forms_are_host_arithmetic_only(key, form) -> None:
+    from translator.ir.statements import offset_form
+    assert offset_form(key) == form
+
+
+def test_an_offset_that_names_an_allocation_is_no_offset_into_the_base() -> None:
+    source = b"void f(float *p, int n) {\n    float *x, *y;\n    cudaMalloc(&x, n * 4);\n    cudaMalloc(&y, n * 4);\n}\n"
+    parsed = parse_file(source)
+    function = parsed.main.root.children[0]
+    facts = pointers(parsed, (function.start_byte, function.end_byte))
+    assert [facts.base_of(k) for k in ("x", "&x[n]", "x+(y-x)", "&p[n]", "p", "&y[n-1]")] == \
+        ["x", "x", None, None, None, "y"]
+    assert facts.distinct("&x[n]", "&y[n]").known and facts.distinct("&x[n]", "p").known
+    assert not facts.distinct("&x[n]", "x").known and not facts.distinct("&x[n]", "&x[n+1]").known

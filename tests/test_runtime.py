@@ -369,3 +369,18 @@ def test_two_loops_of_one_block_that_declare_the_same_name_hoist_the_first_only(
     assert result.output.count(b"float* p;") == 2
     assert result.output.endswith(b"    cudaFree(p);\n" + loop + b"}\n")
     assert "an earlier loop of the block (line 3) has its declaration of 'p' moved out too" in found["R002"]
+
+
+def test_a_new_array_of_pointers_is_sized_as_pointers_or_refused():
+    # `new float*[n]` (front end: its stars are blanked for the parse) holds n pointers, not
+    # n floats: a pinned allocation of n * sizeof(float) would be half the buffer.
+    body = (b"typedef float* Row;\nint main() {\n    const int n = 1 << 20;\n    Row* h = new float*[n];\n"
+            b"    for (int i = 0; i < n; ++i) h[i] = nullptr;\n    Row* d;\n    cudaMalloc((void**)&d, n * sizeof(Row));\n"
+            b"    for (int it = 0; it < 10; ++it)\n        cudaMemcpy(d, h, n * sizeof(Row), cudaMemcpyHostToDevice);\n"
+            b"    cudaFree(d);\n    delete[] h;\n    return 0;\n}\n")
+    result, found = _run(body)
+    assert "R007" not in found and b"cudaMallocHost" not in result.output
+    assert found["R008"] == ("cudaMemcpy of 'h' (allocated with new) in a loop copies from pageable memory; not made "
+                             "pinned: the size of 'float*' is not known here. Fix: where it holds 256 KiB or more, "
+                             "allocate it with `cudaMallocHost(&h, n * sizeof(float*))` and free it with "
+                             "`cudaFreeHost(h)` on every path that frees it")

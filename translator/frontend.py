@@ -323,6 +323,31 @@ _ALIGN = re.compile(rb"\b__align__(?=\s*\()")
 _ATTRIBUTE = re.compile(rb"\b(?:__attribute__\s*\(\(|__maxnreg__\s*\(|__cluster_dims__\s*\()")
 
 
+# A new-expression of a pointer type, `new int*[rows]`, `new T*[n]()`, `new (at) int**`: the
+# grammar's new_expression takes a type and `[n]` but no `*` (an ERROR, and a function the
+# structural passes skip). Group 1 holds the stars, which the parse reads as blanks: `new
+# int [rows]`, a new_expression of `int` whose span and tokens are the source's. In C++
+# every `*` after `new TYPE` belongs to the type (the new-type-id is the longest one), so no
+# product is read as a type; a C file's `new` (a name there) is never followed by a name.
+# (`new const T[n]` and `new T const*` fail with or without stars: not matched.)
+# A star before a `/` stays (blanked, `*/` would lose its star, should it close a comment).
+_TEMPLATE_ARGUMENTS = rb"<(?:[^<>;{}()]|<(?:[^<>;{}()]|<[^<>;{}()]*>)*>)*>"
+_NEW_POINTER = re.compile(
+    rb"(?<![\w$])new(?![\w$])\s*(?:\([^()]*\)\s*)?"
+    rb"(?:(?:unsigned|signed|struct|class|typename|enum)\s+)*"
+    rb"(?:::\s*)?[A-Za-z_]\w*(?:\s*" + _TEMPLATE_ARGUMENTS + rb")?"
+    rb"(?:\s*::\s*[A-Za-z_]\w*(?:\s*" + _TEMPLATE_ARGUMENTS + rb")?)*"
+    rb"(?:\s+(?:int|long|short|char|double)(?![\w$]))*"
+    rb"((?:\s*\*(?!/))+)(?=\s*(?:/\*(?:[^*]|\*(?!/))*\*/\s*)?[\[({;),])")
+
+
+def new_pointer_stars(data: bytes) -> list[int]:
+    """The offsets of the `*`s of the pointer types of the text's new-expressions."""
+    if b"new" not in data:
+        return []
+    return [m.start(1) + i for m in _NEW_POINTER.finditer(data) for i, c in enumerate(m.group(1)) if c == 0x2A]
+
+
 _OBJECT_DEFINE = re.compile(rb"[ \t]+([A-Za-z_]\w*)(?![\w(])([^\r\n]*)")   # after `#define`
 _QUALIFIERS = frozenset({b"__host__", b"__device__", b"__global__", b"__forceinline__", b"__noinline__",
                          b"__inline__", b"inline", b"static", b"extern", b"constexpr"})
@@ -382,7 +407,8 @@ def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset(),
     """Length-preserving rewrites that tree-sitter-cuda parses better (measured in
     reference/TREE-SITTER-CUDA.md): a lone CR (a CR-only file's line break) read as LF,
     `__align__(n)` read as `alignas(n)`, `__attribute__((...))`, `__maxnreg__(n)` and
-    `__cluster_dims__(...)` blanked, `#pragma` lines in statement positions (between a
+    `__cluster_dims__(...)` blanked, the stars of a new-expression's pointer type
+    (`new int*[rows]`, which the grammar cannot parse) blanked, `#pragma` lines in statement positions (between a
     `for`, `while` or `if` header, `else` or `do`, and a statement without braces, which
     tree-sitter-cuda cannot parse) blanked, and uses of
     qualifier-only macros blanked: those of the file and `qualifier_names` (collected
@@ -401,10 +427,13 @@ def preclean(data: bytes, qualifier_names: frozenset[bytes] = frozenset(),
     if keep is not None:
         names = {n for n in names if not keep(n)}
     pragmas = statement_pragmas(data) if b"pragma" in data else []
+    stars = new_pointer_stars(data)
     if b"__align__" not in data and b"__attribute__" not in data and b"__maxnreg__" not in data \
-            and b"__cluster_dims__" not in data and not names and not pragmas:
+            and b"__cluster_dims__" not in data and not names and not pragmas and not stars:
         return data
     out = bytearray(_ALIGN.sub(b"alignas  ", data))
+    for at in stars:
+        out[at] = 0x20
     for lo, hi in pragmas:
         out[lo:hi] = data[lo:hi].translate(_BLANK)
     if names:

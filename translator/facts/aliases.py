@@ -5,9 +5,12 @@ read where its uses do not show.
 
 What it proves: `distinct(a, b)` is Known(True) only for a local set by one allocation of
 the function against a parameter or another such local, or two `__restrict__`
-parameters, none of them changed since; `read_elsewhere(name)` is None only when every
+parameters, none of them changed since; a pointer into such a local at an offset
+(`&x[off]`, `x+off`, the offset host arithmetic) is that local, except against another
+pointer into it; `read_elsewhere(name)` is None only when every
 read of the name is one of its uses in the function. What makes it answer unknown
-(with the reason): a name that is not a plain name (pointer arithmetic, a member, a
+(with the reason): a name that is not a plain name (pointer arithmetic on anything but
+such a local, a call in the offset, two offsets into one local, a member, a
 macro's expansion), assigned, its address taken, bound to a non-const reference
 (`float*& r = z; r = y + 1;`), passed to a function or macro that may take it by
 reference (an unknown function, a file function with a reference parameter there), named

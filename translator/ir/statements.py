@@ -89,28 +89,85 @@ class Pointers:
     hidden: dict[str, str] = field(default_factory=dict)
 
     def distinct(self, a: str, b: str):
-        """Known(True) when `a` and `b` provably point to different memory: a local that
-        one allocation of this function sets cannot be reached through a parameter (whose
-        value predates it) or another such local; two __restrict__ parameters are distinct
-        by the caller's promise; none of them changed since. Else Unknown(why)."""
+        """Known(True) when `a` and `b` (pointer arguments, white space removed) provably
+        point to different memory: a local that one allocation of this function sets
+        cannot be reached through a parameter (whose value predates it) or another such
+        local; two __restrict__ parameters are distinct by the caller's promise; none of
+        them changed since. A pointer into such a local at an offset (`&x[off]`, `x+off`:
+        see `base_of`) stays in its allocation, so it is that local for this question,
+        except against another pointer into the same local: `&x[off]` and `&x[off+1]` (or
+        `x`) may overlap. Else Unknown(why)."""
         from translator.facts import Known, Unknown
-        if not (a.isidentifier() and b.isidentifier()):
-            odd = a if not a.isidentifier() else b
-            return Unknown(f"'{odd}' is not a plain name (pointer arithmetic, a member, a call, a macro's "
-                           "expansion): where it points is not known")
-        for name in (a, b):
+        bases = []
+        for key in (a, b):
+            form = (key, "") if key.isidentifier() else offset_form(key)
+            if form is None or self._names_a_local(form[1]):
+                return Unknown(f"'{key}' is not a plain name (pointer arithmetic, a member, a call, a macro's "
+                               "expansion): where it points is not known")
+            bases.append(form[0])
+        for key, name in zip((a, b), bases):
             if name in self.changed:
                 return Unknown(self.changed[name])
+            if name != key and name not in self.allocated:
+                return Unknown(f"'{key}' points into '{name}', which is not a local that one allocation of this "
+                               "function sets: where it points is not known")
+        x, y = bases
+        if x == y and x in self.allocated:
+            return Unknown(f"'{a}' and '{b}' both point into '{x}', which one allocation of this function sets: at "
+                           "different offsets they may overlap")
         fresh = self.allocated
-        if a in fresh and (b in fresh or b in self.parameters) or b in fresh and a in self.parameters:
+        if x in fresh and (y in fresh or y in self.parameters) or y in fresh and x in self.parameters:
             return Known(True)
         if a in self.restricted and b in self.restricted:
             return Known(True)
         return Unknown("not provably distinct allocations")
 
+    def base_of(self, key: str) -> str | None:
+        """The local that one allocation of this function sets (`allocated`) into which
+        the pointer argument `key` (white space removed) points: the name itself, or the
+        base of `&base[offset]` or `base+offset` (`offset_form`) whose offset names no
+        such local (`x+(y-x)` is `y`); else None."""
+        if key.isidentifier():
+            return key if key in self.allocated else None
+        form = offset_form(key)
+        if form is None or form[0] not in self.allocated or self._names_a_local(form[1]):
+            return None
+        return form[0]
+
+    def _names_a_local(self, offset: str) -> bool:
+        return bool(self.allocated.intersection(_OFFSET_NAME.findall(offset)))
+
     def read_elsewhere(self, name: str) -> str | None:
         """Why `name` may be read by code its uses do not show, or None."""
         return self.hidden.get(name) or self.hidden.get("")
+
+
+_OFFSET_FORMS = (re.compile(r"&([A-Za-z_]\w*)\[([^\[\]]+)\]"), re.compile(r"([A-Za-z_]\w*)\+(.+)"))
+_PURE_OFFSET = re.compile(r"[\w+\-*/%()]+")
+_OFFSET_CALL = re.compile(r"\w\s*\(")
+_OFFSET_NAME = re.compile(r"(?<![\w])[A-Za-z_]\w*")
+
+
+def offset_form(key: str) -> tuple[str, str] | None:
+    """(base, offset) of a pointer argument `&base[offset]` or `base+offset` (white space
+    removed) whose offset is host arithmetic: names, numbers, `+ - * / %` and
+    parentheses; no call, subscript, member, `++`/`--` or assignment, so that its value is
+    that of its names, which a launch's check of the names modified between the launches
+    covers. Else None."""
+    for form in _OFFSET_FORMS:
+        match = form.fullmatch(key)
+        if match is None:
+            continue
+        base, offset = match.groups()
+        if not _PURE_OFFSET.fullmatch(offset) or _OFFSET_CALL.search(offset) or "++" in offset or "--" in offset:
+            return None
+        depth = 0
+        for c in offset:
+            depth += (c == "(") - (c == ")")
+            if depth < 0:
+                return None
+        return (base, offset) if depth == 0 else None
+    return None
 
 
 def launch_blocks(parsed: ParsedFile, module: Module) -> list[Block]:

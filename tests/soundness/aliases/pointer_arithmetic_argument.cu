@@ -1,7 +1,7 @@
 // soundness: must-refuse
 // why: consume writes x + 1, one element into the buffer produce reads: fused, thread i writes x[i + 1] (through z) before thread i + 1 has read x[i + 1] for produce, which the two launches one after another never do
 // no-edit: F001
-// expect: F002 "not a plain name"
+// expect: F002 "'x+1' and 'x' both point into 'x'"
 __global__ void produce(const float* x, float* y, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -15,7 +15,11 @@ Legal when:
     the chain's last launch (the fused launch is made there); and every two different
     pointers of which one is written are provably distinct allocations: a local that
     one cudaMalloc or cudaMallocManaged of the function sets, against a parameter or
-    another such local; or two parameters declared __restrict__. A kernel that is not
+    another such local; or two parameters declared __restrict__. A pointer into such a
+    local at an offset (`&x[off]`, `x + off`, the offset host arithmetic of names and
+    numbers) is that local against every other buffer, and two different ones into the
+    same local (or the local itself) may overlap; the same text in two launches is one
+    pointer (its names are not modified between them, above). A kernel that is not
     elementwise may end a chain when it reads what the chain writes only at its own
     index under the chain's guard (translator.ir.reductions: a reduction). A template
     kernel joins when its parameters are all types and the launch gives each an
@@ -355,7 +359,8 @@ class _Run:
     names each launch mentions and the first link that mentions each; each pointer
     argument with its modes (buffers()); and for the aliasing check, per provenance
     class (_provenance), the two smallest pointer arguments used and the two smallest
-    written."""
+    written, and the same per local that one allocation sets, for the arguments that
+    point into it (`y`, `&y[off]`, `y+off`: Pointers.base_of)."""
 
     def __init__(self, facts: Pointers):
         self.facts = facts
@@ -367,6 +372,10 @@ class _Run:
         self._smallest: tuple[dict[int, list[str]], dict[int, list[str]]] = ({}, {})
         self._checked = False        # every pair of the chain's pointer arguments passed the aliasing check
         self._pending: tuple | None = None
+        # Per local that one allocation sets, the two smallest of the chain's pointer
+        # arguments into it (`y`, `&y[off]`, `y+1`) used, and written: two different ones
+        # may overlap, whatever their classes say.
+        self._bases: tuple[dict[str, list[str]], dict[str, list[str]]] = ({}, {})
 
     def first_to_use(self, names: set[str]) -> int | None:
         """The position of the first link whose launch mentions one of `names`."""
@@ -400,7 +409,20 @@ class _Run:
                 _keep_smallest(smallest_used, kind, key)
             if used[key] & _WRITES:
                 _keep_smallest(smallest_written, kind, key)
-        self._pending = (link, used, (smallest_used, smallest_written))
+        # The per-base tables after this link: only the bases it changes are copied.
+        base_used, base_written = self._bases if self._checked else ({}, {})
+        bases_used, bases_written = {}, {}
+        for key in changed:
+            base = self.facts.base_of(key)
+            if base is None:
+                continue
+            if key not in self.used or not self._checked:
+                bases_used.setdefault(base, list(base_used.get(base, ())))
+                _keep_smallest(bases_used, base, key)
+            if used[key] & _WRITES:
+                bases_written.setdefault(base, list(base_written.get(base, ())))
+                _keep_smallest(bases_written, base, key)
+        self._pending = (link, used, (smallest_used, smallest_written), (bases_used, bases_written))
         pairs = []
         for key in changed:
             kind = _provenance(key, self.facts)
@@ -411,6 +433,16 @@ class _Run:
             written = _first_other(key, kind, smallest_written)
             if written is not None:
                 pairs.append((written, key))
+            base = self.facts.base_of(key) if kind & _FRESH else None
+            if base is not None:
+                same_used = bases_used.get(base, base_used.get(base, ()))
+                same_written = bases_written.get(base, base_written.get(base, ()))
+                other = next((k for k in same_used if k != key), None) if used[key] & _WRITES else None
+                if other is not None:
+                    pairs.append((key, other))
+                written = next((k for k in same_written if k != key), None)
+                if written is not None:
+                    pairs.append((written, key))
         if not pairs:
             return None
         w, other = min(pairs)
@@ -420,7 +452,11 @@ class _Run:
     def add(self, link: Link) -> None:
         """The link joins the chain (after aliasing() passed it, or as the first)."""
         if self._pending is not None and self._pending[0] is link:
-            _, self.used, self._smallest = self._pending
+            _, self.used, self._smallest, (bases_used, bases_written) = self._pending
+            if not self._checked:
+                self._bases = ({}, {})
+            self._bases[0].update(bases_used)
+            self._bases[1].update(bases_written)
             self._checked = True
         else:
             for key, modes in _link_buffers(link).items():
@@ -451,13 +487,19 @@ def _why_not_distinct(a: str, b: str, facts: Pointers) -> str:
 
 
 def _distinct(a: str, b: str, facts: Pointers) -> bool:
-    """Are the pointer arguments `a` and `b` provably different memory (_distinct_classes)?"""
+    """Are the pointer arguments `a` and `b` provably different memory (_distinct_classes,
+    and not two pointers into one allocation)?"""
+    if a != b and facts.base_of(a) is not None and facts.base_of(a) == facts.base_of(b):
+        return False
     return _distinct_classes(_provenance(a, facts), _provenance(b, facts))
 
 
 def _provenance(key: str, facts: Pointers) -> int:
     if not key.isidentifier():
-        return _NOT_A_NAME
+        # A pointer into a local that one allocation sets, at an offset (`&x[off]`, `x+off`),
+        # stays in that allocation: fresh, against every class; against another pointer into
+        # the same local, the per-base check of _Run.aliasing and _distinct say.
+        return _FRESH if facts.base_of(key) is not None else _NOT_A_NAME
     return (_FRESH if key in facts.allocated else 0) | (_PARAMETER if key in facts.parameters else 0) \
         | (_RESTRICTED if key in facts.restricted else 0)
 
@@ -478,8 +520,8 @@ _OVERLAPPING = {a: tuple(b for b in range(_NOT_A_NAME + 1) if not _distinct_clas
                 for a in range(_NOT_A_NAME + 1)}
 
 
-def _keep_smallest(table: dict[int, list[str]], kind: int, key: str) -> None:
-    """Add `key` to the class's list of its two smallest arguments."""
+def _keep_smallest(table: dict, kind, key: str) -> None:
+    """Add `key` to the class's (or the base's) list of its two smallest arguments."""
     kept = table.setdefault(kind, [])
     if key not in kept:
         kept.append(key)

@@ -201,7 +201,11 @@ def _allocation(data: bytes, declaration):
             return None
         n = text(data, size[0])
         n = n if size[0].type in ("identifier", "number_literal") else f"({n})"
-        return text(data, inner), value, "new", f"{n} * sizeof({text(data, kind)})", size[0], text(data, kind)
+        # `new float*[n]`: the front end blanked the type's stars for the parse
+        # (frontend.new_pointer_stars), so the type node is `float`; the element is `float*`.
+        stars = re.sub(rb"/\*.*?\*/", b"", data[kind.end_byte:count.start_byte], flags=re.S).count(b"*")
+        element = text(data, kind) + "*" * stars
+        return text(data, inner), value, "new", f"{n} * sizeof({element})", size[0], element
     return None
 
 
