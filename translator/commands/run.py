@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from translator import diagnostics as dg
-from translator.cache import Cache, default_dir, options_key
+from translator.cache import Cache, default_dir, options_key, whole_catalog
 from translator.inputs import UNREADABLE
 from translator.output.positions import path_text
 from translator.pipeline import Result, translate
@@ -45,6 +45,8 @@ class Batch:
     def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True, nearest=None):
         # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
         folder = default_dir() if use_cache else None
+        # The statistics of the results read the catalog (a cached run: from its snapshot).
+        whole_catalog(Cache(folder) if folder is not None else None)
         # Every local header looked for, found or not, wherever it is (a run's record
         # holds their states: translator.runcache).
         self.headers_probed: set[str] = set()
