@@ -3,10 +3,8 @@ progress line and atomic writes."""
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
 import errno
-import multiprocessing
 import os
 import shutil
 import signal
@@ -15,7 +13,6 @@ import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from translator import diagnostics as dg
@@ -100,8 +97,11 @@ class Batch:
             yield from pool.map(_one, jobs, inputs, self.which, chunksize=_chunk(len(jobs), self.workers))
 
 
-def _pool(workers: int, work) -> ProcessPoolExecutor:
-    """`workers` processes, each calling `work` (sent once, when it starts) on its tasks."""
+def _pool(workers: int, work):
+    """`workers` processes, each calling `work` (sent once, when it starts) on its tasks
+    (a ProcessPoolExecutor: imported here, a run of one file starts no pool)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
     context = multiprocessing.get_context()
     # A forkserver's workers are its children, not ours: it ends with us, and they with it.
     parent = None if context.get_start_method() == "forkserver" else os.getpid()
@@ -183,6 +183,7 @@ def _parent_death_signal() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
+        import ctypes
         return ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
