@@ -166,7 +166,7 @@ def test_runs_with_different_options_into_one_folder_at_once_leave_no_mixed_reco
 
 def test_a_run_whose_inputs_change_meanwhile_records_nothing(tmp_path: Path, cache: Path, monkeypatch,
                                                              capsys) -> None:
-    from translator.commands import translate as command
+    from translator.commands import run as command     # the Batch that translate's runs make
     (tmp_path / "t").mkdir()
     source = tmp_path / "t" / "a.cu"
     source.write_bytes(SOURCE)
@@ -252,7 +252,7 @@ class _NotReplayed(Exception):
 
 def replayed(run) -> bool:
     """Whether `run()` was answered from the run's record (no batch translated)."""
-    from translator.commands import translate as command
+    from translator.commands import run as command     # the Batch that translate's runs make
     real = command.Batch
 
     class Refused(real):

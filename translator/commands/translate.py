@@ -14,15 +14,12 @@ from pathlib import Path
 
 from translator import runcache
 from translator.cache import default_dir
-from translator.commands.run import Batch, Progress, link_below, write_atomic
 from translator.ignore import ignore_files_above
 from translator.inputs import (STALE_TEMPORARY_S, UNWRITABLE, StreamError, open_for_writing, open_regular, problem, read_regular,
                                write_problem)
 from translator.output.jsonfmt import to_json
 from translator.output.positions import path_text
 from translator.settings import Settings, UsageError
-from translator.stats import CSV_HEADER, Stats
-from translator.workspace import CUDA_SUFFIXES, Selection, Workspace
 
 
 def _output_folder(args, settings: Settings) -> Path | None:
@@ -62,6 +59,11 @@ def run(args, settings: Settings) -> int:
 
 
 def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) -> int:
+    # Imported here: a run replayed from its record (translator.runcache) walks no tree
+    # and translates nothing.
+    from translator.commands.run import Batch, Progress, write_atomic
+    from translator.stats import CSV_HEADER, Stats
+    from translator.workspace import CUDA_SUFFIXES, Selection, Workspace
     selection = Selection(output, not settings.only_translated, args.in_place, settings.include, settings.exclude,
                           settings.config.root if settings.output_from_config and output is not None else None,
                           settings.config.root, tuple(p for p in (settings.output,) if p is not None),
@@ -331,6 +333,7 @@ def _write_if_different(path: Path, data: bytes, like: Path, root: Path | None =
             return False
     except OSError:
         pass
+    from translator.commands.run import write_atomic
     write_atomic(path, data, like=like, root=root)
     return True
 
@@ -356,6 +359,7 @@ def _copy(src: Path, dst: Path, link: str | None, root: Path | None = None) -> N
     """Copy a file, never blocking on one that became a FIFO since the walk; a link stays a
     link: `link`, to its target's mirror, where the target is in the tree. Below the output
     folder `root` no link is followed on the way (run.write_atomic)."""
+    from translator.commands.run import link_below, write_atomic
     if src.is_symlink():
         link_below(root, dst, link if link is not None else os.readlink(src))
         return
