@@ -18,6 +18,7 @@ from pathlib import Path
 from translator import diagnostics as dg
 from translator.cache import Cache, default_dir, options_key, whole_catalog
 from translator.inputs import UNREADABLE
+from translator.memory import Every, give_back
 from translator.output.positions import path_text
 from translator.pipeline import Result, translate
 from translator.workspace import Job, Workspace, launch_index, local_headers
@@ -53,6 +54,7 @@ class Batch:
                       launch_index=launch_index(workspace, Cache(folder) if folder else None, headers,
                                                 self._facts_mapper(workers)))
         self.options = dataclasses.replace(options, **shared)
+        give_back()     # the index's parses are done: their freed pages go back before translating
         self.variants, self.which = [self.options], [0] * len(workspace.jobs)
         if nearest is not None:
             number: dict[int, int] = {}
@@ -124,8 +126,10 @@ class _Work:
         self.cache = Cache(folder) if folder is not None else None
         # Each variant's key part once, here (the options hold the launch index: megabytes).
         self.options_keys = [options_key(v) for v in variants] if folder is not None else []
+        self.trim = Every()     # the parses' freed pages back to the system now and then
 
     def __call__(self, job: Job, data, which: int = 0) -> tuple[Result, bool]:
+        self.trim.tick()
         options = self.variants[which]
         if self.cache is None or not isinstance(data, bytes):
             return translate_one(job, data, options), False

@@ -57,10 +57,11 @@ class Options:
     rebalance: bool = True                  # move block-size agnostic launches (--no-rebalance)
     runtime: bool = True                    # hoist allocations and handles out of loops (--no-runtime)
     block_size: int = 256                   # ... to this many threads per block (--block-size)
-    # The launches across the translated files of the kernels headers define (kernel,
-    # "path:line:col", block sizes, why unknown, the header), gathered by the command
-    # before translating; None: the Python API's one file, which counts its own launches only.
-    launch_index: tuple[tuple[str, str, tuple[int, ...], str, str, str], ...] | None = None
+    # The launches across the translated files of the kernels headers define (per kernel
+    # and defining file, translator.universe.Entry: each launch's kernel, "path:line:col",
+    # block sizes, why unknown, overridable macro), gathered by the command before
+    # translating; None: the Python API's one file, which counts its own launches only.
+    launch_index: tuple[tuple[str, str, tuple[tuple[str, str, tuple[int, ...], str, str], ...]], ...] | None = None
     # The local headers of the run's files and project (real path, bytes), gathered by the
     # command: their macros and constants are read where a file includes them.
     local_headers: tuple[tuple[str, bytes], ...] = ()
