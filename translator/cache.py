@@ -127,14 +127,14 @@ def whole_catalog(cache: Cache | None) -> None:
     it where the process's catalog is not yet whole (a worker that did not fork)."""
     global _CATALOG_WHOLE
     from translator import catalog
-    key = digest(b"\0rule catalog")
-    found = cache.get_data(key, lambda data: type(data) is list and bool(data)) if cache is not None else None
-    if found is None or not catalog.restore(found):
-        if not _CATALOG_WHOLE or cache is not None:
+    if cache is None:
+        catalog.catalog()
+    else:
+        key = digest(b"\0rule catalog")
+        found = cache.get_data(key, lambda data: type(data) is list and bool(data))
+        if found is None or not catalog.restore(found):
             from translator.rules.declare import user_ids
-            snapshot = catalog.snapshot(leave_out=user_ids())
-            if cache is not None:
-                cache.put_data(key, snapshot)
+            cache.put_data(key, catalog.snapshot(leave_out=user_ids()))
     _CATALOG_WHOLE = True
 
 
