@@ -173,10 +173,10 @@ def test_a_run_whose_inputs_change_meanwhile_records_nothing(tmp_path: Path, cac
     real = command.Batch
 
     class Editing(real):
-        def results(self):
-            for pair in super().results():
+        def written(self):
+            for triple in super().written():
                 source.write_bytes(b"void a() { cudaMalloc(0, 4); }\n")    # edited while the run reads
-                yield pair
+                yield triple
     monkeypatch.setattr(command, "Batch", Editing)
     assert translate(tmp_path / "t", tmp_path / "o") == 0
     assert not [p for p in entries(cache) if p.name.startswith("run-")]

@@ -13,11 +13,12 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from translator import diagnostics as dg
 from translator.cache import Cache, default_dir, options_key, whole_catalog
-from translator.inputs import UNREADABLE
+from translator.inputs import UNREADABLE, read_regular
 from translator.memory import Every, give_back
 from translator.output.positions import path_text
 from translator.pipeline import Result, translate
@@ -40,7 +41,8 @@ class Batch:
     nearest configuration is not the run's (None: the run's); each variant goes to the
     workers once, a task carries its number."""
 
-    def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True, nearest=None):
+    def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True, nearest=None,
+                 mirror: Mirror | None = None):
         # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
         folder = default_dir() if use_cache else None
         # The statistics of the results read the catalog (a cached run: from its snapshot).
@@ -65,7 +67,7 @@ class Batch:
                         number[id(own)] = len(self.variants)
                         self.variants.append(dataclasses.replace(own, **shared))
                     self.which[k] = number[id(own)]
-        self.workspace, self.workers, self.folder = workspace, workers, folder
+        self.workspace, self.workers, self.folder, self.mirror = workspace, workers, folder, mirror
         self.hits = 0
 
     @staticmethod
@@ -81,21 +83,26 @@ class Batch:
 
     def results(self):
         """(job, Result) pairs in job order."""
+        for job, result, _ in self.written():
+            yield job, result
+
+    def written(self):
+        """(job, Result, what `mirror` wrote of it: Mirror.write's answer) in job order."""
         jobs = self.workspace.jobs
         inputs = [self.workspace.read(job) for job in jobs]
-        for job, (result, hit) in zip(jobs, self._stream(jobs, inputs)):
+        for job, (result, hit, wrote) in zip(jobs, self._stream(jobs, inputs)):
             self.hits += hit
-            yield job, result
+            yield job, result, wrote
 
     def _stream(self, jobs: list[Job], inputs: list):
         """(Result, from the cache) of each job, in order, from a pool of workers where
         there is enough work."""
         if self.workers == 1 or len(jobs) < _POOL_MIN_FILES:
-            work = _Work(self.variants, self.folder)
+            work = _Work(self.variants, self.folder, self.mirror)
             for job, data, which in zip(jobs, inputs, self.which):
                 yield work(job, data, which)
             return
-        with _pool(min(self.workers, len(jobs)), _Work(self.variants, self.folder)) as pool:
+        with _pool(min(self.workers, len(jobs)), _Work(self.variants, self.folder, self.mirror)) as pool:
             yield from pool.map(_one, jobs, inputs, self.which, chunksize=_chunk(len(jobs), self.workers))
 
 
@@ -117,20 +124,54 @@ def _chunk(jobs: int, workers: int) -> int:
     return max(1, min(16, jobs // (8 * workers)))
 
 
-class _Work:
-    """What a process translates with: the run's options (their variants, by number) and
-    cache (None: no cache)."""
+@dataclass(frozen=True)
+class Mirror:
+    """How a run into an output folder writes each translation (`translate -o DIR`): in
+    the process that translated it, a worker of the pool where there is one, so that the
+    writes do not wait on the parent. The parent prints what each wrote, in job order."""
+    root: Path | None           # the output folder: no link below it is followed
+    only_translated: bool       # --only-translated: a plain file that did not change is not written
 
-    def __init__(self, variants: list, folder: Path | None):
-        self.variants = variants
+    def write(self, job: Job, result: Result) -> tuple[list[Path], tuple[Path, str] | None] | None:
+        """(the paths rewritten, in order; the path that could not be written and why, or
+        None), or None where the job writes nothing (no destination, not translated, or a
+        plain file --only-translated leaves out)."""
+        from translator.workspace import CUDA_SUFFIXES
+        if job.destination is None or (result.skipped and result.errors):
+            return None
+        if not (result.changed or job.source.suffix in CUDA_SUFFIXES or job.included or not self.only_translated):
+            return None
+        rewritten = []
+        where = job.destination
+        try:
+            # Every path the file was reached by (translated once).
+            for where in (job.destination, *job.also):
+                if write_if_different(where, result.output, job.source, self.root):
+                    rewritten.append(where)
+        except OSError as exc:
+            return rewritten, (where, f"{exc.strerror or exc}")
+        return rewritten, None
+
+
+class _Work:
+    """What a process translates with: the run's options (their variants, by number),
+    cache (None: no cache) and output folder (`mirror`, None: the parent writes, or nothing
+    is written)."""
+
+    def __init__(self, variants: list, folder: Path | None, mirror: Mirror | None = None):
+        self.variants, self.mirror = variants, mirror
         self.cache = Cache(folder) if folder is not None else None
         # Each variant's key part once, here (the options hold the launch index: megabytes).
         self.options_keys = [options_key(v) for v in variants] if folder is not None else []
         self.trim = Every()     # the parses' freed pages back to the system now and then
 
-    def __call__(self, job: Job, data, which: int = 0) -> tuple[Result, bool]:
+    def __call__(self, job: Job, data, which: int = 0) -> tuple[Result, bool, tuple | None]:
+        """(the Result, from the cache, what `mirror` wrote of it)."""
         self.trim.tick()
-        options = self.variants[which]
+        result, hit = self._result(job, data, self.variants[which], which)
+        return result, hit, self.mirror.write(job, result) if self.mirror is not None else None
+
+    def _result(self, job: Job, data, options, which: int) -> tuple[Result, bool]:
         if self.cache is None or not isinstance(data, bytes):
             return translate_one(job, data, options), False
         key = self.cache.key(job.display, data, self.options_keys[which])
@@ -395,3 +436,26 @@ def link_below(root: Path | None, path: Path, target: str) -> None:
         os.symlink(target, parts[-1], dir_fd=folder)
     finally:
         os.close(folder)
+
+
+def write_if_different(path: Path, data: bytes, like: Path, root: Path | None = None) -> bool:
+    """Write unless the file already holds exactly `data` (its time stamp is then kept);
+    below the output folder `root`, through no link (run.write_atomic)."""
+    try:
+        if not path.is_symlink() and path.stat().st_size == len(data) and read_regular(path) == data \
+                and (root is None or not linked_between(root, path)):
+            return False
+    except OSError:
+        pass
+    write_atomic(path, data, like=like, root=root)
+    return True
+
+
+def linked_between(root: Path, path: Path) -> bool:
+    """Is a folder between the output folder `root` and `path` a link?"""
+    folder = path.parent
+    while folder != root and root in folder.parents:
+        if folder.is_symlink():
+            return True
+        folder = folder.parent
+    return False
