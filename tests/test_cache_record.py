@@ -32,6 +32,11 @@ def entries(cache: Path) -> list[Path]:
     return [p for p in cache.rglob("*") if p.is_file() and p.name != "lock"]
 
 
+def catalog_snapshot(path: Path) -> bool:
+    """Is this entry the rule catalog's snapshot (translator.cache.whole_catalog)?"""
+    return b"explanation" in path.read_bytes()
+
+
 class _Marker:
     """A pickle that, once loaded, creates a file: what an entry planted in a shared cache did."""
 
@@ -161,17 +166,17 @@ def test_runs_with_different_options_into_one_folder_at_once_leave_no_mixed_reco
 
 def test_a_run_whose_inputs_change_meanwhile_records_nothing(tmp_path: Path, cache: Path, monkeypatch,
                                                              capsys) -> None:
-    from translator.commands import translate as command
+    from translator.commands import run as command     # the Batch that translate's runs make
     (tmp_path / "t").mkdir()
     source = tmp_path / "t" / "a.cu"
     source.write_bytes(SOURCE)
     real = command.Batch
 
     class Editing(real):
-        def results(self):
-            for pair in super().results():
+        def written(self):
+            for triple in super().written():
                 source.write_bytes(b"void a() { cudaMalloc(0, 4); }\n")    # edited while the run reads
-                yield pair
+                yield triple
     monkeypatch.setattr(command, "Batch", Editing)
     assert translate(tmp_path / "t", tmp_path / "o") == 0
     assert not [p for p in entries(cache) if p.name.startswith("run-")]
@@ -222,7 +227,7 @@ def test_an_entry_whose_output_disagrees_with_its_fixes_is_a_miss(tmp_path: Path
     (tree / "a.cu").write_bytes(SOURCE)
     assert main(["diff", str(tree), "-q", *ROCM]) == 0
     first = capsys.readouterr().out
-    [entry] = [p for p in entries(cache) if not p.name.startswith("run-")]
+    [entry] = [p for p in entries(cache) if not p.name.startswith("run-") and not catalog_snapshot(p)]
     doc = json.loads(entry.read_bytes())
     for key, value in (("output", None), ("output", "int x;\n"), ("applied", [])):
         payload = json.loads(doc["payload"])
@@ -247,7 +252,7 @@ class _NotReplayed(Exception):
 
 def replayed(run) -> bool:
     """Whether `run()` was answered from the run's record (no batch translated)."""
-    from translator.commands import translate as command
+    from translator.commands import run as command     # the Batch that translate's runs make
     real = command.Batch
 
     class Refused(real):
@@ -321,3 +326,55 @@ def test_a_launch_outside_the_paths_given_widens_the_replayed_bound(tmp_path: Pa
     (project / "tools" / "c.cu").write_bytes(b'#include "../src/kern.cuh"\nvoid c(float *p) { k<<<1, 512>>>(p); }\n')
     assert run() == 0
     assert header.read_bytes() == fresh() == b"#pragma once\n#include <hip/hip_runtime.h>\n\n" + bounded(512)
+
+
+def _imports(stderr: str) -> list[str]:
+    """The modules `python -X importtime` says were imported."""
+    return [line.rsplit("|", 1)[1].strip() for line in stderr.splitlines() if line.startswith("import time:")]
+
+
+def test_a_file_answered_from_the_cache_imports_no_pass_and_no_analysis(tmp_path: Path, cache: Path) -> None:
+    # One file, cached: the command line's pass options, the settings and the hit's check
+    # of its rule ids need no pass's code (issue 23: 100 ms of a 0.37 s run).
+    source = tmp_path / "k.cu"
+    source.write_bytes(b"__global__ void k(float* x) { x[0] = 1; }\n"
+                       b"void f(float* x) { k<<<1, 64>>>(x); cudaDeviceSynchronize(); }\n")
+    command = [sys.executable, "-X", "importtime", "-m", "translator", "translate", str(source), "--stdout", *ROCM]
+    env = dict(os.environ, CU2HIP_CACHE_DIR=str(cache))
+    first = subprocess.run(command, capture_output=True, env=env)
+    second = subprocess.run(command, capture_output=True, env=env)
+    assert first.returncode == second.returncode == 0
+    assert second.stdout == first.stdout and b"hipLaunchKernelGGL" not in first.stdout
+    assert b"1 cached" in second.stderr.splitlines()[-1]
+    assert [m for m in _imports(first.stderr.decode()) if m.startswith("translator.passes.")]
+    loaded = _imports(second.stderr.decode())
+    assert [m for m in loaded if m.startswith(("translator.passes.", "translator.facts.", "translator.ir.elementwise",
+                                               "translator.ir.warp"))] == ["translator.passes.declarations"]
+
+
+def test_a_tampered_catalog_snapshot_is_not_read_and_the_cached_run_is_the_same(tmp_path: Path, cache: Path) -> None:
+    from translator import catalog
+    snapshot = catalog.snapshot()
+    assert catalog.restore(json.loads(json.dumps(snapshot)))
+    one = snapshot[0]
+    for bad in ([dict(one, severity=1)], [dict(one, id="X1")], [dict(one, options="ab")], [{**one, "extra": 1}],
+                [dict(one, summary=one["summary"] + " (changed)")], ["H001"], [dict(one, topic=["x"])]):
+        assert not catalog.restore(bad), bad
+    source = tmp_path / "a.cu"
+    source.write_bytes(SOURCE)
+    command = [sys.executable, "-m", "translator", "translate", str(source), "--stdout", *ROCM]
+    env = dict(os.environ, CU2HIP_CACHE_DIR=str(cache))
+    first = subprocess.run(command, capture_output=True, env=env)
+    (snapshot_entry,) = [p for p in entries(cache) if catalog_snapshot(p)]
+    entry = json.loads(snapshot_entry.read_bytes())
+    payload = json.loads(entry["payload"])
+    payload[0]["severity"] = "fatal"
+    text = json.dumps(payload, separators=(",", ":"))
+    import hashlib
+    entry.update(payload=text, digest=hashlib.sha256(text.encode()).hexdigest())
+    snapshot_entry.write_text(json.dumps(entry))
+    second = subprocess.run(command, capture_output=True, env=env)
+    assert (second.returncode, second.stdout) == (first.returncode, first.stdout) and first.stdout == HIP
+    assert second.stderr.replace(b", 1 cached", b"") == first.stderr
+    assert b"1 cached" in second.stderr
+    assert json.loads(json.loads(snapshot_entry.read_bytes())["payload"])[0]["severity"] != "fatal"

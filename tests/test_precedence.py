@@ -80,3 +80,18 @@ def test_pass_options_are_declared_once_and_the_cli_configuration_and_settings_d
     with pytest.raises(ConfigError, match="'block-size' must be a multiple of 64 from 64 to 1024, not 100"):
         load_config(config)
     assert [o.default for o in pass_options()] == [True, True, 256, True]
+
+
+def test_the_passes_options_are_their_declarations_and_a_pass_cannot_register_others():
+    # translator.passes.declarations holds them apart from the passes' code (a cached run reads
+    # them alone): each registered pass's options are its entry there, every entry a pass's.
+    import pytest
+
+    from translator.passes.declarations import DECLARED, PassOption
+    from translator.passes import all_passes, register_pass
+    passes = all_passes()
+    assert set(DECLARED) <= set(passes)
+    assert {pid: p.options for pid, p in passes.items() if p.options} == DECLARED
+    with pytest.raises(ValueError, match="its options are not translator.passes.declarations.DECLARED"):
+        register_pass("fusion-copy", rules=(), options=(PassOption("fuse", "fuse", True, "h"),))(lambda ctx: None)
+    assert "fusion-copy" not in passes

@@ -450,3 +450,40 @@ def test_stdout_whose_reader_went_away_ends_quietly(args: list[str], tmp_path: P
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 128 + signal.SIGPIPE, err
     assert "Traceback" not in err and "Broken pipe" not in err and "standard output" not in err, err
+
+
+def test_a_pools_translations_are_written_by_its_workers_and_reported_in_order(tmp_path: Path, monkeypatch,
+                                                                                capsys):
+    # Issue 23: the parent wrote every result, one after another, while the workers waited
+    # on it; each worker now writes what it translates (below the output folder, as the
+    # parent did), and the parent prints what was written and what failed, in job order.
+    import translator.commands.run as run_module
+    tree = tmp_path / "t"
+    tree.mkdir()
+    for name in ("a.cu", "b.cu", "c.cu", "d.cu"):
+        (tree / name).write_bytes(GOOD)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "c.cu").mkdir()              # a folder where c.cu's translation must go
+    writers = tmp_path / "writers"
+    real = run_module.write_if_different
+
+    def write(path, data, like, root=None):
+        with open(writers, "a") as log:
+            log.write(f"{os.getpid()} {path.name} {root}\n")
+        return real(path, data, like, root)
+    monkeypatch.setattr(run_module, "write_if_different", write)
+    assert main(["translate", str(tree), "-o", str(out), "-j", "2", "--no-cache", *ROCM]) == 1
+    err = capsys.readouterr().err
+    logged = [line.split() for line in writers.read_text().splitlines()]
+    assert sorted(name for _, name, _ in logged) == ["a.cu", "b.cu", "c.cu", "d.cu"]
+    assert {root for _, _, root in logged} == {str(out)}
+    assert str(os.getpid()) not in {pid for pid, _, _ in logged}
+    assert [(out / n).read_bytes() for n in ("a.cu", "b.cu", "d.cu")] == [main_output(GOOD)] * 3
+    assert [line for line in err.splitlines() if "cannot write" in line] == [
+        f"{out / 'c.cu'}:1:1: error: cannot write: not a regular file; the file is unchanged [I005]"]
+    assert ", 1 errors, 0 warnings;" in err.splitlines()[-1]
+
+
+def main_output(source: bytes) -> bytes:
+    return translate("x.cu", source, Options(rocm_version=(6, 0))).output

@@ -87,6 +87,8 @@ class Cache:
     def get(self, key: str, data: bytes):
         """The cached Result for `key`, made whole with the input `data`; None for a miss."""
         from translator.cache_format import result_from_json
+        if not _CATALOG_WHOLE:
+            whole_catalog(self)
         payload = read_entry(self._path(key), key)
         if payload is None:
             return None
@@ -110,6 +112,30 @@ class Cache:
     def put(self, key: str, result) -> None:
         from translator.cache_format import result_to_json
         write_entry(self._path(key), key, result_to_json(result))
+
+
+_CATALOG_WHOLE = False       # this process's rule catalog holds every built-in rule
+
+
+def whole_catalog(cache: Cache | None) -> None:
+    """Make this process's rule catalog whole (a hit's rule ids are checked against it,
+    the statistics read its topics): from `cache`'s snapshot of it for this fingerprint
+    where there is one, so that a run answered from the cache imports no pass; else by
+    importing every module that declares rules (translator.catalog.catalog). Where the
+    cache has no snapshot (or one that is not this catalog's), it is written for the
+    next run. Called once a run (translator.commands.run.Batch); a cache's lookup calls
+    it where the process's catalog is not yet whole (a worker that did not fork)."""
+    global _CATALOG_WHOLE
+    from translator import catalog
+    if cache is None:
+        catalog.catalog()
+    else:
+        key = digest(b"\0rule catalog")
+        found = cache.get_data(key, lambda data: type(data) is list and bool(data))
+        if found is None or not catalog.restore(found):
+            from translator.rules.declare import user_ids
+            cache.put_data(key, catalog.snapshot(leave_out=user_ids()))
+    _CATALOG_WHOLE = True
 
 
 def digest(*parts: bytes, options=None) -> str:

@@ -11,6 +11,7 @@ and returns all of them; help (`cu2hip rules`), the generated docs, `--select` a
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import pkgutil
@@ -103,6 +104,43 @@ def catalog() -> dict[str, Rule]:
     return dict(sorted(RULES.items()))
 
 
+def snapshot(leave_out=()) -> list[dict]:
+    """The whole catalog (less the ids `leave_out`: a run's user rules) as plain data, for
+    `restore` in a process that has imported no pass (translator.cache keeps it per
+    fingerprint of the tool: a cached run needs the rules' ids, topics and names, not
+    the passes' code)."""
+    return [{**dataclasses.asdict(r), "options": list(r.options)} for code, r in catalog().items()
+            if code not in leave_out]
+
+
+# Each field's JSON types, from its annotation (options: a list of strings).
+_TYPES = {"str": (str,), "bool": (bool,), "bool | None": (bool, type(None)), "str | None": (str, type(None)),
+          "tuple[str, ...]": (list,)}
+_FIELDS = {f.name: _TYPES[f.type] for f in dataclasses.fields(Rule)}
+
+
+def restore(data) -> bool:
+    """Declare the rules of a `snapshot` (data read back from a cache: each field checked);
+    False, declaring nothing, at anything unexpected or a rule that disagrees with one
+    already declared."""
+    try:
+        made = []
+        for fields in data:
+            if type(fields) is not dict or set(fields) != set(_FIELDS):
+                return False
+            if not all(type(v) in _FIELDS[k] for k, v in fields.items()) \
+                    or not all(type(o) is str for o in fields["options"]):
+                return False
+            made.append(Rule(**dict(fields, options=tuple(fields["options"]))))
+    except (TypeError, ValueError):
+        return False
+    if any(RULES.get(r.id, r) != r for r in made):
+        return False
+    for r in made:
+        RULES.setdefault(r.id, r)
+    return True
+
+
 _DISCOVERED: set[str] = set()
 
 
@@ -123,6 +161,8 @@ def matches(code: str, selectors) -> bool:
 
 def check_selectors(selectors, option: str) -> None:
     """ValueError naming the first selector that matches no rule."""
+    if not selectors:
+        return          # no catalog: a run that selects nothing imports no pass for it
     codes = catalog()
     for s in selectors:
         if s != "ALL" and not any(code.startswith(s) for code in codes):

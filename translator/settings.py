@@ -171,7 +171,7 @@ def _compile_timeout(seconds: float) -> float:
 def _pass_options(args, config: Config) -> dict:
     """The passes' declared options (translator.passes.PassOption): the flag, else the
     configuration, else the declared default; each checked as declared."""
-    from translator.passes import pass_options
+    from translator.passes.declarations import pass_options
     out = {}
     for option in pass_options():
         value = _flag_or(args, option.field, config.passes.get(option.field), option.default)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from translator.inputs import REGULAR, kind, read_regular, real_path
+from translator.memory import Every
 from translator.source import HEADER_SUFFIXES
 
 _LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
@@ -41,9 +42,13 @@ _STATIC = re.compile(rb"\bstatic\b")
 SUFFIXES = frozenset({".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl",
                       ".inc", ".ipp", ".tpp"})
 
-# One index entry: (kernel, "path:line:col", block sizes, why unknown, the defining file,
+# A launch or other use of a kernel: (kernel, "path:line:col", block sizes, why unknown,
 # the overridable macro the block is exactly, translator.ir.host_values.Value.symbol).
-Entry = tuple[str, str, tuple[int, ...], str, str, str]
+Fact = tuple[str, str, tuple[int, ...], str, str]
+# One index entry: (kernel, its defining file, the facts of it across the project). A
+# launcher's facts are one tuple each, shared by the entries of every definition it
+# reaches (a project of N copies of one program: N x N entries of the same facts).
+Entry = tuple[str, str, tuple[Fact, ...]]
 
 
 @dataclass(frozen=True)
@@ -236,24 +241,29 @@ def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, s
     launchers = sorted(names_of)
     tasks = [(files[real].display, files[real].data, frozenset(names_of[real])) for real in launchers]
     found = (mapper or _serial)(LaunchFacts(qualifier_macros, cache, headers), tasks)
-    # Each file's facts by kernel: a kernel's entries are its launchers' facts of it.
+    del tasks
+    # Each file's facts by kernel: a kernel's entries are its launchers' facts of it (the
+    # facts' own tuples, not copies).
     facts: dict[str, dict[str, list]] = {}
     for real, listed in zip(launchers, found):
         by_kernel = facts[real] = {}
-        for kernel, where, values, reason, symbol in listed:
-            by_kernel.setdefault(kernel, []).append((where, values, reason, symbol))
+        for fact in listed:
+            by_kernel.setdefault(fact[0], []).append(fact)
+    del found
     for (home, name), who in sorted(wanted.items()):
         shown = files[home].display
         offset, external = files[home].kernels.defined[name]
+        listed: list[Fact] = []
         if not complete and external and home not in included and Path(home).suffix.lower() not in HEADER_SUFFIXES:
             line = files[home].data.count(b"\n", 0, offset) + 1
-            entries.append((name, f"{shown}:{line}", (), (
+            listed.append((name, f"{shown}:{line}", (), (
                 f"{name} has external linkage: another translation unit of the program may launch it, and the "
                 "files given do not hold the program (none defines main). Translate the project's folder, or "
-                "set [tool.cu2hip] in its pyproject.toml or a cu2hip.toml, so that every launch is counted"), shown, ""))
+                "set [tool.cu2hip] in its pyproject.toml or a cu2hip.toml, so that every launch is counted"), ""))
         for real in sorted(who, key=lambda r: files[r].display):
-            entries += [(name, where, values, reason, shown, symbol)
-                        for where, values, reason, symbol in facts[real].get(name, ())]
+            listed += facts[real].get(name, ())
+        if listed:
+            entries.append((name, shown, tuple(listed)))
     return tuple(entries)
 
 
@@ -273,12 +283,15 @@ class LaunchFacts:
 
     def __init__(self, qualifier_macros: frozenset[bytes], cache, headers: tuple[tuple[str, bytes], ...]):
         self.qualifier_macros, self.cache, self.headers = qualifier_macros, cache, headers
+        self.trim = Every()     # the parses' freed pages back to the system now and then
         # Digested once for the run, not once per file (a project's headers, times its files).
         self.headers_key = _headers_digest(headers) if cache is not None else b""
 
     def __call__(self, task: tuple[str, bytes, frozenset[str]]) -> list:
         display, data, names = task
-        return _facts(display, data, names, self.qualifier_macros, self.cache, self.headers, self.headers_key)
+        out = _facts(display, data, names, self.qualifier_macros, self.cache, self.headers, self.headers_key)
+        self.trim.tick()
+        return out
 
 
 def _facts(display: str, data: bytes, names: frozenset[str], qualifier_macros: frozenset[bytes], cache, headers,

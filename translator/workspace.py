@@ -416,10 +416,10 @@ def local_headers(workspace: Workspace, probed: set[str] | None = None) -> tuple
 
 
 def launch_index(workspace: Workspace, cache=None, headers: tuple[tuple[str, bytes], ...] = (), mapper=None) \
-        -> tuple[tuple[str, str, tuple[int, ...], str, str, str], ...]:
+        -> tuple:
     """The launches, with their block sizes or why they are unknown, and every other use,
-    of the kernels that can be launched from another file than their own (kernel,
-    "path:line:col", sizes, reason, the defining file), over the whole project whatever
+    of the kernels that can be launched from another file than their own (per kernel and
+    defining file, translator.universe.Entry), over the whole project whatever
     files the command was given (translator.universe): what the launch-bounds and
     rebalancing passes read for such a kernel. Another program's kernel of the same name
     is another kernel: only files that include the defining file, or declare the kernel

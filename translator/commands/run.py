@@ -3,10 +3,8 @@ progress line and atomic writes."""
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
 import errno
-import multiprocessing
 import os
 import shutil
 import signal
@@ -15,12 +13,13 @@ import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from translator import diagnostics as dg
-from translator.cache import Cache, default_dir, options_key
-from translator.inputs import UNREADABLE
+from translator.cache import Cache, default_dir, options_key, whole_catalog
+from translator.inputs import UNREADABLE, read_regular
+from translator.memory import Every, give_back
 from translator.output.positions import path_text
 from translator.pipeline import Result, translate
 from translator.workspace import Job, Workspace, launch_index, local_headers
@@ -42,9 +41,12 @@ class Batch:
     nearest configuration is not the run's (None: the run's); each variant goes to the
     workers once, a task carries its number."""
 
-    def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True, nearest=None):
+    def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True, nearest=None,
+                 mirror: Mirror | None = None):
         # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
         folder = default_dir() if use_cache else None
+        # The statistics of the results read the catalog (a cached run: from its snapshot).
+        whole_catalog(Cache(folder) if folder is not None else None)
         # Every local header looked for, found or not, wherever it is (a run's record
         # holds their states: translator.runcache).
         self.headers_probed: set[str] = set()
@@ -54,6 +56,7 @@ class Batch:
                       launch_index=launch_index(workspace, Cache(folder) if folder else None, headers,
                                                 self._facts_mapper(workers)))
         self.options = dataclasses.replace(options, **shared)
+        give_back()     # the index's parses are done: their freed pages go back before translating
         self.variants, self.which = [self.options], [0] * len(workspace.jobs)
         if nearest is not None:
             number: dict[int, int] = {}
@@ -64,7 +67,7 @@ class Batch:
                         number[id(own)] = len(self.variants)
                         self.variants.append(dataclasses.replace(own, **shared))
                     self.which[k] = number[id(own)]
-        self.workspace, self.workers, self.folder = workspace, workers, folder
+        self.workspace, self.workers, self.folder, self.mirror = workspace, workers, folder, mirror
         self.hits = 0
 
     @staticmethod
@@ -80,26 +83,34 @@ class Batch:
 
     def results(self):
         """(job, Result) pairs in job order."""
+        for job, result, _ in self.written():
+            yield job, result
+
+    def written(self):
+        """(job, Result, what `mirror` wrote of it: Mirror.write's answer) in job order."""
         jobs = self.workspace.jobs
         inputs = [self.workspace.read(job) for job in jobs]
-        for job, (result, hit) in zip(jobs, self._stream(jobs, inputs)):
+        for job, (result, hit, wrote) in zip(jobs, self._stream(jobs, inputs)):
             self.hits += hit
-            yield job, result
+            yield job, result, wrote
 
     def _stream(self, jobs: list[Job], inputs: list):
         """(Result, from the cache) of each job, in order, from a pool of workers where
         there is enough work."""
         if self.workers == 1 or len(jobs) < _POOL_MIN_FILES:
-            work = _Work(self.variants, self.folder)
+            work = _Work(self.variants, self.folder, self.mirror)
             for job, data, which in zip(jobs, inputs, self.which):
                 yield work(job, data, which)
             return
-        with _pool(min(self.workers, len(jobs)), _Work(self.variants, self.folder)) as pool:
+        with _pool(min(self.workers, len(jobs)), _Work(self.variants, self.folder, self.mirror)) as pool:
             yield from pool.map(_one, jobs, inputs, self.which, chunksize=_chunk(len(jobs), self.workers))
 
 
-def _pool(workers: int, work) -> ProcessPoolExecutor:
-    """`workers` processes, each calling `work` (sent once, when it starts) on its tasks."""
+def _pool(workers: int, work):
+    """`workers` processes, each calling `work` (sent once, when it starts) on its tasks
+    (a ProcessPoolExecutor: imported here, a run of one file starts no pool)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
     context = multiprocessing.get_context()
     # A forkserver's workers are its children, not ours: it ends with us, and they with it.
     parent = None if context.get_start_method() == "forkserver" else os.getpid()
@@ -113,18 +124,54 @@ def _chunk(jobs: int, workers: int) -> int:
     return max(1, min(16, jobs // (8 * workers)))
 
 
-class _Work:
-    """What a process translates with: the run's options (their variants, by number) and
-    cache (None: no cache)."""
+@dataclass(frozen=True)
+class Mirror:
+    """How a run into an output folder writes each translation (`translate -o DIR`): in
+    the process that translated it, a worker of the pool where there is one, so that the
+    writes do not wait on the parent. The parent prints what each wrote, in job order."""
+    root: Path | None           # the output folder: no link below it is followed
+    only_translated: bool       # --only-translated: a plain file that did not change is not written
 
-    def __init__(self, variants: list, folder: Path | None):
-        self.variants = variants
+    def write(self, job: Job, result: Result) -> tuple[list[Path], tuple[Path, str] | None] | None:
+        """(the paths rewritten, in order; the path that could not be written and why, or
+        None), or None where the job writes nothing (no destination, not translated, or a
+        plain file --only-translated leaves out)."""
+        from translator.workspace import CUDA_SUFFIXES
+        if job.destination is None or (result.skipped and result.errors):
+            return None
+        if not (result.changed or job.source.suffix in CUDA_SUFFIXES or job.included or not self.only_translated):
+            return None
+        rewritten = []
+        where = job.destination
+        try:
+            # Every path the file was reached by (translated once).
+            for where in (job.destination, *job.also):
+                if write_if_different(where, result.output, job.source, self.root):
+                    rewritten.append(where)
+        except OSError as exc:
+            return rewritten, (where, f"{exc.strerror or exc}")
+        return rewritten, None
+
+
+class _Work:
+    """What a process translates with: the run's options (their variants, by number),
+    cache (None: no cache) and output folder (`mirror`, None: the parent writes, or nothing
+    is written)."""
+
+    def __init__(self, variants: list, folder: Path | None, mirror: Mirror | None = None):
+        self.variants, self.mirror = variants, mirror
         self.cache = Cache(folder) if folder is not None else None
         # Each variant's key part once, here (the options hold the launch index: megabytes).
         self.options_keys = [options_key(v) for v in variants] if folder is not None else []
+        self.trim = Every()     # the parses' freed pages back to the system now and then
 
-    def __call__(self, job: Job, data, which: int = 0) -> tuple[Result, bool]:
-        options = self.variants[which]
+    def __call__(self, job: Job, data, which: int = 0) -> tuple[Result, bool, tuple | None]:
+        """(the Result, from the cache, what `mirror` wrote of it)."""
+        self.trim.tick()
+        result, hit = self._result(job, data, self.variants[which], which)
+        return result, hit, self.mirror.write(job, result) if self.mirror is not None else None
+
+    def _result(self, job: Job, data, options, which: int) -> tuple[Result, bool]:
         if self.cache is None or not isinstance(data, bytes):
             return translate_one(job, data, options), False
         key = self.cache.key(job.display, data, self.options_keys[which])
@@ -181,6 +228,7 @@ def _parent_death_signal() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
+        import ctypes
         return ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
@@ -388,3 +436,26 @@ def link_below(root: Path | None, path: Path, target: str) -> None:
         os.symlink(target, parts[-1], dir_fd=folder)
     finally:
         os.close(folder)
+
+
+def write_if_different(path: Path, data: bytes, like: Path, root: Path | None = None) -> bool:
+    """Write unless the file already holds exactly `data` (its time stamp is then kept);
+    below the output folder `root`, through no link (run.write_atomic)."""
+    try:
+        if not path.is_symlink() and path.stat().st_size == len(data) and read_regular(path) == data \
+                and (root is None or not linked_between(root, path)):
+            return False
+    except OSError:
+        pass
+    write_atomic(path, data, like=like, root=root)
+    return True
+
+
+def linked_between(root: Path, path: Path) -> bool:
+    """Is a folder between the output folder `root` and `path` a link?"""
+    folder = path.parent
+    while folder != root and root in folder.parents:
+        if folder.is_symlink():
+            return True
+        folder = folder.parent
+    return False

@@ -14,15 +14,12 @@ from pathlib import Path
 
 from translator import runcache
 from translator.cache import default_dir
-from translator.commands.run import Batch, Progress, link_below, write_atomic
 from translator.ignore import ignore_files_above
-from translator.inputs import (STALE_TEMPORARY_S, UNWRITABLE, StreamError, open_for_writing, open_regular, problem, read_regular,
+from translator.inputs import (STALE_TEMPORARY_S, UNWRITABLE, StreamError, open_for_writing, open_regular, problem,
                                write_problem)
 from translator.output.jsonfmt import to_json
 from translator.output.positions import path_text
 from translator.settings import Settings, UsageError
-from translator.stats import CSV_HEADER, Stats
-from translator.workspace import CUDA_SUFFIXES, Selection, Workspace
 
 
 def _output_folder(args, settings: Settings) -> Path | None:
@@ -62,6 +59,11 @@ def run(args, settings: Settings) -> int:
 
 
 def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) -> int:
+    # Imported here: a run replayed from its record (translator.runcache) walks no tree
+    # and translates nothing.
+    from translator.commands.run import Batch, Mirror, Progress, write_atomic
+    from translator.stats import CSV_HEADER, Stats
+    from translator.workspace import Selection, Workspace
     selection = Selection(output, not settings.only_translated, args.in_place, settings.include, settings.exclude,
                           settings.config.root if settings.output_from_config and output is not None else None,
                           settings.config.root, tuple(p for p in (settings.output,) if p is not None),
@@ -96,10 +98,12 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
     # The progress line and the summary go to the terminal only, not into a run's record.
     stderr = replay.stderr if replay is not None else sys.stderr
     progress = Progress.on(stderr, len(workspace.jobs), quiet)
-    batch = Batch(workspace, settings.options, settings.jobs, args.cache, settings.nearest)
+    # Into an output folder, each translation is written where it was made (a worker).
+    mirror = None if args.stdout or args.output_file or args.in_place else Mirror(output, settings.only_translated)
+    batch = Batch(workspace, settings.options, settings.jobs, args.cache, settings.nearest, mirror)
     if replay is not None:
         replay.read(batch.headers_probed, workspace, settings, batch.variants)
-    for job, result in batch.results():
+    for job, result, wrote in batch.written():
         progress.clear()
         for d in result.diagnostics:
             print(d.format(), file=sys.stderr)
@@ -129,15 +133,18 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
                                               f"{target.stat().st_mode & 0o777:o}); make it writable to rewrite "
                                               "it in place")
                     write_atomic(target, result.output, like=target, durable=True)
-            elif job.destination is not None:
-                if result.changed or job.source.suffix in CUDA_SUFFIXES or job.included \
-                        or not settings.only_translated:
-                    # Every path the file was reached by (translated once).
-                    for where in (job.destination, *job.also):
-                        if _write_if_different(where, result.output, job.source, output):
-                            rewritten += 1
-                            if args.pre_commit:
-                                print(f"Rewriting {_shown(where)}")
+            elif wrote is not None:
+                done, failed = wrote
+                for where in done:
+                    rewritten += 1
+                    if args.pre_commit:
+                        print(f"Rewriting {_shown(where)}")
+                if failed is not None:
+                    where, why = failed
+                    write_failed = True
+                    errors += 1
+                    print(problem(UNWRITABLE, where, f"cannot write: {why}; the file is unchanged").format(),
+                          file=sys.stderr)
         except StreamError:
             raise       # stdout itself: the command ends (translator.inputs.stream_failed)
         except OSError as exc:
@@ -322,19 +329,6 @@ def _remove_leftovers(paths: list[Path]) -> None:
             pass
 
 
-def _write_if_different(path: Path, data: bytes, like: Path, root: Path | None = None) -> bool:
-    """Write unless the file already holds exactly `data` (its time stamp is then kept);
-    below the output folder `root`, through no link (run.write_atomic)."""
-    try:
-        if not path.is_symlink() and path.stat().st_size == len(data) and read_regular(path) == data \
-                and (root is None or not _linked_between(root, path)):
-            return False
-    except OSError:
-        pass
-    write_atomic(path, data, like=like, root=root)
-    return True
-
-
 def _shown(path: Path) -> str:
     """A path relative to the working folder when it is below it (as pre-commit shows them),
     on one line (positions.path_text)."""
@@ -342,20 +336,11 @@ def _shown(path: Path) -> str:
     return path_text(str(path) if relative.startswith("..") else relative)
 
 
-def _linked_between(root: Path, path: Path) -> bool:
-    """Is a folder between the output folder `root` and `path` a link?"""
-    folder = path.parent
-    while folder != root and root in folder.parents:
-        if folder.is_symlink():
-            return True
-        folder = folder.parent
-    return False
-
-
 def _copy(src: Path, dst: Path, link: str | None, root: Path | None = None) -> None:
     """Copy a file, never blocking on one that became a FIFO since the walk; a link stays a
     link: `link`, to its target's mirror, where the target is in the tree. Below the output
     folder `root` no link is followed on the way (run.write_atomic)."""
+    from translator.commands.run import link_below, write_atomic
     if src.is_symlink():
         link_below(root, dst, link if link is not None else os.readlink(src))
         return

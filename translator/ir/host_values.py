@@ -711,7 +711,7 @@ _BY_HEADER: list = [None, {}]      # the last launch index, and its entries by d
 
 
 def _by_header(index) -> dict:
-    """The launch index's entries by their defining file, in the index's order: grouped
+    """The launch index's facts by their kernel's defining file, in the index's order: grouped
     once per index (each file's KernelLaunches went over the whole project's index: a
     tree of N files cost N times its launches)."""
     if index is None:
@@ -720,8 +720,8 @@ def _by_header(index) -> dict:
     if held is not index:
         if held != index:       # (an equal index, unpickled in a worker: the groups stand)
             groups: dict[str, list] = {}
-            for entry in index:
-                groups.setdefault(entry[4], []).append(entry)
+            for _, header, listed in index:
+                groups.setdefault(header, []).extend(listed)
             _BY_HEADER[1] = groups
         _BY_HEADER[0] = index
     return _BY_HEADER[1]
@@ -730,8 +730,9 @@ def _by_header(index) -> dict:
 class KernelLaunches:
     """Where each kernel of a file is launched, and with which block sizes: for a kernel
     that other files can launch (of a header, or declared by another translation unit),
-    the launches across the project (`index`: kernel, "path:line:col", sizes, reason, the
-    defining file, the overridable macro; gathered by the command, translator.universe);
+    the launches across the project (`index`: per kernel and defining file, each launch's
+    kernel, "path:line:col", sizes, reason and overridable macro; gathered by the command,
+    translator.universe);
     else the file's own."""
 
     def __init__(self, parsed: ParsedFile, module, source, index=None, values: HostValues | None = None):
@@ -751,11 +752,11 @@ class KernelLaunches:
             # the input's, which an earlier round may have moved. They are read from the
             # round's text instead (the other files' stay the index's).
             own = self.source.path + ":"
-            for name, where, values, reason, header, *symbol in _by_header(self.index).get(self.source.path, ()):
+            for name, where, values, reason, symbol in _by_header(self.index).get(self.source.path, ()):
                 self._tree.setdefault(name, [])
                 if not (where.startswith(own) and _POSITION.fullmatch(where, len(own))):
                     self._tree[name].append((where, tuple(values), reason))
-                    self._symbols.setdefault(name, []).append(symbol[0] if symbol else "")
+                    self._symbols.setdefault(name, []).append(symbol)
             for fact in launch_facts(self.parsed, self.module, evaluator=self.values):
                 line, col = self.source.position(fact.offset)
                 self._local.setdefault(fact.kernel, []).append((f"{self.source.path}:{line}:{col}", fact.values,

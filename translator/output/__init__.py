@@ -6,9 +6,15 @@ typing only (FileResult, Fix, Edit, Diagnostic and Rule attributes), so they dep
 nothing else in the package.
 """
 
-from translator.output.diff import annotated_diff
-from translator.output.jsonfmt import to_json
-from translator.output.markdown import to_markdown
-from translator.output.sarif import to_sarif
+import importlib
 
 __all__ = ["annotated_diff", "to_json", "to_markdown", "to_sarif"]
+_HOME = {"annotated_diff": "diff", "to_json": "jsonfmt", "to_markdown": "markdown", "to_sarif": "sarif"}
+
+
+def __getattr__(name: str):
+    # Each rendering is imported where it is first used: every command imports
+    # translator.output.positions, and a cached run renders nothing (13 ms).
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)

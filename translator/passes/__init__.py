@@ -23,6 +23,8 @@ from translator.edits import SAFE, SEMANTIC, Edit, Fix
 from translator import facts as fl
 from translator.frontend import ParsedFile
 from translator.mapping import MappingTables, Version
+# The passes' options are declared apart from their code (a cached run reads them alone).
+from translator.passes.declarations import DECLARED, PassOption, pass_options  # noqa: F401 (the API)
 from translator.source import SourceFile
 from translator.suppress import Policy
 
@@ -55,10 +57,11 @@ class Options:
     rebalance: bool = True                  # move block-size agnostic launches (--no-rebalance)
     runtime: bool = True                    # hoist allocations and handles out of loops (--no-runtime)
     block_size: int = 256                   # ... to this many threads per block (--block-size)
-    # The launches across the translated files of the kernels headers define (kernel,
-    # "path:line:col", block sizes, why unknown, the header), gathered by the command
-    # before translating; None: the Python API's one file, which counts its own launches only.
-    launch_index: tuple[tuple[str, str, tuple[int, ...], str, str, str], ...] | None = None
+    # The launches across the translated files of the kernels headers define (per kernel
+    # and defining file, translator.universe.Entry: each launch's kernel, "path:line:col",
+    # block sizes, why unknown, overridable macro), gathered by the command before
+    # translating; None: the Python API's one file, which counts its own launches only.
+    launch_index: tuple[tuple[str, str, tuple[tuple[str, str, tuple[int, ...], str, str], ...]], ...] | None = None
     # The local headers of the run's files and project (real path, bytes), gathered by the
     # command: their macros and constants are read where a file includes them.
     local_headers: tuple[tuple[str, bytes], ...] = ()
@@ -194,31 +197,6 @@ class Pass:
     options: tuple[PassOption, ...] = ()
 
 
-@dataclass(frozen=True)
-class PassOption:
-    """An option of a pass, declared once with it (`register_pass(..., options=(...))`):
-    the command line (`--NAME`, and `--no-NAME` for a switch), the configuration key
-    NAME, the settings and the goldens' `// cu2hip-options:` all derive from it."""
-    name: str                       # kebab-case: the flag and the configuration key
-    field: str                      # the Options field it sets
-    default: bool | int
-    help: str
-    off_help: str = ""              # a switch's --no-NAME
-    expected: str = ""              # an integer's valid values, as errors say them
-    valid: Callable[[int], bool] | None = None
-    why: str = ""                   # why those values, for the command line's error
-    metavar: str = "N"
-
-    @property
-    def switch(self) -> bool:
-        return isinstance(self.default, bool)
-
-    def accepts(self, value) -> bool:
-        if self.switch:
-            return isinstance(value, bool)
-        return type(value) is int and (self.valid is None or self.valid(value))
-
-
 PASSES: dict[str, Pass] = {}
 
 
@@ -233,6 +211,9 @@ def register_pass(pass_id: str, *, rules: tuple[Rule, ...], requires: tuple = ()
         if unknown:
             raise ValueError(f"pass {pass_id!r} requires unknown facts {sorted(unknown)}")
         fields = {f.name for f in Options.__dataclass_fields__.values()}
+        if tuple(options) != DECLARED.get(pass_id, ()):
+            raise ValueError(f"pass {pass_id!r}: its options are not "
+                             f"translator.passes.declarations.DECLARED[{pass_id!r}]")
         for option in options:
             if option.field not in fields:
                 raise ValueError(f"pass {pass_id!r}: option {option.name!r} sets no Options field {option.field!r}")
@@ -240,11 +221,6 @@ def register_pass(pass_id: str, *, rules: tuple[Rule, ...], requires: tuple = ()
                                tuple(targets), restructures, tuple(languages), precedence, tuple(options))
         return run
     return decorate
-
-
-def pass_options() -> list[PassOption]:
-    """Every pass's declared options, in the order of the passes' ids."""
-    return [o for _, p in sorted(all_passes().items()) for o in p.options]
 
 
 def all_passes() -> dict[str, Pass]:

@@ -21,6 +21,9 @@ def declare(rules: RuleSet) -> dict[str, Rule]:
     """Declare the catalog rules of a run's user rules (and only those); by id."""
     if _CURRENT and _CURRENT[0] == rules:
         return {r.id: _OURS[r.id] for r in rules.rules}
+    if not rules.rules:
+        forget()                        # none to check against the built-in rules: no catalog
+        return {}
     catalog.catalog()                   # imports every module that declares built-in rules
     for user in rules.rules:
         known = catalog.RULES.get(user.id)
@@ -32,6 +35,11 @@ def declare(rules: RuleSet) -> dict[str, Rule]:
                                       edits=True, safe=False)
     _CURRENT.append(rules)
     return dict(_OURS)
+
+
+def user_ids() -> frozenset[str]:
+    """The ids of the user rules in the catalog now."""
+    return frozenset(_OURS)
 
 
 def forget() -> None:

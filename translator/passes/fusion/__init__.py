@@ -15,7 +15,8 @@ from __future__ import annotations
 from translator.facts.aliases import Aliases
 from translator.facts.elementwise import Elementwise
 from translator.facts.statements import LaunchBlocks
-from translator.passes import Context, PassOption, register_pass
+from translator.passes.declarations import DECLARED
+from translator.passes import Context, register_pass
 from translator.passes.fusion import chains, rewrite
 
 RULES = (rewrite.FUSED, chains.NOT_FUSED)
@@ -23,8 +24,7 @@ RULES = (rewrite.FUSED, chains.NOT_FUSED)
 
 @register_pass("fusion", rules=RULES, requires=("kernels", "launches", "tree", "macros", LaunchBlocks, Elementwise, Aliases), targets=("hip", "cuda"),
                after=("rebalancing",), restructures=True,
-               options=(PassOption("fuse", "fuse", True, "fuse chains of elementwise launches into one kernel (the "
-                                   "default)", off_help="do not fuse launches"),))
+               options=DECLARED["fusion"])
 def run(ctx: Context) -> None:
     if not ctx.options.fuse or ctx.fixes or ctx.rewritten or rewrite.FUSED.id in ctx.applied \
             or b"<<<" not in ctx.source.data:

@@ -21,24 +21,16 @@ from __future__ import annotations
 from translator.facts.block_agnostic import BlockAgnostic
 from translator.facts.host_values import HostValues
 from translator.facts.kernel_launches import KernelLaunches
-from translator.passes import PassOption, Context, register_pass
+from translator.passes.declarations import DECLARED
+from translator.passes import Context, register_pass
 from translator.passes.rebalance import block_size, resident_grid
 
 RULES = (block_size.REBALANCED, resident_grid.RESIDENT_GRID, block_size.NOT_REBALANCED, block_size.WASTED_LANES)
 
 
-OPTIONS = (
-    PassOption("rebalance", "rebalance", True, "move launches of block-size agnostic kernels to --block-size (the "
-               "default)", off_help="keep every launch's block size"),
-    PassOption("block-size", "block_size", 256, "the threads per block that rebalanced launches get: a multiple of 64 "
-               "from 64 to 1024 (default 256)", expected="a multiple of 64 from 64 to 1024",
-               valid=lambda v: 64 <= v <= 1024 and v % 64 == 0, why="a 64-lane wavefront's multiple"),
-)
-
-
 @register_pass("rebalancing", rules=RULES,
                requires=("kernels", "launches", "tree", "macros", HostValues, KernelLaunches, BlockAgnostic),
-               targets=("hip", "cuda"), restructures=True, options=OPTIONS)
+               targets=("hip", "cuda"), restructures=True, options=DECLARED["rebalancing"])
 def run(ctx: Context) -> None:
     if not ctx.options.rebalance or ctx.rewritten or not ctx.module.launches:
         return      # off, or the renaming passes have run: the launches were settled before

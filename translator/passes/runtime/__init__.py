@@ -46,7 +46,8 @@ before any rename); the next round renames what it moved. `--no-runtime` (or
 from __future__ import annotations
 
 from translator.facts.host_values import HostValues
-from translator.passes import Context, PassOption, register_pass
+from translator.passes.declarations import DECLARED
+from translator.passes import Context, register_pass
 from translator.passes.runtime import graphs, hoist, pinned, sync
 
 RULES = hoist.RULES + sync.RULES + pinned.RULES + graphs.RULES
@@ -59,9 +60,7 @@ _HOISTED = tuple(name.encode() for name in hoist.KINDS)
 @register_pass("runtime-overheads", rules=RULES, requires=("kernels", "tree", HostValues), targets=("hip", "cuda"),
                after=("rebalancing", "fusion"),
                restructures=True,
-               options=(PassOption("runtime", "runtime", True, "hoist allocations, streams, events and library "
-                                   "handles out of loops, and report runtime overheads (the default)",
-                                   off_help="do not run the runtime pass: no hoist, no runtime report"),))
+               options=DECLARED["runtime-overheads"])
 def run(ctx: Context) -> None:
     if not ctx.options.runtime or ctx.rewritten:
         return      # off, or the renames have begun: the decisions are made on the user's code
