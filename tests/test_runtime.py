@@ -369,3 +369,61 @@ def test_two_loops_of_one_block_that_declare_the_same_name_hoist_the_first_only(
     assert result.output.count(b"float* p;") == 2
     assert result.output.endswith(b"    cudaFree(p);\n" + loop + b"}\n")
     assert "an earlier loop of the block (line 3) has its declaration of 'p' moved out too" in found["R002"]
+
+
+_SLOTS = (b"void f(int n, float** pp, cudaStream_t* streams) {\n    float* d[4];\n    float* h[4];\n"
+          b"    cudaStream_t s[4];\n    for (int i = 0; i < 4; ++i) {\n        cudaMalloc(&d[i], n * 4);\n"
+          b"        cudaMemset(d[i], 0, n * 4);\n        cudaHostAlloc(&h[i], n * 4, cudaHostAllocDefault);\n"
+          b"        cudaMalloc((void**)(pp + i), n * 4);\n        cudaStreamCreate(&s[i]);\n"
+          b"        cudaStreamCreate(streams + i);\n    }\n    for (int i = 0; i < 4; ++i) {\n"
+          b"        k<<<1, 64, 0, s[i]>>>(d[i], n);\n    }\n    for (int i = 0; i < 4; ++i) {\n"
+          b"        cudaFree(d[i]);\n        cudaFreeHost(h[i]);\n        cudaFree(pp[i]);\n"
+          b"        cudaStreamDestroy(s[i]);\n        cudaStreamDestroy(streams[i]);\n    }\n}\n")
+
+
+def test_allocating_an_array_one_element_per_iteration_is_not_an_allocation_in_a_loop():
+    result, found = _run(_SLOTS)
+    assert not result.changed
+    assert not [d for d in result.diagnostics if d.code in ("R002", "R004")], found
+
+
+def test_an_element_the_same_loop_allocates_and_frees_gets_a_precise_warning_and_fix():
+    body = (b"void f(int n) {\n    float* d[4];\n    for (int i = 0; i < 4; ++i) {\n        cudaMalloc(&d[i], n * 4);\n"
+            b"        k<<<1, 64>>>(d[i], n);\n        cudaFree(d[i]);\n    }\n}\n")
+    result, found = _run(body)
+    assert not result.changed
+    assert found["R002"].startswith(
+        "cudaMalloc of 'd[i]' in a loop not hoisted: each iteration allocates its own element 'd[i]' (indexed by "
+        "the loop's counter 'i') and the loop releases 'cudaFree(d[i])' (line 7) too: a per-iteration allocation "
+        "and free of distinct slots, which one allocation before the loop cannot stand for. Fix: stream-ordered "
+        "allocation: `cudaMallocAsync(&d[i], n * 4, 0)` and "
+        "`cudaFreeAsync(d[i], 0)`"), found["R002"]
+
+
+def test_an_element_not_indexed_by_the_loops_own_counter_is_still_reported():
+    for index, written in ((b"k0", b""), (b"i", b"        i += 1;\n"), (b"i", b"        bump(&i);\n")):
+        body = (b"void bump(int*);\nvoid f(int n, int k0) {\n    float* d[8];\n    for (int i = 0; i < 4; ++i) {\n"
+                b"        cudaMalloc(&d[" + index + b"], n * 4);\n" + written + b"    }\n}\n")
+        result, found = _run(body)
+        assert "R002" in found, (index, written)
+        assert f"`cudaMallocAsync(&d[{index.decode()}], n * 4, 0)` and `cudaFreeAsync(d[{index.decode()}], 0)`" \
+            in found["R002"], found["R002"]
+
+
+def test_the_fix_text_is_built_from_the_argument_as_written():
+    for argument, pointer in ((b"pp", "*pp"), (b"pp + j", "*(pp + j)"), (b"(void**)&q", "q"),
+                              (b"(void**)pp", "*(void**)pp"), (b"&(q)", "(q)")):
+        body = (b"void f(int n, float** pp, int j) {\n    float* q;\n    for (int i = 0; i < 4; ++i) {\n"
+                b"        cudaMalloc(" + argument + b", n * 4);\n        k<<<1, 64>>>(q, n);\n    }\n}\n")
+        _, found = _run(body)
+        assert f"`cudaMallocAsync({argument.decode()}, n * 4, 0)` and `cudaFreeAsync({pointer}, 0)`" \
+            in found["R002"], (argument, found["R002"])
+    body = (b"float** slot(int);\nvoid f(int n) {\n    for (int i = 0; i < 4; ++i) {\n"
+            b"        cudaMalloc(slot(i), n * 4);\n    }\n}\n")
+    _, found = _run(body)
+    assert "`cudaMallocAsync(slot(i), n * 4, 0)` and `cudaFreeAsync` of the pointer it stored through " \
+           "'slot(i)' (evaluated once: the expression has a call or a write)" in found["R002"], found["R002"]
+    body = (b"void f(int n, float** h) {\n    for (int i = 0; i < 4; ++i) {\n"
+            b"        cudaHostAlloc(h + n, n * 4, 0);\n    }\n}\n")
+    _, found = _run(body)
+    assert "Fix: allocate '*(h + n)' once before the loop" in found["R002"], found["R002"]
