@@ -427,3 +427,52 @@ def test_the_fix_text_is_built_from_the_argument_as_written():
             b"        cudaHostAlloc(h + n, n * 4, 0);\n    }\n}\n")
     _, found = _run(body)
     assert "Fix: allocate '*(h + n)' once before the loop" in found["R002"], found["R002"]
+
+
+_C_STYLE = (b"int main(int argc, char** argv) {\n    const int n = 1 << 18;\n    unsigned int* h = NULL;\n"
+            b"    unsigned int* d;\n    if (argc > 5) return 1;\n    cudaMalloc(&d, n * sizeof(unsigned int));\n"
+            b"    ALLOCATE\n    for (int it = 0; it < 4; ++it) {\n"
+            b"        cudaMemcpy(d, h, n * sizeof(unsigned int), cudaMemcpyHostToDevice);\n"
+            b"        cudaMemcpy(h, d, n * sizeof(unsigned int), cudaMemcpyDeviceToHost);\n    }\n    FREE\n"
+            b"    return 0;\n}\n")
+
+
+def _c_style(allocate: bytes, free: bytes = b"free(h);"):
+    return _run(_C_STYLE.replace(b"ALLOCATE", allocate).replace(b"FREE", free))
+
+
+def test_a_buffer_declared_null_and_allocated_once_later_is_made_pinned():
+    for declared, allocate, free in ((b"unsigned int* h = NULL;", b"h = (unsigned int*)malloc(n * sizeof(unsigned int));",
+                                      b"free(h);"),
+                                     (b"unsigned int* h;", b"h = new unsigned int[n];", b"delete[] h;"),
+                                     (b"unsigned int* h = nullptr;",
+                                      b"h = static_cast<unsigned int*>(malloc(n * sizeof(unsigned int)));", b"free(h);")):
+        result, found = _run(_C_STYLE.replace(b"unsigned int* h = NULL;", declared).replace(b"ALLOCATE", allocate)
+                             .replace(b"FREE", free))
+        assert b"\n    " + declared + b"\n" in result.output
+        assert b"    cudaMallocHost(&h, n * sizeof(unsigned int));\n    for (int it" in result.output, result.output
+        assert b"    cudaFreeHost(h);\n    return 0;\n" in result.output
+        assert "its declaration gives it no value and this is its one assignment, before any use of it" \
+            in found["R007"], found
+
+
+def test_a_buffer_declared_null_and_allocated_later_is_refused_where_a_fact_is_missing():
+    cases = {
+        (b"h = (unsigned int*)malloc(n * 4);\n    h = (unsigned int*)malloc(n * 8);", b"free(h);"):
+            "'h' is assigned 2 times in the function (lines 8 and 9)",
+        (b"if (argc > 1) h = (unsigned int*)malloc(n * 4);", b"free(h);"):
+            "its allocation 'h = (unsigned int*)malloc(n * 4)' (line 8) is not a statement of the block that "
+            "declares it (it is in a branch, a loop or a nested block)",
+        (b"printf(\"%p\\n\", (void*)h);\n    h = (unsigned int*)malloc(n * 4);", b"free(h);"):
+            "'h' is used before its allocation (line 8)",
+        (b"h = (unsigned int*)calloc(n, 4);", b"free(h);"):
+            "calloc zero-fills it: pinned memory is not zeroed",
+        (b"h = (unsigned int*)malloc(n * 4);\n    goto copy;\n    copy:", b"free(h);"):
+            "a 'goto' at line 9 leaves between the allocation and the free",
+        (b"h = (unsigned int*)malloc(n * 4);\n    copy:", b"free(h);\n    if (argc > 9) goto copy;"):
+            "a label at line 9 lies between the allocation and the free: a goto may enter there without the allocation",
+    }
+    for (allocate, free), why in cases.items():
+        result, found = _c_style(allocate, free)
+        assert b"cudaMallocHost" not in result.output, allocate
+        assert why in found.get("R008", ""), (allocate, found)
