@@ -17,6 +17,13 @@ stream the loop queries (`cudaStreamQuery`, `cudaStreamIsCapturing`,
 `cudaStreamGetCaptureInfo`: a fresh stream is idle, a reused one may still run the last
 iteration's work) and an event that an iteration uses before recording it, or records
 under a condition (a fresh event is complete; a reused one holds the last recording).
+An array filled one element per iteration (`cudaMalloc(&d[i], n)`, `cudaStreamCreate(s + i)`,
+`i` the `for` loop's own counter, which nothing else in the loop writes) allocates each
+element once: no pair is made per iteration, and nothing is said unless the same loop also
+releases an element of it (a per-iteration allocation and free of distinct slots: reported,
+never moved). A fix's text is built from the first argument as written: the address as it
+is, and the pointer `x` of `&x`, `*e` of another `e`, or in words where `e` has a call or a
+write.
 """
 
 from __future__ import annotations
@@ -106,7 +113,11 @@ ALLOC_IN_LOOP = rule(
 A loop allocates and frees memory at every iteration, but moving the pair out of the loop
 is not proved safe: the warning names the missing fact (the size changes per iteration,
 the pointer escapes, a `break` skips the free, a loop that may run zero times whose first
-iteration's condition cannot be written before it...). The fix
+iteration's condition cannot be written before it...). A loop that allocates an array one
+element per iteration (`&d[i]`, `d + i`, `i` its own counter) gets no warning: each
+element is allocated once; where the same loop frees an element too, the warning says so.
+The fix's code is built from the first argument as written (`cudaMallocAsync(&d[i], ...)`,
+`cudaFreeAsync(d[i], ...)`). The fix
 it names for device memory is stream-ordered allocation: `cudaMallocAsync(&p, size,
 stream)` and `cudaFreeAsync(p, stream)` on the stream of the launches that use it
 (`hipMallocAsync`/`hipFreeAsync` from ROCm 5.2), with the device's default pool's release

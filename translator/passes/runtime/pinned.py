@@ -17,7 +17,13 @@ function:
 * it is declared by `T* p = (T*)malloc(size);` (or `static_cast<T*>(malloc(size))`, or
   `malloc(size)` in C style) or `T* p = new T[n];` with `T` a built-in type and no
   initializer (pinned memory is not zeroed, `new T[n]()` is), neither `static` nor
-  `const`, outside every loop, the one declaration of its name in the function;
+  `const`, outside every loop, the one declaration of its name in the function; or
+  declared with no value (`T* p = NULL;`, `nullptr`, `0`, or none) and allocated by
+  `p = (T*)malloc(size);` (`new T[n]`), its one assignment in the function, a statement
+  of the declaration's block (not in a branch or a loop of it), with no use of `p`
+  between the declaration and it: every fact below then holds from that assignment on
+  (and no label lies between it and the free, where a `goto` could enter without it).
+  A `calloc` is recognised and refused: it zero-fills, pinned memory is not zeroed;
 * every use reads it or an element: an element access (`p[i]`, `*p`, `*(p + i)`), a
   comparison, `sizeof`, an argument (the pointer, `p + k`, a cast of either) of the
   blocking copies (`cudaMemcpy`, `cudaMemcpy2D`, `cudaMemcpyToSymbol`,
@@ -90,7 +96,9 @@ _OPTIONS = ("--target", "cuda", "--ignore", "L,F")
 
 PINNED = rule(
     "R007", "pageable-made-pinned", NOTE, "a host buffer copied in a loop is allocated pinned", """
-A function allocates a host buffer with `malloc` or `new T[n]` and copies it to or from
+A function allocates a host buffer with `malloc` or `new T[n]` (in its declaration, or in C
+style by the one assignment `p = (T*)malloc(size);` after a declaration `T* p = NULL;`,
+a statement of the declaration's block before any use of `p`) and copies it to or from
 the device with `cudaMemcpy` in a loop. From pageable memory the driver stages every copy
 through a pinned buffer of its own (two copies, no overlap); the buffer is allocated with
 `cudaMallocHost` instead (`hipHostMalloc(..., hipHostMallocDefault)` for HIP), and freed
@@ -114,10 +122,12 @@ it) where `new` would throw.""",
 
 PAGEABLE_IN_LOOP = rule(
     "R008", "pageable-copy-in-loop", WARNING, "a pageable host buffer copied in a loop, not made pinned, with the fix", """
-A host buffer allocated with `malloc` or `new` in the function is copied with
+A host buffer allocated with `malloc`, `calloc` or `new` in the function is copied with
 `cudaMemcpy` in a loop, but allocating it pinned is not proved safe: the warning names
 the use that may keep the pointer (it is stored, returned, passed to a function, freed
-conditionally or not in this function, `realloc`'d...). The fix: allocate it with
+conditionally or not in this function, `realloc`'d...), or why its allocation is not the
+one value it has (assigned twice, in a branch, read before it) or cannot be pinned (a
+`calloc`: pinned memory is not zeroed). The fix: allocate it with
 `cudaMallocHost(&p, size)` and free it with `cudaFreeHost(p)` on every path that frees
 it (or register it once with `cudaHostRegister`), so that the copies read it directly.""",
     example=_EXAMPLE.replace("    free(h);\n", "    keep(h);\n").replace("void run(", "void keep(float*);\nvoid run("),
