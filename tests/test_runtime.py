@@ -384,3 +384,110 @@ def test_a_new_array_of_pointers_is_sized_as_pointers_or_refused():
                              "pinned: the size of 'float*' is not known here. Fix: where it holds 256 KiB or more, "
                              "allocate it with `cudaMallocHost(&h, n * sizeof(float*))` and free it with "
                              "`cudaFreeHost(h)` on every path that frees it")
+
+
+_SLOTS = (b"void f(int n, float** pp, cudaStream_t* streams) {\n    float* d[4];\n    float* h[4];\n"
+          b"    cudaStream_t s[4];\n    for (int i = 0; i < 4; ++i) {\n        cudaMalloc(&d[i], n * 4);\n"
+          b"        cudaMemset(d[i], 0, n * 4);\n        cudaHostAlloc(&h[i], n * 4, cudaHostAllocDefault);\n"
+          b"        cudaMalloc((void**)(pp + i), n * 4);\n        cudaStreamCreate(&s[i]);\n"
+          b"        cudaStreamCreate(streams + i);\n    }\n    for (int i = 0; i < 4; ++i) {\n"
+          b"        k<<<1, 64, 0, s[i]>>>(d[i], n);\n    }\n    for (int i = 0; i < 4; ++i) {\n"
+          b"        cudaFree(d[i]);\n        cudaFreeHost(h[i]);\n        cudaFree(pp[i]);\n"
+          b"        cudaStreamDestroy(s[i]);\n        cudaStreamDestroy(streams[i]);\n    }\n}\n")
+
+
+def test_allocating_an_array_one_element_per_iteration_is_not_an_allocation_in_a_loop():
+    result, found = _run(_SLOTS)
+    assert not result.changed
+    assert not [d for d in result.diagnostics if d.code in ("R002", "R004")], found
+
+
+def test_an_element_the_same_loop_allocates_and_frees_gets_a_precise_warning_and_fix():
+    body = (b"void f(int n) {\n    float* d[4];\n    for (int i = 0; i < 4; ++i) {\n        cudaMalloc(&d[i], n * 4);\n"
+            b"        k<<<1, 64>>>(d[i], n);\n        cudaFree(d[i]);\n    }\n}\n")
+    result, found = _run(body)
+    assert not result.changed
+    assert found["R002"].startswith(
+        "cudaMalloc of 'd[i]' in a loop not hoisted: each iteration allocates its own element 'd[i]' (indexed by "
+        "the loop's counter 'i') and the loop releases 'cudaFree(d[i])' (line 7) too: a per-iteration allocation "
+        "and free of distinct slots, which one allocation before the loop cannot stand for. Fix: stream-ordered "
+        "allocation: `cudaMallocAsync(&d[i], n * 4, 0)` and "
+        "`cudaFreeAsync(d[i], 0)`"), found["R002"]
+
+
+def test_an_element_not_indexed_by_the_loops_own_counter_is_still_reported():
+    for index, written in ((b"k0", b""), (b"i", b"        i += 1;\n"), (b"i", b"        bump(&i);\n")):
+        body = (b"void bump(int*);\nvoid f(int n, int k0) {\n    float* d[8];\n    for (int i = 0; i < 4; ++i) {\n"
+                b"        cudaMalloc(&d[" + index + b"], n * 4);\n" + written + b"    }\n}\n")
+        result, found = _run(body)
+        assert "R002" in found, (index, written)
+        assert f"`cudaMallocAsync(&d[{index.decode()}], n * 4, 0)` and `cudaFreeAsync(d[{index.decode()}], 0)`" \
+            in found["R002"], found["R002"]
+
+
+def test_the_fix_text_is_built_from_the_argument_as_written():
+    for argument, pointer in ((b"pp", "*pp"), (b"pp + j", "*(pp + j)"), (b"(void**)&q", "q"),
+                              (b"(void**)pp", "*(void**)pp"), (b"&(q)", "(q)")):
+        body = (b"void f(int n, float** pp, int j) {\n    float* q;\n    for (int i = 0; i < 4; ++i) {\n"
+                b"        cudaMalloc(" + argument + b", n * 4);\n        k<<<1, 64>>>(q, n);\n    }\n}\n")
+        _, found = _run(body)
+        assert f"`cudaMallocAsync({argument.decode()}, n * 4, 0)` and `cudaFreeAsync({pointer}, 0)`" \
+            in found["R002"], (argument, found["R002"])
+    body = (b"float** slot(int);\nvoid f(int n) {\n    for (int i = 0; i < 4; ++i) {\n"
+            b"        cudaMalloc(slot(i), n * 4);\n    }\n}\n")
+    _, found = _run(body)
+    assert "`cudaMallocAsync(slot(i), n * 4, 0)` and `cudaFreeAsync` of the pointer it stored through " \
+           "'slot(i)' (evaluated once: the expression has a call or a write)" in found["R002"], found["R002"]
+    body = (b"void f(int n, float** h) {\n    for (int i = 0; i < 4; ++i) {\n"
+            b"        cudaHostAlloc(h + n, n * 4, 0);\n    }\n}\n")
+    _, found = _run(body)
+    assert "Fix: allocate '*(h + n)' once before the loop" in found["R002"], found["R002"]
+
+
+_C_STYLE = (b"int main(int argc, char** argv) {\n    const int n = 1 << 18;\n    unsigned int* h = NULL;\n"
+            b"    unsigned int* d;\n    if (argc > 5) return 1;\n    cudaMalloc(&d, n * sizeof(unsigned int));\n"
+            b"    ALLOCATE\n    for (int it = 0; it < 4; ++it) {\n"
+            b"        cudaMemcpy(d, h, n * sizeof(unsigned int), cudaMemcpyHostToDevice);\n"
+            b"        cudaMemcpy(h, d, n * sizeof(unsigned int), cudaMemcpyDeviceToHost);\n    }\n    FREE\n"
+            b"    return 0;\n}\n")
+
+
+def _c_style(allocate: bytes, free: bytes = b"free(h);"):
+    return _run(_C_STYLE.replace(b"ALLOCATE", allocate).replace(b"FREE", free))
+
+
+def test_a_buffer_declared_null_and_allocated_once_later_is_made_pinned():
+    for declared, allocate, free in ((b"unsigned int* h = NULL;", b"h = (unsigned int*)malloc(n * sizeof(unsigned int));",
+                                      b"free(h);"),
+                                     (b"unsigned int* h;", b"h = new unsigned int[n];", b"delete[] h;"),
+                                     (b"unsigned int* h = nullptr;",
+                                      b"h = static_cast<unsigned int*>(malloc(n * sizeof(unsigned int)));", b"free(h);")):
+        result, found = _run(_C_STYLE.replace(b"unsigned int* h = NULL;", declared).replace(b"ALLOCATE", allocate)
+                             .replace(b"FREE", free))
+        assert b"\n    " + declared + b"\n" in result.output
+        assert b"    cudaMallocHost(&h, n * sizeof(unsigned int));\n    for (int it" in result.output, result.output
+        assert b"    cudaFreeHost(h);\n    return 0;\n" in result.output
+        assert "its declaration gives it no value and this is its one assignment, before any use of it" \
+            in found["R007"], found
+
+
+def test_a_buffer_declared_null_and_allocated_later_is_refused_where_a_fact_is_missing():
+    cases = {
+        (b"h = (unsigned int*)malloc(n * 4);\n    h = (unsigned int*)malloc(n * 8);", b"free(h);"):
+            "'h' is assigned 2 times in the function (lines 8 and 9)",
+        (b"if (argc > 1) h = (unsigned int*)malloc(n * 4);", b"free(h);"):
+            "its allocation 'h = (unsigned int*)malloc(n * 4)' (line 8) is not a statement of the block that "
+            "declares it (it is in a branch, a loop or a nested block)",
+        (b"printf(\"%p\\n\", (void*)h);\n    h = (unsigned int*)malloc(n * 4);", b"free(h);"):
+            "'h' is used before its allocation (line 8)",
+        (b"h = (unsigned int*)calloc(n, 4);", b"free(h);"):
+            "calloc zero-fills it: pinned memory is not zeroed",
+        (b"h = (unsigned int*)malloc(n * 4);\n    goto copy;\n    copy:", b"free(h);"):
+            "a 'goto' at line 9 leaves between the allocation and the free",
+        (b"h = (unsigned int*)malloc(n * 4);\n    copy:", b"free(h);\n    if (argc > 9) goto copy;"):
+            "a label at line 9 lies between the allocation and the free: a goto may enter there without the allocation",
+    }
+    for (allocate, free), why in cases.items():
+        result, found = _c_style(allocate, free)
+        assert b"cudaMallocHost" not in result.output, allocate
+        assert why in found.get("R008", ""), (allocate, found)

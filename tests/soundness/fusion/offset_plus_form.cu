@@ -1,7 +1,7 @@
 // soundness: must-apply
 // why: the chunks are passed as buf + offset, another spelling of &buf[offset]: each buffer is its own cudaMalloc, never reassigned, and offset does not change between the two launches, so the fused kernel reads and writes the same elements through the same pointers
 // edit: F001 "fused_scale_add"
-// output-has: "(x + offset, t + offset, y + offset, chunk);"
+// output-has: "(x + offset, t + offset, chunk, y + offset);"
 #include <cstdio>
 #include <cuda_runtime.h>
 

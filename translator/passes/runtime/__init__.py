@@ -11,7 +11,8 @@ builds only), replaces one in `main` after work on one stream `main` creates by
 `cudaStreamSynchronize(s)` (R010), removes a bare one followed at once by another (R011),
 and reports the replacement where a fact is missing (R006). `pinned` (pattern 3)
 allocates a `malloc`/`new T[n]` host buffer copied with `cudaMemcpy` in a loop with
-`cudaMallocHost` (freed with `cudaFreeHost`) when nothing can keep the pointer (R007),
+`cudaMallocHost` (freed with `cudaFreeHost`) when nothing can keep the pointer (R007; also
+`T* h = NULL; ... h = (T*)malloc(n);`, its one assignment on the straight-line path),
 else reports it (R008), and reports `cudaMemcpyAsync` of a pageable buffer (R009).
 `graphs` (pattern 4) captures a loop of launches only, on a stream the function creates,
 once as a CUDA graph launched per iteration (R012), else reports it with the fix and the
@@ -25,8 +26,8 @@ pinned buffer: every function of the file it is passed to only reads and writes 
 it); each rewrite's reason names them, each refusal the first that is missing.
 Not handled: a pair in a loop of a loop (the inner loop is hoisted from, once);
 allocations whose free is conditional or in another function; a stream synchronisation
-outside `main` (its callers' work is not visible); a pinned buffer allocated by an
-assignment (`h = (float*)malloc(...)`) or a `calloc`; a loop of launches whose arguments
+outside `main` (its callers' work is not visible); a pinned buffer assigned more than once,
+or in a branch, or a `calloc` (zero-filled); a loop of launches whose arguments
 change per iteration (graph node parameters are not updated, only reported).
 Example: `for (...) { float* d; cudaMalloc(&d, n * 4); k<<<g, b>>>(d); cudaFree(d); }`
 becomes `float* d; cudaMalloc(&d, n * 4); for (...) { k<<<g, b>>>(d); } cudaFree(d);`.

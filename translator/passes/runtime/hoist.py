@@ -17,6 +17,13 @@ stream the loop queries (`cudaStreamQuery`, `cudaStreamIsCapturing`,
 `cudaStreamGetCaptureInfo`: a fresh stream is idle, a reused one may still run the last
 iteration's work) and an event that an iteration uses before recording it, or records
 under a condition (a fresh event is complete; a reused one holds the last recording).
+An array filled one element per iteration (`cudaMalloc(&d[i], n)`, `cudaStreamCreate(s + i)`,
+`i` the `for` loop's own counter, which nothing else in the loop writes) allocates each
+element once: no pair is made per iteration, and nothing is said unless the same loop also
+releases an element of it (a per-iteration allocation and free of distinct slots: reported,
+never moved). A fix's text is built from the first argument as written: the address as it
+is, and the pointer `x` of `&x`, `*e` of another `e`, or in words where `e` has a call or a
+write.
 """
 
 from __future__ import annotations
@@ -106,7 +113,11 @@ ALLOC_IN_LOOP = rule(
 A loop allocates and frees memory at every iteration, but moving the pair out of the loop
 is not proved safe: the warning names the missing fact (the size changes per iteration,
 the pointer escapes, a `break` skips the free, a loop that may run zero times whose first
-iteration's condition cannot be written before it...). The fix
+iteration's condition cannot be written before it...). A loop that allocates an array one
+element per iteration (`&d[i]`, `d + i`, `i` its own counter) gets no warning: each
+element is allocated once; where the same loop frees an element too, the warning says so.
+The fix's code is built from the first argument as written (`cudaMallocAsync(&d[i], ...)`,
+`cudaFreeAsync(d[i], ...)`). The fix
 it names for device memory is stream-ordered allocation: `cudaMallocAsync(&p, size,
 stream)` and `cudaFreeAsync(p, stream)` on the stream of the launches that use it
 (`hipMallocAsync`/`hipFreeAsync` from ROCm 5.2), with the device's default pool's release
@@ -178,13 +189,25 @@ def _consider(ctx, values, data: bytes, loop, call, name: str, hoisted: dict) ->
     kind = KINDS[name]
     args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
     target = loops.target_of(data, args[0]) if args else None
-    shown = target or (text(data, args[0]) if args else "?")
-    proof, why = _prove(ctx, values, data, loop, call, name, kind, args, target, hoisted)
+    pointer = pointer_of(data, args[0]) if args else None
+    shown = target or pointer or (text(data, args[0]) if args else "?")
+    element = _element(values, data, loop, args[0], kind) if args else None
+    if element is not None:
+        counter, released = element
+        if released is None:
+            return      # one element of an array per iteration, released elsewhere: nothing per iteration to hoist
+        verbs = ("allocates", "allocation and free", "allocation") if kind.memory else \
+            ("creates", "creation and destruction", "creation")
+        why = (f"each iteration {verbs[0]} its own element '{shown}' (indexed by the loop's counter '{counter}') and "
+               f"the loop releases '{text(data, released)}' (line {loops.line_of(data, released)}) too: a "
+               f"per-iteration {verbs[1]} of distinct slots, which one {verbs[2]} before the loop cannot stand for")
+    else:
+        proof, why = _prove(ctx, values, data, loop, call, name, kind, args, target, hoisted)
     if why is None:
         return
     if kind.memory:
         ctx.report(ALLOC_IN_LOOP, call.start_byte, f"{name} of '{shown}' in a loop not hoisted: {why}. "
-                   f"{_alloc_fix(ctx, data, loop, name, kind, shown, args)}", end=call.end_byte, subject=shown)
+                   f"{_alloc_fix(ctx, data, loop, name, kind, pointer, args)}", end=call.end_byte, subject=shown)
     else:
         ctx.report(HANDLE_IN_LOOP, call.start_byte, f"{name} of '{shown}' in a loop not hoisted: {why}. Fix: create "
                    f"it once before the loop and destroy it once after (a plan: one per distinct size, cached)",
@@ -319,22 +342,160 @@ def _prove(ctx, values, data, loop, call, name, kind, args, target, hoisted):
     return fix, None
 
 
-def _alloc_fix(ctx, data, loop, name, kind, target, args) -> str:
+def _alloc_fix(ctx, data, loop, name, kind, pointer: str | None, args) -> str:
+    """The fix's text, built from the first argument as written: the address is passed as it
+    is, the pointer freed is `pointer` (pointer_of), or said in words where it cannot be written."""
     size = text(data, args[1]) if len(args) > 1 else "size"
+    address = text(data, args[0]) if args else "&p"
     if not kind.device:
-        return (f"Fix: allocate '{target}' once before the loop at the largest size the loop needs and free it once "
+        what = f"'{pointer}'" if pointer is not None else f"the pointer it stores through '{address}'"
+        return (f"Fix: allocate {what} once before the loop at the largest size the loop needs and free it once "
                 "after (pinned and managed memory have no stream-ordered allocator)")
-    stream = _stream_of(data, loop, target)
+    stream = _stream_of(data, loop, pointer) if pointer is not None else "0"
     hip = ""
     if ctx.options.target == "hip":
         if ctx.options.rocm_version < (5, 2):
             return (f"Fix: allocate once before the loop at the largest size; the target ROCm "
                     f"{'.'.join(map(str, ctx.options.rocm_version))} has no hipMallocAsync (ROCm 5.2 and later)")
         hip = " (hipMallocAsync/hipFreeAsync, ROCm 5.2 and later)"
-    return (f"Fix: stream-ordered allocation{hip}: `cudaMallocAsync(&{target}, {size}, {stream})` and "
-            f"`cudaFreeAsync({target}, {stream})`, with the default pool's release threshold raised once before the "
+    free = f"`cudaFreeAsync({pointer}, {stream})`" if pointer is not None else \
+        (f"`cudaFreeAsync` of the pointer it stored through '{address}' (evaluated once: the expression has a call "
+         "or a write)")
+    return (f"Fix: stream-ordered allocation{hip}: `cudaMallocAsync({address}, {size}, {stream})` and "
+            f"{free}, with the default pool's release threshold raised once before the "
             "loop (`cudaMemPool_t pool; cudaDeviceGetDefaultMemPool(&pool, device); uint64_t keep = UINT64_MAX; "
             "cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);`) so that freed memory is reused")
+
+
+# Expressions that name memory without computing anything: `*e` of them is written as `*e`.
+_PRIMARY = frozenset({"identifier", "subscript_expression", "field_expression", "parenthesized_expression",
+                      "cast_expression", "qualified_identifier"})
+
+
+def pointer_of(data: bytes, argument) -> str | None:
+    """The pointer an allocation or a creation stores through its first argument, as code:
+    `x` for `&x` (casts and parentheses around it: `(void**)&x`), else `*e` for the
+    pointer-to-pointer `e` as written (`*pp`, `*(pp + i)`, `*(void**)pp`); None where the
+    expression has a call, an assignment or an increment (written again, it would be
+    evaluated twice)."""
+    inner = argument
+    while inner.type in ("cast_expression", "parenthesized_expression"):
+        inner = inner.child_by_field_name("value") if inner.type == "cast_expression" else \
+            (inner.named_children[0] if inner.named_child_count == 1 else inner)
+        if inner.type == "parenthesized_expression" and inner.named_child_count != 1:
+            break
+    if inner.type == "pointer_expression" and text(data, inner.child_by_field_name("operator")) == "&":
+        written = inner.child_by_field_name("argument")
+        if any(n.type in ("call_expression", "assignment_expression", "update_expression") for n in loops.walk(written)):
+            return None
+        return text(data, written)
+    if any(n.type in ("call_expression", "assignment_expression", "update_expression") for n in loops.walk(argument)):
+        return None
+    written = text(data, argument)
+    return f"*{written}" if argument.type in _PRIMARY else f"*({written})"
+
+
+def _counter(values, data: bytes, loop) -> str | None:
+    """The name of a `for` loop's own counter: the update is `++i`, `i++`, `--i`, `i--`, `i += c`
+    or `i -= c` (c a nonzero number), nothing else in the loop writes it (translator.ir.writes;
+    its address is taken nowhere in the function, no reference or lambda names it, no macro
+    the loop uses writes it): every iteration sees another value. None otherwise."""
+    if loop.type != "for_statement":
+        return None
+    update = loop.child_by_field_name("update")
+    name = None
+    if update is not None and update.type == "update_expression":
+        operand = update.child_by_field_name("argument")
+        name = text(data, operand) if operand is not None and operand.type == "identifier" else None
+    elif update is not None and update.type == "assignment_expression" and \
+            text(data, update.child_by_field_name("operator")) in ("+=", "-="):
+        left, right = update.child_by_field_name("left"), update.child_by_field_name("right")
+        step = values.evaluate(right) if right is not None else None
+        if left is not None and left.type == "identifier" and step is not None and step.known and \
+                0 not in step.values:
+            name = text(data, left)
+    if name is None or _written(values, data, loop, name, skip=update):
+        return None
+    return name
+
+
+def _written(values, data: bytes, loop, name: str, skip=None, array: bool = False) -> bool:
+    """Something in the loop (but `skip`) may write the local `name`, or it has another name.
+    For an `array`, a write of an element (`a[i] = ...`, `&a[i]` passed on) is not a write of it."""
+    function = loops.host_function(data, loop, values.parsed.main if values.parsed.data is data else None)
+    if function is None:
+        return True
+    if loops.index(data, function).addresses.get(name):
+        return True
+    for use in loops.index(data, loop).identifiers.get(name, ()):
+        if skip is not None and skip.start_byte <= use.start_byte < skip.end_byte:
+            continue
+        if array and use.parent is not None and use.parent.type == "subscript_expression" and \
+                use.parent.child_by_field_name("argument") == use:
+            continue
+        if loops._write(data, use, values.callees) is not None:
+            return True
+    return bool(loops.other_name(data, function, name, values.callees) or loops.macro_write(values, data, loop, name))
+
+
+def _element(values, data: bytes, loop, argument, kind):
+    """(the loop's counter, the release in the loop that names the array, or None) when the
+    first argument is `&a[i]` or `a + i` (`i + a`; casts and parentheses around it) with `i`
+    the loop's own counter (_counter) and `a` a name or `b[j]...` of names and numbers that
+    the loop neither declares nor writes: each iteration acquires another element, once.
+    None otherwise."""
+    inner = argument
+    while inner.type in ("cast_expression", "parenthesized_expression"):
+        inner = inner.child_by_field_name("value") if inner.type == "cast_expression" else \
+            (inner.named_children[0] if inner.named_child_count == 1 else None)
+        if inner is None:
+            return None
+    if inner.type == "pointer_expression" and text(data, inner.child_by_field_name("operator")) == "&":
+        element = inner.child_by_field_name("argument")
+        if element is None or element.type != "subscript_expression":
+            return None
+        indices = element.child_by_field_name("indices")
+        index = [c for c in indices.named_children if c.type != "comment"] if indices is not None else []
+        if len(index) != 1 or index[0].type != "identifier":
+            return None
+        base, index = element.child_by_field_name("argument"), text(data, index[0])
+    elif inner.type == "binary_expression" and text(data, inner.child_by_field_name("operator")) == "+":
+        left, right = inner.child_by_field_name("left"), inner.child_by_field_name("right")
+        counter = _counter(values, data, loop)
+        if right is not None and right.type == "identifier" and text(data, right) == counter:
+            base, index = left, counter
+        elif left is not None and left.type == "identifier" and text(data, left) == counter:
+            base, index = right, counter
+        else:
+            return None
+    else:
+        return None
+    if base is None or _counter(values, data, loop) != index:
+        return None
+    root, names = base, []
+    while root.type == "subscript_expression":
+        indices = root.child_by_field_name("indices")
+        parts = [c for c in indices.named_children if c.type != "comment"] if indices is not None else []
+        if len(parts) != 1 or parts[0].type not in ("identifier", "number_literal"):
+            return None
+        if parts[0].type == "identifier":
+            names.append(text(data, parts[0]))
+        root = root.child_by_field_name("argument")
+    if root is None or root.type != "identifier":
+        return None
+    array = text(data, root)
+    body = loops.loop_body(loop)
+    if body is None or index in names + [array] or loops.index(data, body).declared(array) is not None:
+        return None
+    if _written(values, data, loop, array, array=True) or any(_written(values, data, loop, n) for n in names):
+        return None
+    for n in loops.walk(body):
+        if n.type == "call_expression" and text(data, n.child_by_field_name("function")) in kind.release:
+            arguments = n.child_by_field_name("arguments")
+            if arguments is not None and any(a.type == "identifier" and text(data, a) == array
+                                             for a in loops.walk(arguments)):
+                return index, n
+    return index, None
 
 
 def _stream_of(data, loop, target) -> str:

@@ -17,7 +17,13 @@ function:
 * it is declared by `T* p = (T*)malloc(size);` (or `static_cast<T*>(malloc(size))`, or
   `malloc(size)` in C style) or `T* p = new T[n];` with `T` a built-in type and no
   initializer (pinned memory is not zeroed, `new T[n]()` is), neither `static` nor
-  `const`, outside every loop, the one declaration of its name in the function;
+  `const`, outside every loop, the one declaration of its name in the function; or
+  declared with no value (`T* p = NULL;`, `nullptr`, `0`, or none) and allocated by
+  `p = (T*)malloc(size);` (`new T[n]`), its one assignment in the function, a statement
+  of the declaration's block (not in a branch or a loop of it), with no use of `p`
+  between the declaration and it: every fact below then holds from that assignment on
+  (and no label lies between it and the free, where a `goto` could enter without it).
+  A `calloc` is recognised and refused: it zero-fills, pinned memory is not zeroed;
 * every use reads it or an element: an element access (`p[i]`, `*p`, `*(p + i)`), a
   comparison, `sizeof`, an argument (the pointer, `p + k`, a cast of either) of the
   blocking copies (`cudaMemcpy`, `cudaMemcpy2D`, `cudaMemcpyToSymbol`,
@@ -90,7 +96,9 @@ _OPTIONS = ("--target", "cuda", "--ignore", "L,F")
 
 PINNED = rule(
     "R007", "pageable-made-pinned", NOTE, "a host buffer copied in a loop is allocated pinned", """
-A function allocates a host buffer with `malloc` or `new T[n]` and copies it to or from
+A function allocates a host buffer with `malloc` or `new T[n]` (in its declaration, or in C
+style by the one assignment `p = (T*)malloc(size);` after a declaration `T* p = NULL;`,
+a statement of the declaration's block before any use of `p`) and copies it to or from
 the device with `cudaMemcpy` in a loop. From pageable memory the driver stages every copy
 through a pinned buffer of its own (two copies, no overlap); the buffer is allocated with
 `cudaMallocHost` instead (`hipHostMalloc(..., hipHostMallocDefault)` for HIP), and freed
@@ -114,10 +122,12 @@ it) where `new` would throw.""",
 
 PAGEABLE_IN_LOOP = rule(
     "R008", "pageable-copy-in-loop", WARNING, "a pageable host buffer copied in a loop, not made pinned, with the fix", """
-A host buffer allocated with `malloc` or `new` in the function is copied with
+A host buffer allocated with `malloc`, `calloc` or `new` in the function is copied with
 `cudaMemcpy` in a loop, but allocating it pinned is not proved safe: the warning names
 the use that may keep the pointer (it is stored, returned, passed to a function, freed
-conditionally or not in this function, `realloc`'d...). The fix: allocate it with
+conditionally or not in this function, `realloc`'d...), or why its allocation is not the
+one value it has (assigned twice, in a branch, read before it) or cannot be pinned (a
+`calloc`: pinned memory is not zeroed). The fix: allocate it with
 `cudaMallocHost(&p, size)` and free it with `cudaFreeHost(p)` on every path that frees
 it (or register it once with `cudaHostRegister`), so that the copies read it directly.""",
     example=_EXAMPLE.replace("    free(h);\n", "    keep(h);\n").replace("void run(", "void keep(float*);\nvoid run("),
@@ -147,28 +157,34 @@ RULES = (PINNED, PAGEABLE_IN_LOOP, ASYNC_PAGEABLE)
 def run(ctx, values) -> None:
     parsed = ctx.parsed
     words = parsed.words
-    if not any(w in words for w in (b"malloc", b"new")) or not any(c.encode() in words for c in
-                                                                   BLOCKING_COPIES | ASYNC_COPIES):
+    if not any(w in words for w in (b"malloc", b"calloc", b"new")) or not any(c.encode() in words for c in
+                                                                              BLOCKING_COPIES | ASYNC_COPIES):
         return
     data = parsed.data
     root, seen = parsed.main.root, set()
-    for m in re.finditer(rb"\b(?:malloc|new)\b", data):      # no walk of the whole tree
+    for m in re.finditer(rb"\b(?:malloc|calloc|new)\b", data):      # no walk of the whole tree
         node = root.descendant_for_byte_range(m.start(), m.end())
         for _ in range(6):      # the declaration `T* p = (T*)static_cast<..>(malloc(...))` holds it
-            if node is None or node.type == "declaration":
+            if node is None or node.type in ("declaration", "expression_statement"):
                 break
             node = node.parent
-        if node is None or node.type != "declaration" or node.start_byte in seen:
+        if node is None or loops.host_function(data, node) is None:
             continue
-        seen.add(node.start_byte)
-        found = _allocation(data, node)
-        if found is not None and loops.host_function(data, node) is not None:
-            _consider(ctx, values, data, node, *found)
+        if node.type == "declaration" and node.start_byte not in seen:
+            seen.add(node.start_byte)
+            found = _allocation(data, node)
+            if found is not None:
+                _consider(ctx, values, data, node, *found)
+        elif node.type == "expression_statement":
+            found = _assigned(data, node)
+            if found is not None and found[0].start_byte not in seen:
+                seen.add(found[0].start_byte)
+                _consider(ctx, values, data, *found)
 
 
 def _allocation(data: bytes, declaration):
-    """(name, the initializer, 'malloc' or 'new', the size in bytes as text, the expression
-    that counts the elements, the element type or None for bytes) of a declaration
+    """(name, the initializer, 'malloc', 'calloc' or 'new', the size in bytes as text, the
+    expression that counts the elements, the element type or None for bytes) of a declaration
     `T* p = (T*)malloc(size);` or `T* p = new T[n];`, else None."""
     declarators = declaration.children_by_field_name("declarator")
     if len(declarators) != 1 or declarators[0].type != "init_declarator":
@@ -179,6 +195,70 @@ def _allocation(data: bytes, declaration):
     inner = pointer.child_by_field_name("declarator")
     if inner is None or inner.type != "identifier":
         return None
+    found = _allocating(data, value)
+    return None if found is None else (text(data, inner), value) + found
+
+
+_NULLS = ("NULL", "nullptr", "0")
+
+
+def _assigned(data: bytes, statement):
+    """(the declaration, name, the allocating expression, how, size, count, element, the
+    assignment, None or why it is not the buffer's one allocation) of a statement `p =
+    (T*)malloc(size);` (calloc, `new T[n]`) whose `p` is a local of the function declared
+    `T* p = NULL;` (nullptr, 0) or `T* p;` and nowhere else; else None. It is the buffer's
+    allocation when it is `p`'s one assignment in the function, a statement of the block that
+    declares `p` (the function's straight-line path there: not in a branch or a loop of it),
+    and nothing uses `p` between its declaration and it."""
+    if statement.named_child_count != 1 or statement.named_children[0].type != "assignment_expression":
+        return None
+    assignment = statement.named_children[0]
+    left, value = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+    if text(data, assignment.child_by_field_name("operator")) != "=" or left is None or left.type != "identifier" \
+            or value is None:
+        return None
+    found = _allocating(data, value)
+    function = loops.host_function(data, statement)
+    if found is None or function is None:
+        return None
+    name = text(data, left)
+    declarations = loops.index(data, function).declaring.get(name, [])
+    if len(declarations) != 1 or declarations[0].type != "declaration":
+        return None         # a parameter, a global, or declared twice: not this function's buffer
+    declaration = declarations[0]
+    declarators = declaration.children_by_field_name("declarator")
+    if len(declarators) != 1:
+        return None
+    pointer = declarators[0]
+    if pointer.type == "init_declarator":
+        if text(data, pointer.child_by_field_name("value")) not in _NULLS:
+            return None
+        pointer = pointer.child_by_field_name("declarator")
+    inner = pointer.child_by_field_name("declarator") if pointer is not None and pointer.type == "pointer_declarator" \
+        else None
+    if inner is None or inner.type != "identifier" or declaration.start_byte > statement.start_byte:
+        return None
+    why = None
+    uses = loops.index(data, function).identifiers.get(name, ())
+    assigned = [u for u in uses if u.parent is not None and u.parent.type == "assignment_expression"
+                and u.parent.child_by_field_name("left") == u]
+    early = next((u for u in uses if declaration.end_byte <= u.start_byte < statement.start_byte), None)
+    if len(assigned) > 1:
+        lines = [str(line_of(data, u)) for u in assigned]
+        why = (f"'{name}' is assigned {len(assigned)} times in the function (lines {', '.join(lines[:-1])} and "
+               f"{lines[-1]}): the allocation must be its one value")
+    elif statement.parent != declaration.parent:
+        why = (f"its allocation '{text(data, assignment)}' (line {line_of(data, statement)}) is not a statement of the "
+               "block that declares it (it is in a branch, a loop or a nested block): on another path it is not allocated there")
+    elif early is not None:
+        why = f"'{name}' is used before its allocation (line {line_of(data, early)})"
+    return (declaration, name, value) + found + (assignment, why)
+
+
+def _allocating(data: bytes, value):
+    """(how, the size in bytes as text, the expression that counts the elements, the element
+    type or None for bytes) of an allocating expression: `(T*)malloc(size)`,
+    `static_cast<T*>(malloc(size))`, `calloc(n, s)`, `new T[n]`; else None."""
     call = value
     while call.type == "cast_expression":
         call = call.child_by_field_name("value")
@@ -186,10 +266,13 @@ def _allocation(data: bytes, declaration):
             .startswith("static_cast<"):
         args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
         call = args[0] if len(args) == 1 else call
-    if call.type == "call_expression" and text(data, call.child_by_field_name("function")) in ("malloc", "std::malloc"):
+    callee = text(data, call.child_by_field_name("function")) if call.type == "call_expression" else ""
+    if callee in ("malloc", "std::malloc", "calloc", "std::calloc"):
         args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
-        if len(args) == 1:
-            return text(data, inner), value, "malloc", text(data, args[0]), args[0], None
+        if len(args) == 1 and "malloc" in callee:
+            return "malloc", text(data, args[0]), args[0], None
+        if len(args) == 2 and "calloc" in callee:
+            return "calloc", f"{text(data, args[0])} * {text(data, args[1])}", args[0], None
         return None
     if value.type == "new_expression":
         count = value.child_by_field_name("declarator")
@@ -205,17 +288,20 @@ def _allocation(data: bytes, declaration):
         # (frontend.new_pointer_stars), so the type node is `float`; the element is `float*`.
         stars = re.sub(rb"/\*.*?\*/", b"", data[kind.end_byte:count.start_byte], flags=re.S).count(b"*")
         element = text(data, kind) + "*" * stars
-        return text(data, inner), value, "new", f"{n} * sizeof({element})", size[0], element
+        return "new", f"{n} * sizeof({element})", size[0], element
     return None
 
 
 def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str, size: str, count,
-              element: str | None) -> None:
+              element: str | None, assignment=None, unassigned: str | None = None) -> None:
+    """`assignment`: the allocation is `name = value` (_assigned) after a declaration that
+    gives no value, and `unassigned` says why that is not the buffer's one allocation."""
     function = loops.host_function(data, declaration)
     facts = _uses(data, function, declaration, name, frozenset(values.table.names) if values is not None else None,
-                  values.parsed.main.root if values is not None else None)
+                  values.parsed.main.root if values is not None else None,
+                  skip=assignment.child_by_field_name("left") if assignment is not None else None)
     fname = function_name(data, function)
-    if facts["async"]:
+    if facts["async"] and unassigned is None:
         for call in facts["async"]:
             callee = text(data, call.child_by_field_name("function"))
             ctx.report(ASYNC_PAGEABLE, call.start_byte,
@@ -229,8 +315,9 @@ def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str,
     if not looped:
         return
     copy = looped[0]
-    why = facts["escape"] or _kind_refusal(data, declaration, value, how) or _free_refusal(data, declaration, name,
-                                                                                          how, facts, values)
+    origin = assignment.parent if assignment is not None else declaration
+    why = unassigned or facts["escape"] or _kind_refusal(data, declaration, value, how) or \
+        _free_refusal(data, declaration, name, how, facts, values, origin)
     where = ""
     if why is None:
         small, why = _size_refusal(values, count, element)
@@ -249,14 +336,19 @@ def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str,
     indent = data[line_start:declaration.start_byte]
     indent = indent if indent.strip() == b"" else b""
     free = facts["frees"][0]
-    allocate = Edit(value.start_byte, declaration.end_byte,
-                    b"nullptr;" + newline + indent + f"cudaMallocHost(&{name}, {size});".encode())
+    if assignment is not None:
+        allocate = Edit(assignment.start_byte, assignment.end_byte, f"cudaMallocHost(&{name}, {size})".encode())
+    else:
+        allocate = Edit(value.start_byte, declaration.end_byte,
+                        b"nullptr;" + newline + indent + f"cudaMallocHost(&{name}, {size});".encode())
     release = Edit(free.start_byte, free.end_byte, f"cudaFreeHost({name})".encode())
     line = line_of(data, copy)
     reason = (f"'{name}' allocated pinned (cudaMallocHost, freed with cudaFreeHost) in place of {how}: it is copied "
               f"with {callee} in a loop (line {line}), every use of it reads it or passes it to a blocking copy or a "
               "C library function that keeps nothing or to a function of this file that only reads and writes "
-              "through it, and the one free is its block's, after every use, on every path")
+              "through it, and the one free is its block's, after every use, on every path" +
+              ("; its declaration gives it no value and this is its one assignment, before any use of it, a "
+               "statement of its declaration's block" if assignment is not None else ""))
     fix = ctx.fix(PINNED, (allocate, release), reason)
     if fix is not None:
         ctx.report(PINNED, value.start_byte, reason, end=value.end_byte, fix=fix, subject=fname)
@@ -302,9 +394,10 @@ def _in_loop(node, block) -> bool:
     return False
 
 
-def _uses(data: bytes, function, declaration, name: str, macros=None, root=None) -> dict:
+def _uses(data: bytes, function, declaration, name: str, macros=None, root=None, skip=None) -> dict:
     """What the function does with `name`: its blocking copies, asynchronous copies and
-    frees (the calls, or `delete[]` expressions), and the first use that may keep it."""
+    frees (the calls, or `delete[]` expressions), and the first use that may keep it
+    (`skip`: the left side of the allocating assignment, which is no such use)."""
     if root is None:
         root = function
         while root.parent is not None:
@@ -315,7 +408,7 @@ def _uses(data: bytes, function, declaration, name: str, macros=None, root=None)
     for use in loops.walk(body):
         if use.type != "identifier" or text(data, use) != name:
             continue
-        if declaration.start_byte <= use.start_byte < declaration.end_byte:
+        if declaration.start_byte <= use.start_byte < declaration.end_byte or use == skip:
             continue
         facts["uses"].append(use.start_byte)
         why = _use(data, use, name, facts)
@@ -525,6 +618,8 @@ def _kind_refusal(data: bytes, declaration, value, how: str) -> str | None:
             return ("it is allocated in a loop: a pinned allocation per iteration costs more than the copies "
                     "save (allocate it once before the loop)")
         n = n.parent
+    if how == "calloc":
+        return "calloc zero-fills it: pinned memory is not zeroed"
     if how == "new":
         kind = value.child_by_field_name("type")
         if kind is None or kind.type not in ("primitive_type", "sized_type_specifier"):
@@ -534,9 +629,12 @@ def _kind_refusal(data: bytes, declaration, value, how: str) -> str | None:
     return None
 
 
-def _free_refusal(data: bytes, declaration, name: str, how: str, facts: dict, values=None) -> str | None:
+def _free_refusal(data: bytes, declaration, name: str, how: str, facts: dict, values=None, origin=None) -> str | None:
+    """Why the free is not the one release on every path from `origin` (the statement that
+    allocates: the declaration, or the assignment after it), or None."""
+    origin = declaration if origin is None else origin
     frees = facts["frees"]
-    want = "free" if how == "malloc" else "delete[]"
+    want = "free" if how in ("malloc", "calloc") else "delete[]"
     if not frees:
         return f"the function does not free '{name}': it may be freed elsewhere, where free() would meet pinned memory"
     if len(frees) > 1:
@@ -551,11 +649,16 @@ def _free_refusal(data: bytes, declaration, name: str, how: str, facts: dict, va
                 "it is conditional or on a path this pass does not follow")
     if any(u > free.end_byte for u in facts["uses"]):
         return f"'{name}' is used after its free (line {line_of(data, free)})"
-    why = _reset_between(data, declaration, statement, values)
+    why = _reset_between(data, origin, statement, values)
     if why is not None:
         return why
     for n in loops.walk(declaration.parent):
-        if not (declaration.end_byte <= n.start_byte < statement.start_byte) or n.type not in _LEAVES:
+        if not (origin.end_byte <= n.start_byte < statement.start_byte):
+            continue
+        if n.type == "labeled_statement" and origin is not declaration:
+            return (f"a label at line {line_of(data, n)} lies between the allocation and the free: a goto may enter "
+                    "there without the allocation")
+        if n.type not in _LEAVES:
             continue
         if _inside(n, ("lambda_expression",), declaration.parent) or _null_path(data, n, name, declaration.parent):
             continue
