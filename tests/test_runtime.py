@@ -3,6 +3,8 @@ as Python than as goldens, its switch, and the benchmark's committed rewrites.""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 from pathlib import Path
 
@@ -65,29 +67,23 @@ def test_a_stream_in_a_loop_bounded_by_a_parameter_is_hoisted_under_the_guard():
     assert "R003" in found
 
 
-def test_a_guard_whose_names_the_loop_writes_is_refused():
-    body = (b"void f(int n, int iters) {\n    for (int i = 0; i < iters; ++i) {\n        float* d;\n"
-            b"        cudaMalloc(&d, n * 4);\n        k<<<1, 64>>>(d, n);\n        if (n > 8) iters--;\n        cudaFree(d);\n"
-            b"    }\n}\n")
+@pytest.mark.parametrize("body, why", [
+    # A bound the loop writes: the guard before the loop would not be the loop's.
+    (b"void f(int n, int iters) {\n    for (int i = 0; i < iters; ++i) {\n        float* d;\n"
+     b"        cudaMalloc(&d, n * 4);\n        k<<<1, 64>>>(d, n);\n        if (n > 8) iters--;\n        cudaFree(d);\n"
+     b"    }\n}\n", "its bound 'iters' is not loop-invariant ('iters' is written in the loop"),
+    # A while loop has no first-iteration condition to guard with.
+    (b"void f(int n, int iters) {\n    while (iters > 0) {\n        float* d;\n        cudaMalloc(&d, n * 4);\n"
+     b"        k<<<1, 64>>>(d, n);\n        --iters;\n        cudaFree(d);\n    }\n}\n", "may run zero times"),
+    # A class's comparison could do anything.
+    (b"void f(int n, Counter lo, Counter hi) {\n    for (Counter i = lo; i < hi; ++i) {\n        float* d;\n"
+     b"        cudaMalloc(&d, n * 4);\n        k<<<1, 64>>>(d, n);\n        cudaFree(d);\n    }\n}\n",
+     "its counter's type 'Counter' is not a built-in arithmetic type"),
+], ids=["bound-written-in-the-loop", "while-loop", "class-counter"])
+def test_a_loop_that_may_run_zero_times_gets_no_guard_without_its_facts(body, why):
     result, found = _run(body)
     assert not result.changed
-    assert "its bound 'iters' is not loop-invariant ('iters' is written in the loop" in found["R002"]
-
-
-def test_a_while_loop_of_unknown_trips_is_still_refused():
-    body = (b"void f(int n, int iters) {\n    while (iters > 0) {\n        float* d;\n        cudaMalloc(&d, n * 4);\n"
-            b"        k<<<1, 64>>>(d, n);\n        --iters;\n        cudaFree(d);\n    }\n}\n")
-    result, found = _run(body)
-    assert not result.changed
-    assert "may run zero times" in found["R002"]
-
-
-def test_a_counter_of_a_class_type_gets_no_guard():
-    body = (b"void f(int n, Counter lo, Counter hi) {\n    for (Counter i = lo; i < hi; ++i) {\n        float* d;\n"
-            b"        cudaMalloc(&d, n * 4);\n        k<<<1, 64>>>(d, n);\n        cudaFree(d);\n    }\n}\n")
-    result, found = _run(body)
-    assert not result.changed
-    assert "its counter's type 'Counter' is not a built-in arithmetic type" in found["R002"]
+    assert why in found["R002"]
 
 
 def test_a_loop_with_known_bounds_is_hoisted_with_its_declaration():
