@@ -480,3 +480,26 @@ def test_an_offset_that_names_an_allocation_is_no_offset_into_the_base() -> None
         ["x", "x", None, None, None, "y"]
     assert facts.distinct("&x[n]", "&y[n]").known and facts.distinct("&x[n]", "p").known
     assert not facts.distinct("&x[n]", "x").known and not facts.distinct("&x[n]", "&x[n+1]").known
+
+
+def test_a_stage_defined_in_an_included_cu_file_is_named_where_it_is(tmp_path, capsys, monkeypatch) -> None:
+    from translator.cli import main
+    # HeCBench's lud includes its kernels' .cu: the launching file holds no definition, and
+    # the refusal names the file that does (the fused kernel is written from the launching
+    # file's own definitions).
+    kernels = ("__global__ void scale(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+               "if (i < n) x[i] *= 2.0f; }\n"
+               "__global__ void shift(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; "
+               "if (i < n) x[i] += 1.0f; }\n")
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "kernels.cu").write_text(kernels)
+    (tmp_path / "p" / "main.cu").write_text(
+        '#include "kernels.cu"\nint main() {\n  float* x; int n = 1000;\n  cudaMalloc(&x, n * sizeof(float));\n'
+        "  scale<<<(n + 255) / 256, 256>>>(x, n);\n  shift<<<(n + 255) / 256, 256>>>(x, n);\n"
+        "  cudaDeviceSynchronize();\n  return 0;\n}\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["diff", "p", "--no-cache", "--select", "F"]) in (0, 1)
+    err = capsys.readouterr().err
+    assert ("p/main.cu:6:3: note: launch of shift not fused with the launch of scale before it: scale: its "
+            "definition is not in this file but in p/kernels.cu: a fused kernel is written from the launching "
+            "file's own definitions [F002]") in err

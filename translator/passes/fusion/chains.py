@@ -107,6 +107,19 @@ class Chain:
     consumer: Consumed | None = None
 
 
+def _elsewhere(ctx, kernel: str) -> str:
+    """Why a kernel the file launches is no stage: its definition is in no part of this
+    file, naming the project's files that define it where the launch index knows them
+    (an `#include`d .cu or header: the fused kernel is written from the launching file's
+    own definitions)."""
+    homes = sorted({home for name, home, _ in ctx.options.launch_index or () if name == kernel})
+    if not homes:
+        return "its definition is not in this file"
+    shown = ", ".join(homes[:3]) + (f" and {len(homes) - 3} more" if len(homes) > 3 else "")
+    return f"its definition is not in this file but in {shown}: a fused kernel is written from the launching " \
+           "file's own definitions"
+
+
 def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
     """The fusable chains of the file, reporting F002 for each launch that cannot join
     the chain before it."""
@@ -121,7 +134,7 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
     def kernel_of(site: LaunchSite) -> Kernel | Refusal:
         kernels = [k for k in module.kernels_by_name.get(site.kernel, []) if k.body_span is not None]
         if len(kernels) != 1:
-            return Refusal(site.kernel, "its definition is not in this file" if not kernels else "it is overloaded")
+            return Refusal(site.kernel, _elsewhere(ctx, site.kernel) if not kernels else "it is overloaded")
         return kernels[0]
 
     def stage_of(site: LaunchSite, kernel: Kernel | Refusal) -> Stage | Refusal:
