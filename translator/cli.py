@@ -20,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     tool ends (translator.inputs.stream_failed), whichever command was writing."""
     tag_standard_streams()
     if phases.ON:
-        phases.line(0.0, "imports")
+        phases.line(0.0, "imports", 0.0)       # its CPU: the interpreter's start too
     try:
         with phases.Phase("command"):
             status = _main(argv)

@@ -20,7 +20,7 @@ from pathlib import Path
 from translator import diagnostics as dg
 from translator import phases
 from translator.cache import Cache, default_dir, options_key, whole_catalog
-from translator.inputs import UNREADABLE, read_regular
+from translator.inputs import UNREADABLE, folders_known, read_regular
 from translator.memory import Every, give_back
 from translator.output.positions import path_text
 from translator.pipeline import Result, translate
@@ -64,10 +64,11 @@ class Batch:
         # Every local header looked for, found or not, wherever it is (a run's record
         # holds their states: translator.runcache).
         self.headers_probed: set[str] = set()
-        with phases.Phase("local headers"):
-            headers = local_headers(workspace, self.headers_probed)
-        with phases.Phase("launch index"):
-            index = launch_index(workspace, Cache(folder) if folder else None, headers, self._facts_mapper())
+        with folders_known():       # each folder's real path found once (translator.inputs)
+            with phases.Phase("local headers"):
+                headers = local_headers(workspace, self.headers_probed)
+            with phases.Phase("launch index"):
+                index = launch_index(workspace, Cache(folder) if folder else None, headers, self._facts_mapper())
         shared = dict(qualifier_macros=workspace.qualifier_macros, tree_names=workspace.declared_names,
                       local_headers=headers, launch_index=index)
         self.options = dataclasses.replace(options, **shared)
@@ -138,6 +139,15 @@ def _chunk(jobs: int, workers: int) -> int:
     return max(1, min(16, jobs // (8 * workers)))
 
 
+def _heaviest_first(weights: list[int], workers: int) -> list[range]:
+    """The tasks' chunks (`_chunk` tasks each, consecutive), heaviest first (by the sum of
+    their tasks' weights, the bytes of their files; ties in task order), so that the
+    largest files are not what the last workers wait on."""
+    size = _chunk(len(weights), workers)
+    chunks = [range(start, min(start + size, len(weights))) for start in range(0, len(weights), size)]
+    return sorted(chunks, key=lambda chunk: -sum(weights[k] for k in chunk))
+
+
 class WorkerFailed(RuntimeError):
     """A worker of the pool ended before it answered (killed, out of memory)."""
 
@@ -191,10 +201,8 @@ class Pool:
         for _, connection in self.workers:
             connection.send_bytes(message)
         del message
-        size = _chunk(len(tasks), len(self.workers))
-        chunks = [range(start, min(start + size, len(tasks))) for start in range(0, len(tasks), size)]
-        chunks.sort(key=lambda chunk: -sum(weights[k] for k in chunk))
-        chunks.reverse()            # popped from the end: the heaviest first
+        chunks = _heaviest_first(weights, len(self.workers))
+        chunks.reverse()            # popped from the end
         out: dict[int, object] = {}
         busy: dict = {}             # connection -> the chunk it is working on
         from multiprocessing.connection import wait

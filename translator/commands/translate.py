@@ -15,8 +15,8 @@ from pathlib import Path
 from translator import phases, runcache
 from translator.cache import default_dir
 from translator.ignore import ignore_files_above
-from translator.inputs import (STALE_TEMPORARY_S, UNWRITABLE, StreamError, open_for_writing, open_regular, problem,
-                               write_problem)
+from translator.inputs import (STALE_TEMPORARY_S, UNWRITABLE, StreamError, folders_known, open_for_writing,
+                               open_regular, problem, write_problem)
 from translator.output.jsonfmt import to_json
 from translator.output.positions import path_text
 from translator.settings import Settings, UsageError
@@ -65,7 +65,8 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
     # The workers start first: they import the passes while this process walks the tree.
     pool = None if args.stdout or args.output_file else start_pool(args.paths, settings.jobs)
     try:
-        return _translate(args, settings, output, replay, pool)
+        with folders_known():       # each path's real path found once a run (translator.inputs)
+            return _translate(args, settings, output, replay, pool)
     finally:
         if pool is not None:
             pool.close()
