@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import errno
 import os
-import pickle
 import shutil
 import signal
 import stat
@@ -162,7 +161,7 @@ class Pool:
     large file does not come last); the results come back in task order."""
 
     def __init__(self, size: int):
-        import multiprocessing
+        import multiprocessing      # here: a run of one file starts no pool, and imports none of it
         context = multiprocessing.get_context()
         # A forkserver's workers are its children, not ours: it ends with us, and they with it.
         parent = None if context.get_start_method() == "forkserver" else os.getpid()
@@ -180,6 +179,7 @@ class Pool:
         """The rule catalog's snapshot (translator.catalog.snapshot) the first worker made,
         or None where it could not (translator.cache.whole_catalog then imports the passes)."""
         if self._catalog is None:
+            import pickle
             try:
                 self._catalog = pickle.loads(self.workers[0][1].recv_bytes())
             except (EOFError, OSError):
@@ -196,6 +196,7 @@ class Pool:
     def map(self, what: str, work, tasks: list[tuple], weights: list[int]):
         """`work(*task)` of each task, in order (`what` names the work in the phases'
         times); `weights` order the chunks, heaviest first."""
+        import pickle
         self.catalog()
         message = b"W" + pickle.dumps((what if phases.ON else None, work), pickle.HIGHEST_PROTOCOL)
         for _, connection in self.workers:
@@ -315,6 +316,7 @@ def _serve(connection, parent: int | None, first: bool) -> None:
     """A worker of the pool: the passes imported (the first worker sends the rule catalog
     back), then each message: `W` the work of a phase, `T` a chunk of its tasks (answered
     with (True, their results) or (False, the exception)), `S` the end."""
+    import pickle
     signal.signal(signal.SIGINT, signal.SIG_IGN)    # the command answers ^C, and ends its workers
     _end_with_parent(parent)
     from translator import catalog
