@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import csv
 import errno
 import io
 import os
@@ -189,6 +188,7 @@ def _translate(args, settings: Settings, output: Path | None, replay: _Replay | 
     copying.__exit__()
     if csv_rows is not None:
         csv_rows += total.csv_rows("total")
+        import csv
         csv.writer(stats_stream, lineterminator="\n").writerows(csv_rows)
     elif print_stats and total.files > 1:
         stats_stream.write(total.render("total"))
