@@ -59,7 +59,8 @@ class Batch:
         self.pool = pool
         # The statistics of the results read the catalog (a cached run: from its snapshot;
         # with a pool, from its first worker's, which imported the passes meanwhile).
-        whole_catalog(Cache(folder) if folder is not None else None, pool.catalog() if pool is not None else None)
+        with phases.Phase("catalog"):
+            whole_catalog(Cache(folder) if folder is not None else None, pool.catalog() if pool is not None else None)
         # Every local header looked for, found or not, wherever it is (a run's record
         # holds their states: translator.runcache).
         self.headers_probed: set[str] = set()
@@ -131,7 +132,8 @@ def start_pool(paths: list[str], workers: int) -> Pool | None:
     one: one worker, or fewer files named than a pool is worth and no folder."""
     if workers == 1 or (len(paths) < _POOL_MIN_FILES and not any(os.path.isdir(p) for p in paths)):
         return None
-    return Pool(workers)
+    with phases.Phase(f"pool start ({workers} workers)"):
+        return Pool(workers)
 
 
 def _chunk(jobs: int, workers: int) -> int:

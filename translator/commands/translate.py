@@ -255,8 +255,9 @@ class _Replay:
     def locked(self):
         """The output folder's lock, from the first look at the states to the record's write."""
         with runcache.lock(self.folder, self.output):
-            self.inputs = runcache.tree_state(self.paths, skip=self.output)
-            self.record = runcache.load(self.folder, self.output, self.key)
+            with phases.Phase("run record: read"):
+                self.inputs = runcache.tree_state(self.paths, skip=self.output)
+                self.record = runcache.load(self.folder, self.output, self.key)
             yield
 
     def _outputs(self) -> list[tuple]:
@@ -309,10 +310,11 @@ class _Replay:
             sys.stdout, sys.stderr = real_out, real_err
         # Inputs (or what else it read) changed while the run read them (an editor, another
         # run --in-place): what was written may be of neither state, so nothing is recorded.
-        if self.kept is not None and runcache.tree_state(self.paths, skip=self.output) == self.inputs \
-                and self.reads.state() == self.read_states:
-            self.kept.stdout, self.kept.stderr = out.getvalue(), err.getvalue()
-            runcache.save(self.folder, self.output, self.key, self.kept)
+        with phases.Phase("run record: write"):
+            if self.kept is not None and runcache.tree_state(self.paths, skip=self.output) == self.inputs \
+                    and self.reads.state() == self.read_states:
+                self.kept.stdout, self.kept.stderr = out.getvalue(), err.getvalue()
+                runcache.save(self.folder, self.output, self.key, self.kept)
 
     def keep(self, summary: str | None, status: int) -> None:
         """Record this run (called when it wrote all it had to)."""
