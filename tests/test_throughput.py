@@ -186,3 +186,28 @@ def test_the_heaviest_chunks_go_first():
     assert 60 in chunks[0] and 3 in chunks[1]
     assert chunks[2:] == sorted(chunks[2:], key=lambda c: c.start)       # ties keep the tree's order
     assert sorted(k for c in chunks for k in c) == list(range(64))
+
+
+def test_a_pool_left_midway_kills_its_busy_workers_at_once():
+    # An error or ^C in the parent: the workers' answers are no longer wanted; a worker
+    # in the middle of a long file must not hold the command up.
+    import time
+
+    from translator.commands.run import Pool
+    pool = Pool(2)
+    processes = [process for process, _ in pool.workers]
+    results = pool.map("test", _Slow(), [(k,) for k in range(6)], [1] * 6)
+    assert next(results) == 0
+    started = time.monotonic()
+    results.close()
+    pool.close()
+    assert time.monotonic() - started < 1.5
+    assert not any(process.is_alive() for process in processes)
+
+
+class _Slow:
+    def __call__(self, k):
+        import time
+        if k:
+            time.sleep(30)
+        return k

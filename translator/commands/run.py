@@ -171,6 +171,7 @@ class Pool:
         parent = None if context.get_start_method() == "forkserver" else os.getpid()
         self.workers: list = []      # (process, the parent's end of its pipe)
         self._catalog = None
+        self._busy: dict = {}        # the connections of the workers with a chunk to answer
         for number in range(size):
             mine, theirs = context.Pipe()
             process = context.Process(target=_serve, args=(theirs, parent, number == 0), daemon=True,
@@ -209,7 +210,8 @@ class Pool:
         chunks = _heaviest_first(weights, len(self.workers))
         chunks.reverse()            # popped from the end
         out: dict[int, object] = {}
-        busy: dict = {}             # connection -> the chunk it is working on
+        busy = self._busy           # connection -> the chunk it is working on
+        busy.clear()
         from multiprocessing.connection import wait
 
         def feed(connection) -> None:
@@ -239,18 +241,30 @@ class Pool:
                 wanted += 1
 
     def close(self) -> None:
-        """Stop the workers (one still working is ended)."""
+        """Stop the workers: an idle one ends at once, one still working (its answer no
+        longer wanted: an error, ^C) is killed."""
+        for process, connection in self.workers:
+            if connection in self._busy:
+                process.kill()
+            else:
+                try:
+                    connection.send_bytes(b"S")
+                except OSError:
+                    pass
+        deadline = time.monotonic() + 2
         while self.workers:
             process, connection = self.workers.pop()
-            _stop(process, connection)
+            _stop(process, connection, max(deadline - time.monotonic(), 0))
+        self._busy.clear()
 
 
-def _stop(process, connection) -> None:
+def _stop(process, connection, wait: float = 2) -> None:
+    """End a worker that was told to stop (or killed): joined, else killed after `wait` s."""
     try:
         connection.send_bytes(b"S")
     except OSError:
         pass
-    process.join(2)
+    process.join(wait)
     if process.is_alive():
         process.kill()
         process.join()
