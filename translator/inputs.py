@@ -257,13 +257,20 @@ def problem(rule_, path: str, message: str) -> dg.Diagnostic:
 def real_path(path) -> Path:
     """The path with its links followed; never raises (a link loop stays as it is)."""
     try:
-        return Path(os.path.realpath(path) if _FOLDERS is None else _real(os.fspath(path)))
+        if _FOLDERS is None:
+            return Path(os.path.realpath(path))
+        name = os.fspath(path)
+        known = _PATHS.get(name)
+        if known is None:
+            known = _PATHS[name] = Path(_real(name))      # one Path a path, too
+        return known
     except ValueError:          # a NUL byte in the name: no file has it
         return Path(os.path.abspath(path))
 
 
 # The real paths of the folders met, while a walk holds them (`folders_known`).
 _FOLDERS: dict | None = None
+_PATHS: dict = {}
 
 
 @contextlib.contextmanager
@@ -284,6 +291,7 @@ def folders_known():
         yield
     finally:
         _FOLDERS = None
+        _PATHS.clear()
 
 
 def _real(path: str) -> str:
