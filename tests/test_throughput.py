@@ -88,7 +88,11 @@ def _tree(root: Path, files: int) -> Path:
     return root
 
 
-def test_one_pool_serves_both_phases_and_the_output_never_depends_on_it(tmp_path: Path, capfd):
+@pytest.mark.parametrize("overlap_from", [1, 10**6], ids=["workers import the passes", "the parent does"])
+def test_one_pool_serves_both_phases_and_the_output_never_depends_on_it(tmp_path: Path, capfd, monkeypatch,
+                                                                        overlap_from: int):
+    import translator.commands.run as run_module
+    monkeypatch.setattr(run_module, "_OVERLAP_MIN_CPUS", overlap_from)
     tree = _tree(tmp_path / "t", 40)
     runs = {}
     for jobs in ("1", "3"):
@@ -145,12 +149,16 @@ def test_the_phases_times_are_printed_on_request_and_only_then(tmp_path: Path):
     assert proc.returncode == 0 and proc.stderr == ""
 
 
-def test_a_pool_chunks_go_heaviest_first_and_results_come_in_order():
-    from translator.commands.run import Pool
-    pool = Pool(2)
+@pytest.mark.parametrize("overlap_from", [1, 10**6], ids=["workers import the passes", "the parent does"])
+def test_a_pool_serves_two_phases_in_order(overlap_from: int, monkeypatch):
+    import translator.commands.run as run_module
+    monkeypatch.setattr(run_module, "_OVERLAP_MIN_CPUS", overlap_from)
+    pool = run_module.Pool(2)
     try:
         order = list(pool.map("test", _Echo(), [(k,) for k in range(40)], [k % 7 for k in range(40)]))
-        assert order == [(k, os.getpid() != 0) for k in range(40)]
+        assert [k for k, _ in order] == list(range(40))
+        workers = {pid for _, pid in order}
+        assert os.getpid() not in workers and workers <= {p.pid for p, _ in pool.workers}
         assert pool.catalog() and all(type(rule) is dict for rule in pool.catalog())
         # A second phase, other work, the same workers.
         assert list(pool.map("test", _Twice(), [(k,) for k in range(5)], [1] * 5)) == [0, 2, 4, 6, 8]
@@ -163,7 +171,7 @@ def test_a_pool_chunks_go_heaviest_first_and_results_come_in_order():
 
 class _Echo:
     def __call__(self, k):
-        return k, os.getpid() != 0
+        return k, os.getpid()
 
 
 class _Twice:

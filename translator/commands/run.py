@@ -151,6 +151,17 @@ def _heaviest_first(weights: list[int], workers: int) -> list[range]:
     return sorted(chunks, key=lambda chunk: -sum(weights[k] for k in chunk))
 
 
+# Below this many usable cores the parent imports the passes before it forks the workers.
+_OVERLAP_MIN_CPUS = 4
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 class WorkerFailed(RuntimeError):
     """A worker of the pool ended before it answered (killed, out of memory)."""
 
@@ -167,6 +178,11 @@ class Pool:
     def __init__(self, size: int):
         import multiprocessing      # here: a run of one file starts no pool, and imports none of it
         context = multiprocessing.get_context()
+        if context.get_start_method() == "fork" and _usable_cpus() < _OVERLAP_MIN_CPUS:
+            # Too few cores for the workers' imports to overlap the parent's walk: imported
+            # once, here, and shared by the forks (not once a worker, competing for them).
+            from translator import catalog
+            catalog.catalog()
         # A forkserver's workers are its children, not ours: it ends with us, and they with it.
         parent = None if context.get_start_method() == "forkserver" else os.getpid()
         self.workers: list = []      # (process, the parent's end of its pipe)
