@@ -117,29 +117,24 @@ class Cache:
 _CATALOG_WHOLE = False       # this process's rule catalog holds every built-in rule
 
 
-def whole_catalog(cache: Cache | None, given=None) -> None:
+def whole_catalog(cache: Cache | None) -> None:
     """Make this process's rule catalog whole (a hit's rule ids are checked against it,
     the statistics read its topics): from `cache`'s snapshot of it for this fingerprint
-    where there is one, so that a run answered from the cache imports no pass; else from
-    `given`, a snapshot a worker of this run made (translator.commands.run.Pool: the
-    worker imported the passes while this process walked the tree); else by importing
-    every module that declares rules (translator.catalog.catalog). Where the cache has no
-    snapshot (or one that is not this catalog's), it is written for the next run. Called
-    once a run (translator.commands.run.Batch); a cache's lookup calls it where the
-    process's catalog is not yet whole (a worker that did not fork)."""
+    where there is one, so that a run answered from the cache imports no pass; else by
+    importing every module that declares rules (translator.catalog.catalog). Where the
+    cache has no snapshot (or one that is not this catalog's), it is written for the
+    next run. Called once a run (translator.commands.run.Batch); a cache's lookup calls
+    it where the process's catalog is not yet whole (a worker that did not fork)."""
     global _CATALOG_WHOLE
     from translator import catalog
     if cache is None:
-        if given is None or not catalog.restore(given):
-            catalog.catalog()
+        catalog.catalog()
     else:
         key = digest(b"\0rule catalog")
         found = cache.get_data(key, lambda data: type(data) is list and bool(data))
         if found is None or not catalog.restore(found):
-            if given is None or not catalog.restore(given):
-                from translator.rules.declare import user_ids
-                given = catalog.snapshot(leave_out=user_ids())
-            cache.put_data(key, given)
+            from translator.rules.declare import user_ids
+            cache.put_data(key, catalog.snapshot(leave_out=user_ids()))
     _CATALOG_WHOLE = True
 
 

@@ -8,7 +8,6 @@ import importlib
 import sys
 from pathlib import Path
 
-from translator import phases  # noqa: I001  first: the run's clock (CU2HIP_PHASES) starts here
 from translator import __version__, hipify_compat
 from translator.inputs import MAX_FILE_BYTES, StreamError, stream_failed, tag_standard_streams
 from translator.output.positions import one_line
@@ -19,11 +18,8 @@ def main(argv: list[str] | None = None) -> int:
     """The command: its exit status. A failed write to stdout or stderr ends it as a Unix
     tool ends (translator.inputs.stream_failed), whichever command was writing."""
     tag_standard_streams()
-    if phases.ON:
-        phases.line(0.0, "imports", 0.0)       # its CPU: the interpreter's start too
     try:
-        with phases.Phase("command"):
-            status = _main(argv)
+        status = _main(argv)
         sys.stdout.flush()
         sys.stderr.flush()
         return status

@@ -17,12 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from translator import diagnostics as dg
-from translator import phases
 from translator.cache import Cache, default_dir, options_key, whole_catalog
-from translator.inputs import UNREADABLE, folders_known, read_regular
+from translator.inputs import UNREADABLE, read_regular
 from translator.memory import Every, give_back
 from translator.output.positions import path_text
-from translator.result import Result
+from translator.pipeline import Result, translate
 from translator.workspace import Job, Workspace, launch_index, local_headers
 
 # Below this many files a pool costs more than it saves.
@@ -43,38 +42,21 @@ class Batch:
     workers once, a task carries its number."""
 
     def __init__(self, workspace: Workspace, options, workers: int, use_cache: bool = True, nearest=None,
-                 mirror: Mirror | None = None, pool: Pool | None = None):
+                 mirror: Mirror | None = None):
         # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
         folder = default_dir() if use_cache else None
-        # One pool for both phases (the launch facts, then the translation), `pool` where
-        # the command started it before walking the tree; none for a few files.
-        if len(workspace.jobs) < _POOL_MIN_FILES or workers == 1:
-            if pool is not None:
-                pool.close()
-            pool = None
-        elif pool is None:
-            pool = Pool(min(workers, len(workspace.jobs)))
-        else:
-            pool.shrink(len(workspace.jobs))
-        self.pool = pool
-        # The statistics of the results read the catalog (a cached run: from its snapshot;
-        # with a pool, from its first worker's, which imported the passes meanwhile).
-        with phases.Phase("catalog"):
-            whole_catalog(Cache(folder) if folder is not None else None, pool.catalog() if pool is not None else None)
+        # The statistics of the results read the catalog (a cached run: from its snapshot).
+        whole_catalog(Cache(folder) if folder is not None else None)
         # Every local header looked for, found or not, wherever it is (a run's record
         # holds their states: translator.runcache).
         self.headers_probed: set[str] = set()
-        with folders_known():       # each folder's real path found once (translator.inputs)
-            with phases.Phase("local headers"):
-                headers = local_headers(workspace, self.headers_probed)
-            with phases.Phase("launch index"):
-                index = launch_index(workspace, Cache(folder) if folder else None, headers, self._facts_mapper())
+        headers = local_headers(workspace, self.headers_probed)
         shared = dict(qualifier_macros=workspace.qualifier_macros, tree_names=workspace.declared_names,
-                      local_headers=headers, launch_index=index)
+                      local_headers=headers,
+                      launch_index=launch_index(workspace, Cache(folder) if folder else None, headers,
+                                                self._facts_mapper(workers)))
         self.options = dataclasses.replace(options, **shared)
-        if len(workspace.jobs) >= _POOL_MIN_FILES:
-            give_back()     # the index's parses are done: their freed pages go back before translating
-                            # (a few files' are a few pages: not worth loading ctypes for)
+        give_back()     # the index's parses are done: their freed pages go back before translating
         self.variants, self.which = [self.options], [0] * len(workspace.jobs)
         if nearest is not None:
             number: dict[int, int] = {}
@@ -88,14 +70,15 @@ class Batch:
         self.workspace, self.workers, self.folder, self.mirror = workspace, workers, folder, mirror
         self.hits = 0
 
-    def _facts_mapper(self):
-        """How the launch index gets each file's launch facts: in the pool where there is
-        one and enough work (the index must be whole before any file is translated)."""
+    @staticmethod
+    def _facts_mapper(workers: int):
+        """How the launch index gets each file's launch facts: in a pool of `workers`
+        where there is enough work (the index must be whole before any file is translated)."""
         def mapper(facts, tasks: list) -> list:
-            if self.pool is None or len(tasks) < _POOL_MIN_FILES:
+            if workers == 1 or len(tasks) < _POOL_MIN_FILES:
                 return [facts(task) for task in tasks]
-            return list(self.pool.map("facts worker", facts, [(task,) for task in tasks],
-                                      [len(data) for _, data, _ in tasks]))
+            with _pool(min(workers, len(tasks)), facts) as pool:
+                return list(pool.map(_one, tasks, chunksize=_chunk(len(tasks), workers)))
         return mapper
 
     def results(self):
@@ -114,177 +97,31 @@ class Batch:
     def _stream(self, jobs: list[Job], inputs: list):
         """(Result, from the cache) of each job, in order, from a pool of workers where
         there is enough work."""
-        work = _Work(self.variants, self.folder, self.mirror)
-        if self.pool is None:
+        if self.workers == 1 or len(jobs) < _POOL_MIN_FILES:
+            work = _Work(self.variants, self.folder, self.mirror)
             for job, data, which in zip(jobs, inputs, self.which):
                 yield work(job, data, which)
             return
-        try:
-            weights = [len(data) if isinstance(data, bytes) else 0 for data in inputs]
-            yield from self.pool.map("translation worker", work, list(zip(jobs, inputs, self.which)), weights)
-        finally:
-            self.pool.close()
+        with _pool(min(self.workers, len(jobs)), _Work(self.variants, self.folder, self.mirror)) as pool:
+            yield from pool.map(_one, jobs, inputs, self.which, chunksize=_chunk(len(jobs), self.workers))
 
 
-def start_pool(paths: list[str], workers: int) -> Pool | None:
-    """A pool for a run over `paths` with `workers` workers, started before the run walks
-    them (its workers import the passes meanwhile), or None where the run will not need
-    one: one worker, or fewer files named than a pool is worth and no folder."""
-    if workers == 1 or (len(paths) < _POOL_MIN_FILES and not any(os.path.isdir(p) for p in paths)):
-        return None
-    with phases.Phase(f"pool start ({workers} workers)"):
-        return Pool(workers)
+def _pool(workers: int, work):
+    """`workers` processes, each calling `work` (sent once, when it starts) on its tasks
+    (a ProcessPoolExecutor: imported here, a run of one file starts no pool)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    context = multiprocessing.get_context()
+    # A forkserver's workers are its children, not ours: it ends with us, and they with it.
+    parent = None if context.get_start_method() == "forkserver" else os.getpid()
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
+                               initargs=(parent, work))
 
 
 def _chunk(jobs: int, workers: int) -> int:
     """Tasks per message: few enough messages that sending them costs little, enough
     chunks (8 a worker) that a worker done early takes more while the others finish."""
     return max(1, min(16, jobs // (8 * workers)))
-
-
-def _heaviest_first(weights: list[int], workers: int) -> list[range]:
-    """The tasks' chunks (`_chunk` tasks each, consecutive), heaviest first (by the sum of
-    their tasks' weights, the bytes of their files; ties in task order), so that the
-    largest files are not what the last workers wait on."""
-    size = _chunk(len(weights), workers)
-    chunks = [range(start, min(start + size, len(weights))) for start in range(0, len(weights), size)]
-    return sorted(chunks, key=lambda chunk: -sum(weights[k] for k in chunk))
-
-
-# Below this many usable cores the parent imports the passes before it forks the workers.
-_OVERLAP_MIN_CPUS = 4
-
-
-def _usable_cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-class WorkerFailed(RuntimeError):
-    """A worker of the pool ended before it answered (killed, out of memory)."""
-
-
-class Pool:
-    """`size` worker processes for a whole run (fork where the platform has it), started
-    once: before the run has walked its tree where the command starts it
-    (`start_pool`), so that each imports the passes while the parent reads the inputs,
-    and the first sends back the rule catalog it built (`catalog`). Each phase (the
-    launch facts, then the translation: `map`) sends its work to every worker once, then
-    its tasks in chunks, one chunk at a time per worker, the heaviest chunks first (a
-    large file does not come last); the results come back in task order."""
-
-    def __init__(self, size: int):
-        import multiprocessing      # here: a run of one file starts no pool, and imports none of it
-        context = multiprocessing.get_context()
-        if context.get_start_method() == "fork" and _usable_cpus() < _OVERLAP_MIN_CPUS:
-            # Too few cores for the workers' imports to overlap the parent's walk: imported
-            # once, here, and shared by the forks (not once a worker, competing for them).
-            from translator import catalog
-            catalog.catalog()
-        # A forkserver's workers are its children, not ours: it ends with us, and they with it.
-        parent = None if context.get_start_method() == "forkserver" else os.getpid()
-        self.workers: list = []      # (process, the parent's end of its pipe)
-        self._catalog = None
-        self._busy: dict = {}        # the connections of the workers with a chunk to answer
-        for number in range(size):
-            mine, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(theirs, parent, number == 0), daemon=True,
-                                      name=f"cu2hip-worker-{number}")
-            process.start()
-            theirs.close()
-            self.workers.append((process, mine))
-
-    def catalog(self):
-        """The rule catalog's snapshot (translator.catalog.snapshot) the first worker made,
-        or None where it could not (translator.cache.whole_catalog then imports the passes)."""
-        if self._catalog is None:
-            import pickle
-            try:
-                self._catalog = pickle.loads(self.workers[0][1].recv_bytes())
-            except (EOFError, OSError):
-                raise WorkerFailed("a worker of the pool ended before it started") from None
-        return self._catalog
-
-    def shrink(self, size: int) -> None:
-        """Keep `size` workers at most (a run of fewer files than workers)."""
-        self.catalog()      # the first worker's first message, read before any task
-        while len(self.workers) > max(size, 1):
-            process, connection = self.workers.pop()
-            _stop(process, connection)
-
-    def map(self, what: str, work, tasks: list[tuple], weights: list[int]):
-        """`work(*task)` of each task, in order (`what` names the work in the phases'
-        times); `weights` order the chunks, heaviest first."""
-        import pickle
-        self.catalog()
-        message = b"W" + pickle.dumps((what if phases.ON else None, work), pickle.HIGHEST_PROTOCOL)
-        for _, connection in self.workers:
-            connection.send_bytes(message)
-        del message
-        chunks = _heaviest_first(weights, len(self.workers))
-        chunks.reverse()            # popped from the end
-        out: dict[int, object] = {}
-        busy = self._busy           # connection -> the chunk it is working on
-        busy.clear()
-        from multiprocessing.connection import wait
-
-        def feed(connection) -> None:
-            if chunks:
-                chunk = chunks.pop()
-                connection.send_bytes(b"T" + pickle.dumps([tasks[k] for k in chunk], pickle.HIGHEST_PROTOCOL))
-                busy[connection] = chunk
-
-        for _, connection in self.workers:
-            feed(connection)
-        wanted = 0
-        while wanted < len(tasks):
-            # Every worker that is done gets its next chunk before a result is handed on.
-            for connection in wait(list(busy), 0 if wanted in out else None):
-                try:
-                    answer = connection.recv_bytes()
-                except (EOFError, OSError):
-                    raise WorkerFailed("a worker of the pool ended unexpectedly (killed, or out of memory)") from None
-                chunk = busy.pop(connection)
-                done, results = pickle.loads(answer)
-                if not done:
-                    raise results
-                out.update(zip(chunk, results))
-                feed(connection)
-            while wanted in out:
-                yield out.pop(wanted)
-                wanted += 1
-
-    def close(self) -> None:
-        """Stop the workers: an idle one ends at once, one still working (its answer no
-        longer wanted: an error, ^C) is killed."""
-        for process, connection in self.workers:
-            if connection in self._busy:
-                process.kill()
-            else:
-                try:
-                    connection.send_bytes(b"S")
-                except OSError:
-                    pass
-        deadline = time.monotonic() + 2
-        while self.workers:
-            process, connection = self.workers.pop()
-            _stop(process, connection, max(deadline - time.monotonic(), 0))
-        self._busy.clear()
-
-
-def _stop(process, connection, wait: float = 2) -> None:
-    """End a worker that was told to stop (or killed): joined, else killed after `wait` s."""
-    try:
-        connection.send_bytes(b"S")
-    except OSError:
-        pass
-    process.join(wait)
-    if process.is_alive():
-        process.kill()
-        process.join()
-    connection.close()
 
 
 @dataclass(frozen=True)
@@ -346,45 +183,17 @@ class _Work:
         return result, False
 
 
-def _serve(connection, parent: int | None, first: bool) -> None:
-    """A worker of the pool: the passes imported (the first worker sends the rule catalog
-    back), then each message: `W` the work of a phase, `T` a chunk of its tasks (answered
-    with (True, their results) or (False, the exception)), `S` the end."""
-    import pickle
-    signal.signal(signal.SIGINT, signal.SIG_IGN)    # the command answers ^C, and ends its workers
+_WORKER = None     # what a worker of a pool calls on each task
+
+
+def _start_worker(parent: int | None, work) -> None:
+    global _WORKER
     _end_with_parent(parent)
-    from translator import catalog
-    from translator.rules.declare import user_ids
-    snapshot = None
-    try:
-        snapshot = catalog.snapshot(leave_out=user_ids())
-    finally:
-        if first:
-            connection.send_bytes(pickle.dumps(snapshot, pickle.HIGHEST_PROTOCOL))
-    work = clock = None
-    while True:
-        try:
-            message = connection.recv_bytes()
-        except (EOFError, OSError):
-            return
-        kind, body = message[:1], memoryview(message)[1:]
-        if kind == b"S":
-            return
-        if kind == b"W":
-            what, work = pickle.loads(body)
-            clock = phases.WorkerClock(what) if what is not None else None
-            continue
-        tasks = pickle.loads(body)
-        del message, body
-        try:
-            answer = (True, [clock.task(work, *task) if clock is not None else work(*task) for task in tasks])
-            data = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
-        except Exception as exc:        # noqa: BLE001  handed to the parent, which raises it
-            try:
-                data = pickle.dumps((False, exc), pickle.HIGHEST_PROTOCOL)
-            except Exception:           # noqa: BLE001
-                data = pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")), pickle.HIGHEST_PROTOCOL)
-        connection.send_bytes(data)
+    _WORKER = work
+
+
+def _one(*task):
+    return _WORKER(*task)
 
 
 def varied(nearest, change):
@@ -437,7 +246,6 @@ def translate_one(job: Job, data, options) -> Result:
         result.diagnostics = [dg.Diagnostic(job.display, 1, 1, UNREADABLE.severity,
                                             f"cannot read: {data.strerror}", UNREADABLE.id)]
         return result
-    from translator.pipeline import translate     # here: a run answered from the cache imports none of it
     return translate(job.display, data, options)
 
 

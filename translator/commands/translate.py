@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import csv
 import errno
 import io
 import os
@@ -11,11 +12,11 @@ import sys
 import time
 from pathlib import Path
 
-from translator import phases, runcache
+from translator import runcache
 from translator.cache import default_dir
 from translator.ignore import ignore_files_above
-from translator.inputs import (STALE_TEMPORARY_S, UNWRITABLE, StreamError, folders_known, open_for_writing,
-                               open_regular, problem, write_problem)
+from translator.inputs import (STALE_TEMPORARY_S, UNWRITABLE, StreamError, open_for_writing, open_regular, problem,
+                               write_problem)
 from translator.output.jsonfmt import to_json
 from translator.output.positions import path_text
 from translator.settings import Settings, UsageError
@@ -60,18 +61,6 @@ def run(args, settings: Settings) -> int:
 def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) -> int:
     # Imported here: a run replayed from its record (translator.runcache) walks no tree
     # and translates nothing.
-    from translator.commands.run import start_pool
-    # The workers start first: they import the passes while this process walks the tree.
-    pool = None if args.stdout or args.output_file else start_pool(args.paths, settings.jobs)
-    try:
-        with folders_known():       # each path's real path found once a run (translator.inputs)
-            return _translate(args, settings, output, replay, pool)
-    finally:
-        if pool is not None:
-            pool.close()
-
-
-def _translate(args, settings: Settings, output: Path | None, replay: _Replay | None, pool) -> int:
     from translator.commands.run import Batch, Mirror, Progress, write_atomic
     from translator.stats import CSV_HEADER, Stats
     from translator.workspace import Selection, Workspace
@@ -79,8 +68,7 @@ def _translate(args, settings: Settings, output: Path | None, replay: _Replay | 
                           settings.config.root if settings.output_from_config and output is not None else None,
                           settings.config.root, tuple(p for p in (settings.output,) if p is not None),
                           settings.patterns_root, settings.gitignore, dependents=args.pre_commit, stdin=args.stdin)
-    with phases.Phase("collect"):
-        workspace = Workspace.collect(args.paths, selection)
+    workspace = Workspace.collect(args.paths, selection)
     if workspace.onto_inputs:
         raise UsageError(f"the output folder {output} would overwrite the inputs themselves "
                          f"({', '.join(workspace.onto_inputs)}): to rewrite them, use --in-place")
@@ -112,11 +100,9 @@ def _translate(args, settings: Settings, output: Path | None, replay: _Replay | 
     progress = Progress.on(stderr, len(workspace.jobs), quiet)
     # Into an output folder, each translation is written where it was made (a worker).
     mirror = None if args.stdout or args.output_file or args.in_place else Mirror(output, settings.only_translated)
-    with phases.Phase("batch set-up"):
-        batch = Batch(workspace, settings.options, settings.jobs, args.cache, settings.nearest, mirror, pool)
+    batch = Batch(workspace, settings.options, settings.jobs, args.cache, settings.nearest, mirror)
     if replay is not None:
         replay.read(batch.headers_probed, workspace, settings, batch.variants)
-    translating = phases.Phase("translation").__enter__()
     for job, result, wrote in batch.written():
         progress.clear()
         for d in result.diagnostics:
@@ -176,8 +162,6 @@ def _translate(args, settings: Settings, output: Path | None, replay: _Replay | 
         total.add(result, count_lines=print_stats)
         progress.show(job.display)
     progress.clear()
-    translating.__exit__()
-    copying = phases.Phase("copies").__enter__()
     for src, dst in workspace.copies:
         try:
             _copy(src, dst, workspace.links.get(dst), output)
@@ -185,10 +169,8 @@ def _translate(args, settings: Settings, output: Path | None, replay: _Replay | 
             write_failed = True
             errors += 1
             print(problem(UNWRITABLE, dst, f"cannot write: {exc.strerror or exc}").format(), file=sys.stderr)
-    copying.__exit__()
     if csv_rows is not None:
         csv_rows += total.csv_rows("total")
-        import csv
         csv.writer(stats_stream, lineterminator="\n").writerows(csv_rows)
     elif print_stats and total.files > 1:
         stats_stream.write(total.render("total"))
@@ -255,9 +237,8 @@ class _Replay:
     def locked(self):
         """The output folder's lock, from the first look at the states to the record's write."""
         with runcache.lock(self.folder, self.output):
-            with phases.Phase("run record: read"):
-                self.inputs = runcache.tree_state(self.paths, skip=self.output)
-                self.record = runcache.load(self.folder, self.output, self.key)
+            self.inputs = runcache.tree_state(self.paths, skip=self.output)
+            self.record = runcache.load(self.folder, self.output, self.key)
             yield
 
     def _outputs(self) -> list[tuple]:
@@ -310,11 +291,10 @@ class _Replay:
             sys.stdout, sys.stderr = real_out, real_err
         # Inputs (or what else it read) changed while the run read them (an editor, another
         # run --in-place): what was written may be of neither state, so nothing is recorded.
-        with phases.Phase("run record: write"):
-            if self.kept is not None and runcache.tree_state(self.paths, skip=self.output) == self.inputs \
-                    and self.reads.state() == self.read_states:
-                self.kept.stdout, self.kept.stderr = out.getvalue(), err.getvalue()
-                runcache.save(self.folder, self.output, self.key, self.kept)
+        if self.kept is not None and runcache.tree_state(self.paths, skip=self.output) == self.inputs \
+                and self.reads.state() == self.read_states:
+            self.kept.stdout, self.kept.stderr = out.getvalue(), err.getvalue()
+            runcache.save(self.folder, self.output, self.key, self.kept)
 
     def keep(self, summary: str | None, status: int) -> None:
         """Record this run (called when it wrote all it had to)."""
