@@ -48,7 +48,7 @@ from translator.ir.calls import call_graph
 from translator.ir.elementwise import not_analysable, shape, squeeze, type_parameter_names
 from translator.ir.macros import expansion_of_use, macros, uses
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel, Span
-from translator.ir.nodes import descendants
+from translator.ir.nodes import assigned, descendants
 
 # What a __device__ function may not hold for a kernel calling it to be agnostic.
 _SEES_THE_BLOCK = re.compile(r"\b(threadIdx|blockIdx|blockDim|gridDim|warpSize|__shared__|__syncthreads\w*|"
@@ -176,9 +176,6 @@ def _seen_through_macros(parsed: ParsedFile, table, node: ts.Node, allowed: list
     return None
 
 
-_ASSIGNMENTS = ("assignment_expression", "update_expression")
-
-
 def _carried(parsed: ParsedFile, table, graph, body: ts.Node, index: str, params: list[str]) -> str | None:
     """How a grid-stride loop carries state from one pass to the next, or None: it assigns
     a kernel parameter or (outside its update) its index, takes the address of one, passes
@@ -188,52 +185,38 @@ def _carried(parsed: ParsedFile, table, graph, body: ts.Node, index: str, params
     loop = [c for c in body.named_children if c.type != "comment"][0]
     update = loop.child_by_field_name("update")
     watched = set(params) | {index}
-
-    def target(node: ts.Node | None) -> str | None:
-        while node is not None and node.type == "parenthesized_expression" and node.named_child_count == 1:
-            node = node.named_children[0]
-        if node is not None and node.type == "identifier":
-            name = frag.text(parsed.data, node)
-            return name if name in watched else None
-        return None
-
-    def own(name: str, node: ts.Node) -> bool:
-        """Whether `name` at `node` is one the loop's body declares (shadowing the parameter)."""
-        return name in _declared_inside(parsed, loop, node)
-
     for node in descendants(loop):
-        if update is not None and update.start_byte <= node.start_byte and node.end_byte <= update.end_byte:
+        if node.type != "identifier" or update is not None and update.start_byte <= node.start_byte < update.end_byte:
             continue
-        if node.type in _ASSIGNMENTS:
-            side = node.child_by_field_name("left") if node.type == "assignment_expression" \
-                else node.child_by_field_name("argument")
-            name = target(side)
-            if name is not None and not own(name, node):
-                return f"changes {name} ({squeeze(frag.text(parsed.data, node))})"
-        elif node.type == "pointer_expression" and frag.text(parsed.data, node).lstrip().startswith("&"):
-            name = target(node.child_by_field_name("argument"))
-            if name is not None and not own(name, node):
+        name = frag.text(parsed.data, node)
+        if name not in watched or name in _declared_inside(parsed, loop, node):
+            continue
+        outer = node            # `(x)++`, `&(x)`: the parentheses around the name
+        while outer.parent is not None and outer.parent.type == "parenthesized_expression" \
+                and outer.parent.named_child_count == 1:
+            outer = outer.parent
+        parent = outer.parent
+        if assigned(parsed.data, outer, parent):
+            if parent.type == "pointer_expression":
                 return f"takes the address of {name} (&{name}), through which it may change"
-        elif node.type == "call_expression":
-            callee = node.child_by_field_name("function")
-            args = node.child_by_field_name("arguments")
-            if callee is None or args is None or callee.type != "identifier":
-                continue
+            return f"changes {name} ({squeeze(frag.text(parsed.data, parent))})"
+        call = parent.parent if parent is not None and parent.type == "argument_list" else None
+        callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+        if callee is not None and callee.type == "identifier":
             called = frag.text(parsed.data, callee)
-            for k, arg in enumerate(a for a in args.named_children if a.type != "comment"):
-                name = target(arg)
-                if name is not None and not own(name, node) and _by_reference(parsed, graph, called, k):
-                    return f"passes {name} to {called}, which takes it by reference and may change it"
+            position = [a for a in parent.named_children if a.type != "comment"].index(outer)
+            if _by_reference(parsed, graph, called, position):
+                return f"passes {name} to {called}, which takes it by reference and may change it"
     for name, use in uses(table, frag, parsed.data, loop):
         expansion = expansion_of_use(table, frag, parsed.data, use)
         if expansion.known:
             for changed in watched:
-                if _CHANGES(changed).search(expansion.value):
+                if _changing(changed).search(expansion.value):
                     return f"uses the macro {name}, whose expansion '{squeeze(expansion.value)}' changes {changed}"
     return None
 
 
-def _CHANGES(name: str) -> re.Pattern:
+def _changing(name: str) -> re.Pattern:
     n = re.escape(name)
     return re.compile(rf"(?<![\w.>])\b{n}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|(?:\+\+|--)\s*{n}\b|"
                       rf"(?<![\w.>])\b{n}\s*(?:\+\+|--)|&\s*{n}\b(?!\s*[\[(.])")
