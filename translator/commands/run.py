@@ -18,7 +18,7 @@ from pathlib import Path
 
 from translator import diagnostics as dg
 from translator.cache import Cache, default_dir, options_key, whole_catalog
-from translator.inputs import UNREADABLE, read_regular
+from translator.inputs import UNREADABLE, folders_known, read_regular
 from translator.memory import Every, give_back
 from translator.output.positions import path_text
 from translator.pipeline import Result, translate
@@ -50,11 +50,11 @@ class Batch:
         # Every local header looked for, found or not, wherever it is (a run's record
         # holds their states: translator.runcache).
         self.headers_probed: set[str] = set()
-        headers = local_headers(workspace, self.headers_probed)
+        with folders_known():       # each folder's real path found once (translator.inputs)
+            headers = local_headers(workspace, self.headers_probed)
+            index = launch_index(workspace, Cache(folder) if folder else None, headers, self._facts_mapper(workers))
         shared = dict(qualifier_macros=workspace.qualifier_macros, tree_names=workspace.declared_names,
-                      local_headers=headers,
-                      launch_index=launch_index(workspace, Cache(folder) if folder else None, headers,
-                                                self._facts_mapper(workers)))
+                      local_headers=headers, launch_index=index)
         self.options = dataclasses.replace(options, **shared)
         give_back()     # the index's parses are done: their freed pages go back before translating
         self.variants, self.which = [self.options], [0] * len(workspace.jobs)
