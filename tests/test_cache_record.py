@@ -350,6 +350,9 @@ def test_a_file_answered_from_the_cache_imports_no_pass_and_no_analysis(tmp_path
     loaded = _imports(second.stderr.decode())
     assert [m for m in loaded if m.startswith(("translator.passes.", "translator.facts.", "translator.ir.elementwise",
                                                "translator.ir.warp"))] == ["translator.passes.declarations"]
+    # Nor the pipeline, the IR's analyses, or what only a translation or a pool uses.
+    assert not [m for m in loaded if m in ("translator.pipeline", "translator.ir.kernels", "translator.ir.launches",
+                                           "translator.ir.host", "subprocess", "difflib", "csv")]
 
 
 def test_a_tampered_catalog_snapshot_is_not_read_and_the_cached_run_is_the_same(tmp_path: Path, cache: Path) -> None:

@@ -15,7 +15,7 @@ from translator.catalog import ERROR, NOTE, RULES, WARNING
 from translator.diagnostics import Diagnostic
 from translator.edits import SAFE, SEMANTIC, Edit, Fix, apply_fixes
 from translator.ir.model import ApiUse
-from translator.pipeline import Result
+from translator.result import Result
 
 _SEVERITIES = frozenset({ERROR, WARNING, NOTE})
 _SAFETIES = frozenset({SAFE, SEMANTIC})

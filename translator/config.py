@@ -21,7 +21,6 @@ bad value. tomllib gives no positions, so `locate` finds keys with a small scann
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import tomllib
@@ -241,6 +240,7 @@ def load_config(path: Path) -> Config:
             values.setdefault("passes", {})[option.field] = value
             continue
         if key not in KEYS:
+            import difflib
             near = difflib.get_close_matches(key.replace("_", "-"), [*KEYS, *declared], n=1)
             scope, hint = "[tool.cu2hip]" if where else path.name, f"; did you mean '{near[0]}'?" if near else ""
             raise ConfigError(path, line, col, key, f"unknown key {key!r} in {scope}{hint}")

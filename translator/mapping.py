@@ -11,7 +11,6 @@ import dataclasses
 import functools
 import re
 from dataclasses import dataclass
-from importlib import resources
 from typing import Iterable
 
 Version = tuple[int, ...]
@@ -229,7 +228,9 @@ def _corrected(entry: ApiEntry) -> ApiEntry:
 
 
 def _data_text(*parts: str) -> str:
-    # importlib.resources rather than __file__ so this also works from a zipped wheel.
+    # importlib.resources rather than __file__ so this also works from a zipped wheel
+    # (imported here: a run answered from the cache reads no table).
+    from importlib import resources
     return resources.files("translator").joinpath("data", *parts).read_text(encoding="utf-8")
 
 

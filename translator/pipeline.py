@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from translator import diagnostics as dg
 from translator.buildfiles import CMAKE, BuildSyntaxError, build_kind, parse_cmake, parse_make
@@ -29,6 +29,7 @@ from translator.inputs import check_input
 from translator import facts as fl
 from translator.mapping import load_tables
 from translator.passes import Context, Options, passes_for
+from translator.result import Result
 from translator.scan import mentions_api
 from translator.source import SourceFile
 from translator.suppress import Policy, hash_suppressions, suppressions
@@ -55,36 +56,6 @@ NO_FIXED_POINT = rule(
     "P005", "no-fixed-point", ERROR, "internal error: the passes did not settle", f"""
 After {MAX_ROUNDS} rounds the passes still had edits to make on their own output. The
 output is what the last round made; please report the input.""")
-
-
-@dataclass
-class Result:
-    path: str
-    input: bytes
-    output: bytes
-    applied: list[Fix] = field(default_factory=list)     # in the input's offsets
-    rejected: list[Fix] = field(default_factory=list)
-    diagnostics: list[dg.Diagnostic] = field(default_factory=list)
-    # The input's API uses (plain data: results cross processes and the cache); None when
-    # the file was not analysed (skipped, or a build file). The rest of the input's IR is
-    # built only where a pass reads it; translator.ir.module_of builds it whole.
-    api_uses: tuple | None = None
-    seconds: float = 0.0
-    skipped: bool = False      # not translated (binary, too large...): output == input
-    rounds: int = 0
-
-    @property
-    def changed(self) -> bool:
-        return self.output != self.input
-
-    @property
-    def uses(self) -> tuple:
-        """ApiUse, in source order."""
-        return self.api_uses or ()
-
-    @property
-    def errors(self) -> int:
-        return sum(d.severity == ERROR for d in self.diagnostics)
 
 
 class MappedSource(SourceFile):

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
 from dataclasses import dataclass, field
 
 from translator.catalog import RULES
-from translator.pipeline import Result
+from translator.result import Result
 
 
 CSV_HEADER = ["file", "CONVERTED refs count", "UNCONVERTED refs count", "CONVERSION %", "REPLACED bytes",
@@ -83,6 +82,7 @@ class Stats:
         if result.changed and count_lines:
             before = result.input.splitlines()
             after = result.output.splitlines()
+            import difflib
             matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
             self.changed_lines += sum(i2 - i1 for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal")
 

@@ -21,7 +21,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -230,6 +229,7 @@ _GUARD = _Guard()
 
 
 def _run(command: list[str], env: dict | None = None, timeout: float = DEFAULT_TIMEOUT) -> CompileResult:
+    import subprocess       # here: a command that compiles nothing (a translation) does not import it
     try:
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 env=env, start_new_session=True, preexec_fn=_GUARD.preexec())

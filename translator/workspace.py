@@ -32,7 +32,7 @@ from translator.frontend import QualifierMacros
 from translator.ignore import IGNORED_FOLDER, UNMATCHED, GitIgnore, Patterns
 from translator.inputs import (FOLDER_LINK_OUT_OF_TREE, LINK_OUT_OF_TREE, LOOP, MISSING, NOT_REGULAR,
                                OUTSIDE_MIRRORED, REGULAR, SPECIAL, TEMPORARY, UNREADABLE, collisions, common_parent,
-                               kind, problem, read_regular, real_path)
+                               folders_known, kind, problem, read_regular, real_path)
 
 CUDA_SUFFIXES = frozenset({".cu", ".cuh"})
 CXX_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".inc", ".ipp",
@@ -92,6 +92,11 @@ class Workspace:
 
     @classmethod
     def collect(cls, paths: list[str], selection: Selection) -> Workspace:
+        with folders_known():       # each folder's real path found once
+            return cls._collect(paths, selection)
+
+    @classmethod
+    def _collect(cls, paths: list[str], selection: Selection) -> Workspace:
         base = Path(os.path.abspath(selection.base)) if selection.base else common_parent(paths)
         walk = _Walk(selection, base)
         for raw in paths:

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from translator import diagnostics as dg
 from translator.cache import Cache, default_dir, options_key, whole_catalog
-from translator.inputs import UNREADABLE, read_regular
+from translator.inputs import UNREADABLE, folders_known, read_regular
 from translator.memory import Every, give_back
 from translator.output.positions import path_text
-from translator.pipeline import Result, translate
+from translator.result import Result
 from translator.workspace import Job, Workspace, launch_index, local_headers
 
 # Below this many files a pool costs more than it saves.
@@ -50,13 +50,15 @@ class Batch:
         # Every local header looked for, found or not, wherever it is (a run's record
         # holds their states: translator.runcache).
         self.headers_probed: set[str] = set()
-        headers = local_headers(workspace, self.headers_probed)
+        with folders_known():       # each folder's real path found once (translator.inputs)
+            headers = local_headers(workspace, self.headers_probed)
+            index = launch_index(workspace, Cache(folder) if folder else None, headers, self._facts_mapper(workers))
         shared = dict(qualifier_macros=workspace.qualifier_macros, tree_names=workspace.declared_names,
-                      local_headers=headers,
-                      launch_index=launch_index(workspace, Cache(folder) if folder else None, headers,
-                                                self._facts_mapper(workers)))
+                      local_headers=headers, launch_index=index)
         self.options = dataclasses.replace(options, **shared)
-        give_back()     # the index's parses are done: their freed pages go back before translating
+        if len(workspace.jobs) >= _POOL_MIN_FILES:
+            give_back()     # the index's parses are done: their freed pages go back before translating
+                            # (a few files' are a few pages: not worth loading ctypes for)
         self.variants, self.which = [self.options], [0] * len(workspace.jobs)
         if nearest is not None:
             number: dict[int, int] = {}
@@ -246,6 +248,7 @@ def translate_one(job: Job, data, options) -> Result:
         result.diagnostics = [dg.Diagnostic(job.display, 1, 1, UNREADABLE.severity,
                                             f"cannot read: {data.strerror}", UNREADABLE.id)]
         return result
+    from translator.pipeline import translate     # here: a run answered from the cache imports none of it
     return translate(job.display, data, options)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import csv
 import errno
 import io
 import os
@@ -171,6 +170,7 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
             print(problem(UNWRITABLE, dst, f"cannot write: {exc.strerror or exc}").format(), file=sys.stderr)
     if csv_rows is not None:
         csv_rows += total.csv_rows("total")
+        import csv
         csv.writer(stats_stream, lineterminator="\n").writerows(csv_rows)
     elif print_stats and total.files > 1:
         stats_stream.write(total.render("total"))

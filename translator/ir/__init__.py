@@ -18,13 +18,22 @@ registers (the report's static VGPR estimate).
 
 from __future__ import annotations
 
-from translator.frontend import ParsedFile
-from translator.ir.host import find_sync_points
-from translator.ir.kernels import find_kernels
-from translator.ir.launches import find_launches
+from typing import TYPE_CHECKING
+
+# The analyses are imported where they run: a cache hit reads ApiUse from model and
+# builds no IR (translator.cache_format), so importing the package costs no analysis.
 from translator.ir.model import (SYNC_POINTS, WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, ApiUse, Expr,
                                  Kernel, LaunchSite, Module, Param, SharedDecl, Span, SyncPoint)
-from translator.ir.nodes import call_of
+
+if TYPE_CHECKING:
+    from translator.frontend import ParsedFile
+
+
+def __getattr__(name: str):
+    if name == "call_of":
+        from translator.ir.nodes import call_of
+        return call_of
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["SYNC_POINTS", "WARP_MASKLESS_BUILTINS", "WARP_SYNC_BUILTINS", "ApiUse", "Expr", "Kernel",
            "LaunchSite", "Module", "Param", "SharedDecl", "Span", "SyncPoint", "build_ir", "call_of", "kernels_of",
@@ -52,6 +61,7 @@ def module_of(path: str, data: bytes, options=None) -> Module:
 
 def kernels_of(parsed: ParsedFile) -> tuple[Kernel, ...]:
     """The file's kernels, definitions and prototypes, in source order."""
+    from translator.ir.kernels import find_kernels
     found = [k for frag in parsed.fragments for k in find_kernels(parsed, frag)]
     return tuple(sorted(found, key=lambda k: k.span))
 
@@ -60,11 +70,13 @@ def launches_of(parsed: ParsedFile) -> tuple[LaunchSite, ...]:
     """The file's launch sites, in source order."""
     if b"<<<" not in parsed.cleaned:     # one scan of the file, not one per fragment
         return ()
+    from translator.ir.launches import find_launches
     found = [s for frag in parsed.fragments for s in find_launches(parsed, frag)]
     return tuple(sorted(found, key=lambda s: s.span))
 
 
 def sync_points_of(parsed: ParsedFile) -> tuple[SyncPoint, ...]:
     """The file's host synchronization points, in source order."""
+    from translator.ir.host import find_sync_points
     found = [s for frag in parsed.fragments for s in find_sync_points(parsed, frag)]
     return tuple(sorted(found, key=lambda s: s.span))
