@@ -42,6 +42,10 @@ def _stage(source: str, name: str = "k") -> Stage | Refusal:
     ("int i = threadIdx.x + blockDim.x * blockIdx.x; if (n <= i) return; x[i] = 0;", "guard", "i", "n"),
     ("for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) x[i] = 0;",
      "grid-stride", "i", "n"),
+    ("const size_t g = blockIdx.x * blockDim.x + threadIdx.x; const size_t s = gridDim.x * blockDim.x;\n"
+     "for (size_t j = g; j < n; j += s) x[j] = 0;", "grid-stride", "j", "n"),
+    ("int s = blockDim.x * gridDim.x; for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n; i += s) x[i] = 0;",
+     "grid-stride", "i", "n"),
 ])
 def test_elementwise_shapes(body, form, index, bound) -> None:
     stage = _stage(f"__global__ void k(float *x, int n) {{ {body} }}\n")
@@ -68,11 +72,23 @@ def test_elementwise_shapes(body, form, index, bound) -> None:
                          "a guard against a bound, or a grid-stride loop)"),
     ("for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += 32) x[i] = 0;",
      "its loop is not a grid-stride loop (`i < n; i += blockDim.x * gridDim.x`)"),
+    ("int s = blockDim.x * gridDim.x; for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += s) x[i] = s;",
+     "its grid-stride loop uses 's' beyond its start and step"),
+    ("int s = blockDim.x * gridDim.x; for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += s) x[i] = W;",
+     "its grid-stride loop uses the macro W, which names 's' beyond its start and step"),
+    ("short g = blockIdx.x * blockDim.x + threadIdx.x; for (int i = g; i < n; i += blockDim.x * gridDim.x) x[i] = 0;",
+     "its grid-stride loop's index is int and 'g' is short: the loop's values may not be the canonical loop's"),
+    ("int g = blockIdx.x * blockDim.x + threadIdx.x; for (int i = g; i < n; i += blockDim.x * gridDim.x) x[i] = 0; "
+     "x[g] = 1;", "its body is not one of the elementwise shapes (an index from the global thread id, then a guard "
+                  "against a bound, or a grid-stride loop)"),
+    ("int s = blockDim.x; for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += s) x[i] = 0;",
+     "its body is not one of the elementwise shapes (an index from the global thread id, then a guard against a "
+     "bound, or a grid-stride loop)"),
     (f"{GID} if (i < n) x[i] = helper(x);", "it calls helper, which takes a pointer or reference"),
     (f"{GID} if (i < n) x[i] = norm(x[i]);", "it calls norm, which uses atomicAdd"),
 ])
 def test_non_elementwise_kernels_say_why(body, reason) -> None:
-    source = ("__device__ float g[4]; __device__ float helper(const float *p) { return p[0]; }\n"
+    source = ("#define W (s + 1)\n__device__ float g[4]; __device__ float helper(const float *p) { return p[0]; }\n"
               "__device__ float total;\n__device__ float norm(float v) { atomicAdd(&total, v); return v; }\n"
               f"__device__ int m;\n__global__ void k(float *x, int n) {{ {body} }}\n")
     stage = _stage(source)

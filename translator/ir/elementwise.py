@@ -10,7 +10,12 @@ alone. Three shapes are recognised:
     for (T i = <global id>; i < n; i += blockDim.x * gridDim.x) { S }   "grid-stride"
 
 where <global id> is `blockIdx.x * blockDim.x + threadIdx.x` in any operand order (a
-cast to an integer type allowed). The statements S may declare locals, loop and branch,
+cast to an integer type allowed). A grid-stride loop may follow the declarations of a
+local holding the global id, which its index starts from, and of a local holding the
+stride, which its update adds (`const size_t g = <global id>; const size_t s = gridDim.x
+* blockDim.x; for (size_t i = g; i < n; i += s)`), each of the index's type and named
+nowhere else (not in the loop's condition or body, nor in a macro's expansion there): it
+is then the canonical loop. The statements S may declare locals, loop and branch,
 and call `__device__` helpers that are themselves elementwise (no pointer parameters, no
 shared memory, barriers, atomics, warp operations or thread indices) and any function
 the file does not define (math functions). Everything else is refused, with the reason:
@@ -39,7 +44,7 @@ import tree_sitter as ts
 from translator.frontend import Fragment, ParsedFile
 from translator.ir import body as body_facts
 from translator.ir.calls import call_graph
-from translator.ir.macros import impure, macros
+from translator.ir.macros import expansion_of_use, impure, macros, tokens
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel, Span
 from translator.ir.nodes import assigned, descendants
 
@@ -527,19 +532,10 @@ def shape(parsed: ParsedFile, frag: Fragment, body: ts.Node):
     stmts = _statements(body)
     unknown = "its body is not one of the elementwise shapes (an index from the global thread id, then a guard " \
               "against a bound, or a grid-stride loop)"
-    if len(stmts) == 1 and stmts[0].type == "for_statement":
-        loop = stmts[0]
-        init = loop.child_by_field_name("initializer")
-        declared = _index_declaration(parsed, frag, init) if init is not None else None
-        if declared is None:
-            return unknown
-        index, index_type = declared
-        bound = _compare(parsed, frag, _condition(loop), index, ("<", ">"))
-        update = loop.child_by_field_name("update")
-        step = squeeze(frag.text(parsed.data, update)) if update is not None else ""
-        if bound is None or not (step.startswith(index + "+=") and step[len(index) + 2:] in _STRIDES):
-            return "its loop is not a grid-stride loop (`i < n; i += blockDim.x * gridDim.x`)"
-        return "grid-stride", index, index_type, bound, _statements(loop.child_by_field_name("body"))
+    if stmts and stmts[-1].type == "for_statement" and len(stmts) <= 3:
+        found = _grid_stride(parsed, frag, stmts)
+        if found is not None:
+            return found
     declared = _index_declaration(parsed, frag, stmts[0]) if stmts else None
     if declared is None or len(stmts) < 2 or stmts[1].type != "if_statement" \
             or stmts[1].child_by_field_name("alternative") is not None:
@@ -555,6 +551,89 @@ def shape(parsed: ParsedFile, frag: Fragment, body: ts.Node):
             and then[0].named_child_count == 0:
         return "guard", index, index_type, bound, stmts[2:]
     return unknown
+
+
+def _local(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> tuple[str, str, ts.Node] | None:
+    """(name, type without const, value) of `T v = e;` (one declarator, a plain name), else None."""
+    if node.type != "declaration":
+        return None
+    declarators = node.children_by_field_name("declarator")
+    if len(declarators) != 1 or declarators[0].type != "init_declarator":
+        return None
+    name, value = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
+    if name is None or name.type != "identifier" or value is None:
+        return None
+    type_text = parsed.data[node.start_byte + frag.delta:name.start_byte + frag.delta].decode("utf-8", "replace")
+    return frag.text(parsed.data, name), " ".join(w for w in type_text.split() if w != "const"), value
+
+
+def _grid_stride(parsed: ParsedFile, frag: Fragment, stmts: list[ts.Node]):
+    """The grid-stride shape, or None (or the reason, for a loop that is almost one):
+
+        for (T i = <global id>; i < n; i += <stride>) { S }
+
+    where <stride> is `blockDim.x * gridDim.x` in either order, and the loop may follow
+    the declarations (one each, in either order) of a local holding the global id, which
+    the loop's index starts from, and of a local holding the stride, which its update
+    adds (`const size_t g = <global id>; const size_t s = gridDim.x * blockDim.x;
+    for (size_t i = g; i < n; i += s)`), each of the index's own type (const aside), so
+    that the values are the canonical loop's. Those locals may be named nowhere else: not
+    in the loop's condition or body, nor in what a macro used there expands to."""
+    *prefix, loop = stmts
+    table = macros(parsed)
+    starts, strides = {}, {}
+    for statement in prefix:
+        local = _local(parsed, frag, statement)
+        if local is None:
+            return None
+        name, type_text, value = local
+        if _global_id(parsed, frag, value) and not starts:
+            starts[name] = type_text
+        else:
+            written = table.expand(frag.text(parsed.data, value))
+            if not (written.known and squeeze(written.value).replace("(", "").replace(")", "") in _STRIDES) \
+                    or strides:
+                return None
+            strides[name] = type_text
+    init = loop.child_by_field_name("initializer")
+    local = _local(parsed, frag, init) if init is not None else None
+    if local is None:
+        return None
+    index, index_type, value = local
+    start = frag.text(parsed.data, value)
+    if not (_global_id(parsed, frag, value) or start in starts) or index in starts or index in strides:
+        return None
+    declared = " ".join(parsed.data[init.start_byte + frag.delta:init.child_by_field_name("declarator").start_byte
+                                    + frag.delta].decode("utf-8", "replace").split())
+    bound = _compare(parsed, frag, _condition(loop), index, ("<", ">"))
+    update = loop.child_by_field_name("update")
+    step = squeeze(frag.text(parsed.data, update)) if update is not None else ""
+    stride = step[len(index) + 2:] if step.startswith(index + "+=") else None
+    if bound is None or not (stride in _STRIDES or stride in strides):
+        return "its loop is not a grid-stride loop (`i < n; i += blockDim.x * gridDim.x`)"
+    hidden = set(starts) | set(strides)
+    for name, type_text in {**starts, **strides}.items():
+        if squeeze(type_text) != squeeze(index_type):
+            return f"its grid-stride loop's index is {index_type} and '{name}' is {type_text}: the loop's values " \
+                   "may not be the canonical loop's"
+    if hidden:
+        for part in (loop.child_by_field_name("condition"), loop.child_by_field_name("body")):
+            for n in descendants(part) if part is not None else ():
+                if n.type not in ("identifier", "type_identifier"):
+                    continue
+                word = frag.text(parsed.data, n)
+                if word in hidden:
+                    return f"its grid-stride loop uses '{word}' beyond its start and step"
+                if word in table:
+                    expansion = expansion_of_use(table, frag, parsed.data, n)
+                    if not expansion.known:
+                        return f"its grid-stride loop uses the macro {word}, which cu2hip cannot see through: " \
+                               f"{expansion.reason}"
+                    named = hidden & set(tokens(expansion.value))
+                    if named:
+                        return f"its grid-stride loop uses the macro {word}, which names '{min(named)}' beyond " \
+                               "its start and step"
+    return "grid-stride", index, declared, bound, _statements(loop.child_by_field_name("body"))
 
 
 class _StageWalk:
