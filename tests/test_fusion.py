@@ -42,6 +42,10 @@ def _stage(source: str, name: str = "k") -> Stage | Refusal:
     ("int i = threadIdx.x + blockDim.x * blockIdx.x; if (n <= i) return; x[i] = 0;", "guard", "i", "n"),
     ("for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) x[i] = 0;",
      "grid-stride", "i", "n"),
+    ("const size_t g = blockIdx.x * blockDim.x + threadIdx.x; const size_t s = gridDim.x * blockDim.x;\n"
+     "for (size_t j = g; j < n; j += s) x[j] = 0;", "grid-stride", "j", "n"),
+    ("int s = blockDim.x * gridDim.x; for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n; i += s) x[i] = 0;",
+     "grid-stride", "i", "n"),
 ])
 def test_elementwise_shapes(body, form, index, bound) -> None:
     stage = _stage(f"__global__ void k(float *x, int n) {{ {body} }}\n")
@@ -68,15 +72,92 @@ def test_elementwise_shapes(body, form, index, bound) -> None:
                          "a guard against a bound, or a grid-stride loop)"),
     ("for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += 32) x[i] = 0;",
      "its loop is not a grid-stride loop (`i < n; i += blockDim.x * gridDim.x`)"),
+    ("int s = blockDim.x * gridDim.x; for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += s) x[i] = s;",
+     "its grid-stride loop uses 's' beyond its start and step"),
+    ("int s = blockDim.x * gridDim.x; for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += s) x[i] = W;",
+     "its grid-stride loop uses the macro W, which names 's' beyond its start and step"),
+    ("short g = blockIdx.x * blockDim.x + threadIdx.x; for (int i = g; i < n; i += blockDim.x * gridDim.x) x[i] = 0;",
+     "its grid-stride loop's index is int and 'g' is short: the loop's values may not be the canonical loop's"),
+    ("int g = blockIdx.x * blockDim.x + threadIdx.x; for (int i = g; i < n; i += blockDim.x * gridDim.x) x[i] = 0; "
+     "x[g] = 1;", "its body is not one of the elementwise shapes (an index from the global thread id, then a guard "
+                  "against a bound, or a grid-stride loop)"),
+    ("int s = blockDim.x; for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += s) x[i] = 0;",
+     "its body is not one of the elementwise shapes (an index from the global thread id, then a guard against a "
+     "bound, or a grid-stride loop)"),
     (f"{GID} if (i < n) x[i] = helper(x);", "it calls helper, which takes a pointer or reference"),
     (f"{GID} if (i < n) x[i] = norm(x[i]);", "it calls norm, which uses atomicAdd"),
 ])
 def test_non_elementwise_kernels_say_why(body, reason) -> None:
-    source = ("__device__ float g[4]; __device__ float helper(const float *p) { return p[0]; }\n"
+    source = ("#define W (s + 1)\n__device__ float g[4]; __device__ float helper(const float *p) { return p[0]; }\n"
               "__device__ float total;\n__device__ float norm(float v) { atomicAdd(&total, v); return v; }\n"
               f"__device__ int m;\n__global__ void k(float *x, int n) {{ {body} }}\n")
     stage = _stage(source)
     assert isinstance(stage, Refusal) and stage.reason == reason
+
+
+X2, Y2 = "int x = blockIdx.x * blockDim.x + threadIdx.x;", "int y = threadIdx.y + blockDim.y * blockIdx.y;"
+
+
+@pytest.mark.parametrize("body", [
+    f"{X2} {Y2} if (x < w && y < h) p[y * w + x] = (float)(x + y);",
+    f"{Y2} {X2} if (h > y && x < w) {{ p[x + w * y] = 0; }}",
+    f"{X2} {Y2} if (x >= w || y >= h) return; p[x + y * w] = 0;",
+])
+def test_two_dimensional_elementwise_shapes(body) -> None:
+    stage = _stage(f"__global__ void k(float *p, int w, int h) {{ {body} }}\n")
+    assert isinstance(stage, Stage), stage
+    assert (stage.form, stage.index, stage.index_y, stage.bound, stage.bound_y) == ("guard-2d", "x", "y", "w", "h")
+    assert [(a.param, a.mode) for a in stage.accesses] == [("p", "write")]
+
+
+@pytest.mark.parametrize("body, reason", [
+    (f"{X2} {Y2} if (x < w && y < h) p[y * w + x + 1] = 0;", "it reads or writes p[y*w+x+1], not its own element "
+                                                              "p[y*w+x]"),
+    (f"{X2} {Y2} if (x < w && y < h) p[x * h + y] = 0;", "it reads or writes p[x*h+y], not its own element p[y*w+x]"),
+    (f"{X2} {Y2} if (x < w && y < h) p[y * h + x] = 0;", "it reads or writes p[y*h+x], not its own element p[y*w+x]"),
+    (f"{X2} {Y2} if (x < w - 1 && y < h) p[y * w + x] = 0;",
+     "its columns' bound 'w - 1' is not a parameter: its elements `y * width + x` are not known to be one per thread"),
+    (f"{X2} {Y2} if (x < w && y < h) {{ y = 0; p[y * w + x] = 0; }}", "it assigns its index"),
+    ("int x = blockIdx.x * blockDim.x + threadIdx.x; int y = blockIdx.x * blockDim.x + threadIdx.x; "
+     "if (x < w && y < h) p[y * w + x] = 0;", "its body is not one of the elementwise shapes (an index from the global "
+                                             "thread id, then a guard against a bound, or a grid-stride loop)"),
+])
+def test_two_dimensional_kernels_that_are_not_elementwise_say_why(body, reason) -> None:
+    stage = _stage(f"__global__ void k(float *p, int w, int h) {{ {body} }}\n")
+    assert isinstance(stage, Refusal) and stage.reason == reason
+
+
+def _fusion_notes(source: str) -> list[str]:
+    result = translate("t.cu", source.encode(), CUDA)
+    return [f"{d.code} {d.message}" for d in result.diagnostics if d.code in ("F001", "F002")]
+
+
+_TWO_D = """__global__ void a(float *__restrict__ p, {w} w, int h) {{
+    int x = blockIdx.x * blockDim.x + threadIdx.x; int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < w && y < h) p[y * w + x] = 1.0f;
+}}
+__global__ void b(float *__restrict__ p, int w, int h) {{
+    {second}
+}}
+void run(float *__restrict__ p, int w, int h, dim3 g, dim3 t) {{
+    a<<<g, t>>>(p, w, h);
+    b<<<g, t>>>(p, w, h);
+}}
+"""
+
+
+@pytest.mark.parametrize("width, second, note", [
+    ("int", "int x = blockIdx.x * blockDim.x + threadIdx.x; int y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+            "    if (x >= w || y >= h) return; p[y * w + x] *= 2.0f;", "F001 fused a, b into fused_a_b"),
+    ("long", "int x = blockIdx.x * blockDim.x + threadIdx.x; int y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+             "    if (x >= w || y >= h) return; p[y * w + x] *= 2.0f;",
+     "F002 launch of b not fused with the launch of a before it: the widths of the rows differ in type (w in a, w in b)"),
+    ("int", "int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < w) p[i] *= 2.0f;",
+     "F002 launch of b not fused with the launch of a before it: a is a guard-2d kernel and b a guard one"),
+])
+def test_two_dimensional_chains(width, second, note) -> None:
+    notes = _fusion_notes(_TWO_D.format(w=width, second=second))
+    assert any(n.startswith(note) for n in notes), notes
 
 
 def test_a_helper_is_callable_when_it_is_elementwise_itself() -> None:

@@ -40,6 +40,8 @@ def _verdict(body: str, params: str = "float *x, int n", extra: str = "") -> Agn
     ("for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n; i += gridDim.x * blockDim.x) x[i] = 0;",
      "grid-stride", "n"),
     (f"{GID} if (i < n * 2) x[i] = 0;", "guard", "n * 2"),
+    ("const long g = blockIdx.x * blockDim.x + threadIdx.x; const long s = blockDim.x * gridDim.x;\n"
+     "for (long i = g; i < n; i += s) x[i] = 0;", "grid-stride", "n"),
 ])
 def test_kernels_whose_work_depends_on_the_global_id_alone_are_agnostic(body, form, bound) -> None:
     verdict = _verdict(body)
@@ -63,6 +65,10 @@ def test_kernels_whose_work_depends_on_the_global_id_alone_are_agnostic(body, fo
     (f"{GID} if (i < n) x[i] = outer();",
      "__device__ float inner() { return warpSize; }\n__device__ float outer() { return inner(); }\n",
      "it calls inner, which uses warpSize"),
+    ("int s = blockDim.x * gridDim.x; for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += s) {"
+     " int k = 0; k += s; x[i] = k; }", "", "its grid-stride loop uses 's' beyond its start and step"),
+    ("int s = gridDim.x * blockDim.x; for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += s) x[i] = W;",
+     "#define W s\n", "its grid-stride loop uses the macro W, which names 's' beyond its start and step"),
     ("x[threadIdx.x] = 0;", "", "its body is not one of the shapes whose work depends on the global thread id "
      "alone (an index from the global thread id, then a guard against a bound, or a grid-stride loop)"),
 ])

@@ -4,7 +4,8 @@ are launched with, so that a launch may move to another block size.
 A kernel is agnostic when each thread's work is a function of its global thread id
 alone: its body is one of the elementwise shapes (translator.ir.elementwise.shape: an
 index from `blockIdx.x * blockDim.x + threadIdx.x` under a guard against a bound, or a
-grid-stride loop), and nothing else in it, or in the `__device__` functions it calls,
+grid-stride loop, which may start from a local holding the global id and step by a local
+holding the stride), and nothing else in it, or in the `__device__` functions it calls,
 sees the block: no `threadIdx`, `blockIdx`, `blockDim`, `gridDim` or `warpSize` outside
 the index and the loop's stride, no shared memory, no barriers, no warp operations, no
 cooperative-groups block or grid query (`this_thread_block().thread_rank()`, `.size()`,
@@ -182,7 +183,7 @@ def _carried(parsed: ParsedFile, table, graph, body: ts.Node, index: str, params
     one to a file's function whose parameter is a reference, or uses a macro whose
     expansion does any of these. Names declared in the loop's body are fresh each pass."""
     frag = parsed.main
-    loop = [c for c in body.named_children if c.type != "comment"][0]
+    loop = [c for c in body.named_children if c.type != "comment"][-1]      # after the locals it starts from
     update = loop.child_by_field_name("update")
     watched = set(params) | {index}
     for node in descendants(loop):
@@ -267,12 +268,13 @@ def _by_reference(parsed: ParsedFile, graph, name: str, position: int) -> bool:
 
 def _index_spans(frag, body: ts.Node, form: str) -> list[Span]:
     """Where the thread indices may appear: the index's declaration, and for a
-    grid-stride loop its update (the stride)."""
+    grid-stride loop its update (the stride) and the locals of the global id and the
+    stride that it starts from and adds."""
     statements = [c for c in body.named_children if c.type != "comment"]
     if form == "guard":
         return [frag.span(statements[0])]
-    loop = statements[0]
-    return [frag.span(n) for n in (loop.child_by_field_name("initializer"), loop.child_by_field_name("update"))
-            if n is not None]
+    *prefix, loop = statements       # the locals of the global id and the stride, then the loop
+    return [frag.span(n) for n in prefix] + [frag.span(n) for n in (loop.child_by_field_name("initializer"),
+                                                                   loop.child_by_field_name("update")) if n is not None]
 
 

@@ -3,14 +3,26 @@
 A kernel is elementwise when each thread touches memory only at its own index: it
 computes the global thread id once, guards it against a bound made of its scalar
 parameters, and inside the guard reads and writes its pointer parameters at that index
-alone. Three shapes are recognised:
+alone. These shapes are recognised:
 
     T i = <global id>; if (i < n) { S }                 "guard"
     T i = <global id>; if (i >= n) return; S            "guard"
     for (T i = <global id>; i < n; i += blockDim.x * gridDim.x) { S }   "grid-stride"
+    T x = <global id>; T y = <its .y form>; if (x < w && y < h) { S }   "guard-2d"
+    T x = <global id>; T y = <its .y form>; if (x >= w || y >= h) return; S   "guard-2d"
+
+A two-dimensional stage (shape_2d; the declarations and the comparisons in either order)
+touches its pointers at `y * w + x` alone (the operands of each operator in either
+order), `w` the columns' bound and a parameter, so that its elements are one per thread;
+the fusion pass checks that the chain's bounds agree.
 
 where <global id> is `blockIdx.x * blockDim.x + threadIdx.x` in any operand order (a
-cast to an integer type allowed). The statements S may declare locals, loop and branch,
+cast to an integer type allowed). A grid-stride loop may follow the declarations of a
+local holding the global id, which its index starts from, and of a local holding the
+stride, which its update adds (`const size_t g = <global id>; const size_t s = gridDim.x
+* blockDim.x; for (size_t i = g; i < n; i += s)`), each of the index's type and named
+nowhere else (not in the loop's condition or body, nor in a macro's expansion there): it
+is then the canonical loop. The statements S may declare locals, loop and branch,
 and call `__device__` helpers that are themselves elementwise (no pointer parameters, no
 shared memory, barriers, atomics, warp operations or thread indices) and any function
 the file does not define (math functions). Everything else is refused, with the reason:
@@ -39,7 +51,7 @@ import tree_sitter as ts
 from translator.frontend import Fragment, ParsedFile
 from translator.ir import body as body_facts
 from translator.ir.calls import call_graph
-from translator.ir.macros import impure, macros
+from translator.ir.macros import expansion_of_use, impure, macros, tokens
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel, Span
 from translator.ir.nodes import assigned, descendants
 
@@ -50,6 +62,7 @@ _GLOBAL_IDS = frozenset({
     "blockIdx.x*blockDim.x+threadIdx.x", "blockDim.x*blockIdx.x+threadIdx.x",
     "threadIdx.x+blockIdx.x*blockDim.x", "threadIdx.x+blockDim.x*blockIdx.x",
 })
+_ROW_IDS = frozenset(g.replace(".x", ".y") for g in _GLOBAL_IDS)      # the global id in y
 _STRIDES = frozenset({"blockDim.x*gridDim.x", "gridDim.x*blockDim.x"})
 _BUILTIN_INDICES = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"})
 _LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop", "switch_statement"})
@@ -108,6 +121,12 @@ class Stage:
     type_params: tuple[str, ...] = ()      # a template kernel's type parameters, in order
     type_names: tuple[tuple[str, Span], ...] = ()   # their uses in the statements, in source order
     stored_first: frozenset[str] = frozenset()      # pointers whose element every path stores before reading
+    # A two-dimensional stage ("guard-2d"): the row index, the rows' bound, and the element
+    # `index_y * bound + index` every access is at (the columns' bound is `bound`).
+    index_y: str = ""
+    bound_y: str = ""
+    bound_y_span: Span = (0, 0)
+    bound_y_names: tuple[tuple[str, Span], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -202,23 +221,38 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
         return refuse("its body was not found in the file's parse")
     found = shape(parsed, frag, body)
     if isinstance(found, str):
+        found = shape_2d(parsed, frag, body) or found
+    if isinstance(found, str):
         return refuse(found)
     form, index, index_type, bound, statements = found
+    index_y, bound_y = (index[1], bound[1]) if form == "guard-2d" else ("", None)
+    index, bound = (index[0], bound[0]) if form == "guard-2d" else (index, bound)
     if not statements:
         return refuse("its guarded body is empty")
     if set(_WORD.findall(index_type)) & set(type_params):
         return refuse(f"its index's type '{index_type}' is a template parameter's")
     pointers = {p.name for p in kernel.params if p.is_pointer and p.name}
     scalars = {p.name for p in kernel.params if not p.is_pointer and p.name}
-    bound_names = []
-    for node in descendants(bound):
-        if node.type == "identifier":
-            name = frag.text(parsed.data, node)
-            if name not in scalars:
-                return refuse(f"its guard's bound '{frag.text(parsed.data, bound)}' uses '{name}', not a "
-                              "scalar parameter")
-            bound_names.append((name, frag.span(node)))
-    walk = _StageWalk(parsed, frag, body, index, pointers, scalars, helpers, statements)
+    bounds = []
+    for guard in filter(None, (bound, bound_y)):
+        bounds.append([])
+        for node in descendants(guard):
+            if node.type == "identifier":
+                name = frag.text(parsed.data, node)
+                if name not in scalars:
+                    return refuse(f"its guard's bound '{frag.text(parsed.data, guard)}' uses '{name}', not a "
+                                  "scalar parameter")
+                bounds[-1].append((name, frag.span(node)))
+    bound_names = bounds[0]
+    elements = frozenset({index})
+    if form == "guard-2d":
+        width = frag.text(parsed.data, bound)
+        if width not in scalars:
+            return refuse(f"its columns' bound '{width}' is not a parameter: its elements `y * width + x` are "
+                          "not known to be one per thread")
+        elements = frozenset({f"{index_y}*{width}+{index}", f"{index}+{index_y}*{width}",
+                              f"{width}*{index_y}+{index}", f"{index}+{width}*{index_y}"})
+    walk = _StageWalk(parsed, frag, body, index, pointers, scalars, helpers, statements, elements, index_y)
     if walk.reason:
         return refuse(walk.reason)
     unknown = unknown_call(parsed, kernel.name, frozenset(type_params))   # T(x): T is arithmetic
@@ -226,15 +260,18 @@ def analyse(parsed: ParsedFile, kernel: Kernel, helpers: dict[str, DeviceFunctio
         return refuse(unknown)
     type_names = tuple((frag.text(parsed.data, n), frag.span(n)) for s in statements for n in descendants(s)
                        if n.type in ("identifier", "type_identifier") and frag.text(parsed.data, n) in type_params)
-    stored = frozenset(p for p in pointers if _stored_first(parsed, frag, statements, p, index) == "stored")
+    stored = frozenset(p for p in pointers if _stored_first(parsed, frag, statements, p, elements) == "stored")
+    rows = dict(index_y=index_y, bound_y=frag.text(parsed.data, bound_y), bound_y_span=frag.span(bound_y),
+                bound_y_names=tuple(bounds[1])) if bound_y is not None else {}
     return Stage(kernel.name, form, index, index_type, frag.text(parsed.data, bound), frag.span(bound),
                  tuple(bound_names),
                  (frag.span(statements[0])[0], frag.span(statements[-1])[1]), tuple(walk.accesses),
                  tuple(walk.names), frozenset(walk.locals), frozenset(walk.helpers), type_params, type_names,
-                 stored)
+                 stored, **rows)
 
 
-def _stored_first(parsed: ParsedFile, frag: Fragment, statements: list[ts.Node], pointer: str, index: str) -> str:
+def _stored_first(parsed: ParsedFile, frag: Fragment, statements: list[ts.Node], pointer: str,
+                  elements: frozenset[str]) -> str:
     """"stored" when every path through the statements stores `pointer[index] = e` (e not
     reading it) before anything else mentions the pointer, "untouched" when no statement
     mentions it, else "read": the fused kernel then loads the element first, so that a
@@ -256,7 +293,7 @@ def _stored_first(parsed: ParsedFile, frag: Fragment, statements: list[ts.Node],
             return False
         left, right = e.child_by_field_name("left"), e.child_by_field_name("right")
         return left is not None and left.type == "subscript_expression" \
-            and squeeze(frag.text(parsed.data, left)) == f"{pointer}[{index}]" \
+            and squeeze(frag.text(parsed.data, left)) in {f"{pointer}[{e}]" for e in elements} \
             and right is not None and not mentions(right)
 
     def one(node: ts.Node) -> str:
@@ -497,28 +534,22 @@ def _compare(parsed: ParsedFile, frag: Fragment, cond: ts.Node | None, index: st
     return None
 
 
-def _global_id(parsed: ParsedFile, frag: Fragment, node: ts.Node | None) -> bool:
+def _global_id(parsed: ParsedFile, frag: Fragment, node: ts.Node | None, forms: frozenset[str] = _GLOBAL_IDS) -> bool:
     """Whether the expression is the global thread id (through the file's macros:
-    `#define IDX (blockIdx.x * blockDim.x + threadIdx.x)`)."""
+    `#define IDX (blockIdx.x * blockDim.x + threadIdx.x)`); with `forms` _ROW_IDS, its
+    form in y."""
     if node is None:
         return False
     written = macros(parsed).expand(frag.text(parsed.data, node))
-    return written.known and _INT_CAST.sub("", squeeze(written.value)).replace("(", "").replace(")", "") \
-        in _GLOBAL_IDS
+    return written.known and _INT_CAST.sub("", squeeze(written.value)).replace("(", "").replace(")", "") in forms
 
 
 def _index_declaration(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> tuple[str, str] | None:
     """(name, type) of `T i = <global id>;` (one declarator), else None."""
-    if node.type != "declaration":
+    local = _local(parsed, frag, node)
+    if local is None or not _global_id(parsed, frag, local[2]):
         return None
-    declarators = node.children_by_field_name("declarator")
-    if len(declarators) != 1 or declarators[0].type != "init_declarator":
-        return None
-    name, value = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
-    if name is None or name.type != "identifier" or not _global_id(parsed, frag, value):
-        return None
-    type_text = parsed.data[node.start_byte + frag.delta:name.start_byte + frag.delta].decode("utf-8", "replace")
-    return frag.text(parsed.data, name), " ".join(type_text.split())
+    return local[0], local[1]
 
 
 def shape(parsed: ParsedFile, frag: Fragment, body: ts.Node):
@@ -527,19 +558,10 @@ def shape(parsed: ParsedFile, frag: Fragment, body: ts.Node):
     stmts = _statements(body)
     unknown = "its body is not one of the elementwise shapes (an index from the global thread id, then a guard " \
               "against a bound, or a grid-stride loop)"
-    if len(stmts) == 1 and stmts[0].type == "for_statement":
-        loop = stmts[0]
-        init = loop.child_by_field_name("initializer")
-        declared = _index_declaration(parsed, frag, init) if init is not None else None
-        if declared is None:
-            return unknown
-        index, index_type = declared
-        bound = _compare(parsed, frag, _condition(loop), index, ("<", ">"))
-        update = loop.child_by_field_name("update")
-        step = squeeze(frag.text(parsed.data, update)) if update is not None else ""
-        if bound is None or not (step.startswith(index + "+=") and step[len(index) + 2:] in _STRIDES):
-            return "its loop is not a grid-stride loop (`i < n; i += blockDim.x * gridDim.x`)"
-        return "grid-stride", index, index_type, bound, _statements(loop.child_by_field_name("body"))
+    if stmts and stmts[-1].type == "for_statement" and len(stmts) <= 3:
+        found = _grid_stride(parsed, frag, stmts)
+        if found is not None:
+            return found
     declared = _index_declaration(parsed, frag, stmts[0]) if stmts else None
     if declared is None or len(stmts) < 2 or stmts[1].type != "if_statement" \
             or stmts[1].child_by_field_name("alternative") is not None:
@@ -557,13 +579,162 @@ def shape(parsed: ParsedFile, frag: Fragment, body: ts.Node):
     return unknown
 
 
+def shape_2d(parsed: ParsedFile, frag: Fragment, body: ts.Node):
+    """("guard-2d", (x, y), index type, (columns' bound, rows' bound) nodes, guarded
+    statements) for the two-dimensional guard shape, else None:
+
+        T x = <global id in x>; T y = <global id in y>;      (either order)
+        if (x < w && y < h) { S }         or    if (x >= w || y >= h) return; S
+
+    the comparisons in either order and orientation, x and y of one type. (That each
+    access is at `y * w + x`, one element per thread, is the walk's to check.)"""
+    stmts = _statements(body)
+    if len(stmts) < 3:
+        return None
+    ids = {}
+    for statement in stmts[:2]:
+        local = _local(parsed, frag, statement)
+        if local is None:
+            return None
+        name, declared, value = local
+        dim = "x" if _global_id(parsed, frag, value) else "y" if _global_id(parsed, frag, value, _ROW_IDS) else None
+        if dim is None or dim in ids:
+            return None
+        ids[dim] = (name, _bare(declared), declared)
+    (x, x_type, declared), (y, y_type, _) = ids["x"], ids["y"]
+    guard = stmts[2]
+    if x == y or squeeze(x_type) != squeeze(y_type) or guard.type != "if_statement" \
+            or guard.child_by_field_name("alternative") is not None:
+        return None
+    cond = _condition(guard)
+    if cond is None or cond.type != "binary_expression" or cond.child_by_field_name("operator") is None:
+        return None
+    joint = frag.text(parsed.data, cond.child_by_field_name("operator"))
+    less = {"&&": ("<", ">"), "||": (">=", "<=")}.get(joint)
+    if less is None:
+        return None
+    sides = [cond.child_by_field_name("left"), cond.child_by_field_name("right")]
+    for first, second in (sides, sides[::-1]):
+        while first is not None and first.type == "parenthesized_expression" and first.named_child_count == 1:
+            first = first.named_children[0]
+        while second is not None and second.type == "parenthesized_expression" and second.named_child_count == 1:
+            second = second.named_children[0]
+        width, height = _compare(parsed, frag, first, x, less), _compare(parsed, frag, second, y, less)
+        if width is not None and height is not None:
+            break
+    else:
+        return None
+    then = _statements(guard.child_by_field_name("consequence"))
+    if joint == "&&" and len(stmts) == 3:
+        return "guard-2d", (x, y), declared, (width, height), then
+    if joint == "||" and len(then) == 1 and then[0].type == "return_statement" and then[0].named_child_count == 0:
+        return "guard-2d", (x, y), declared, (width, height), stmts[3:]
+    return None
+
+
+def _local(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> tuple[str, str, ts.Node] | None:
+    """(name, type as written, value) of `T v = e;` (one declarator, a plain name), else None."""
+    if node.type != "declaration":
+        return None
+    declarators = node.children_by_field_name("declarator")
+    if len(declarators) != 1 or declarators[0].type != "init_declarator":
+        return None
+    name, value = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
+    if name is None or name.type != "identifier" or value is None:
+        return None
+    type_text = parsed.data[node.start_byte + frag.delta:name.start_byte + frag.delta].decode("utf-8", "replace")
+    return frag.text(parsed.data, name), " ".join(type_text.split()), value
+
+
+def _bare(type_text: str) -> str:
+    """A type as written without `const`, as compared."""
+    return " ".join(w for w in type_text.split() if w != "const")
+
+
+def _grid_stride(parsed: ParsedFile, frag: Fragment, stmts: list[ts.Node]):
+    """The grid-stride shape, or None (or the reason, for a loop that is almost one):
+
+        for (T i = <global id>; i < n; i += <stride>) { S }
+
+    where <stride> is `blockDim.x * gridDim.x` in either order, and the loop may follow
+    the declarations (one each, in either order) of a local holding the global id, which
+    the loop's index starts from, and of a local holding the stride, which its update
+    adds (`const size_t g = <global id>; const size_t s = gridDim.x * blockDim.x;
+    for (size_t i = g; i < n; i += s)`), each of the index's own type (const aside), so
+    that the values are the canonical loop's. Those locals may be named nowhere else: not
+    in the loop's condition or body, nor in what a macro used there expands to."""
+    *prefix, loop = stmts
+    table = macros(parsed)
+    starts, strides = {}, {}
+    for statement in prefix:
+        local = _local(parsed, frag, statement)
+        if local is None:
+            return None
+        name, type_text, value = local
+        type_text = _bare(type_text)
+        if _global_id(parsed, frag, value) and not starts:
+            starts[name] = type_text
+        else:
+            written = table.expand(frag.text(parsed.data, value))
+            if not (written.known and squeeze(written.value).replace("(", "").replace(")", "") in _STRIDES) \
+                    or strides:
+                return None
+            strides[name] = type_text
+    init = loop.child_by_field_name("initializer")
+    local = _local(parsed, frag, init) if init is not None else None
+    if local is None:
+        return None
+    index, declared, value = local
+    index_type = _bare(declared)
+    start = frag.text(parsed.data, value)
+    if not (_global_id(parsed, frag, value) or start in starts) or index in starts or index in strides:
+        return None
+    bound = _compare(parsed, frag, _condition(loop), index, ("<", ">"))
+    update = loop.child_by_field_name("update")
+    step = squeeze(frag.text(parsed.data, update)) if update is not None else ""
+    stride = step[len(index) + 2:] if step.startswith(index + "+=") else None
+    if bound is None or not (stride in _STRIDES or stride in strides):
+        return "its loop is not a grid-stride loop (`i < n; i += blockDim.x * gridDim.x`)"
+    hidden = set(starts) | set(strides)
+    for name, type_text in {**starts, **strides}.items():
+        if squeeze(type_text) != squeeze(index_type):
+            return f"its grid-stride loop's index is {index_type} and '{name}' is {type_text}: the loop's values " \
+                   "may not be the canonical loop's"
+    if hidden:
+        for part in (loop.child_by_field_name("condition"), loop.child_by_field_name("body")):
+            for n in descendants(part) if part is not None else ():
+                if n.type not in ("identifier", "type_identifier"):
+                    continue
+                word = frag.text(parsed.data, n)
+                if word in hidden:
+                    return f"its grid-stride loop uses '{word}' beyond its start and step"
+                if word in table:
+                    expansion = expansion_of_use(table, frag, parsed.data, n)
+                    if not expansion.known:
+                        return f"its grid-stride loop uses the macro {word}, which cu2hip cannot see through: " \
+                               f"{expansion.reason}"
+                    named = hidden & set(tokens(expansion.value))
+                    if named:
+                        return f"its grid-stride loop uses the macro {word}, which names '{min(named)}' beyond " \
+                               "its start and step"
+    return "grid-stride", index, declared, bound, _statements(loop.child_by_field_name("body"))
+
+
 class _StageWalk:
     """One pass over a stage's statements: the accesses to rename, the names declared,
     the helpers called, and the first reason to refuse (`reason`, else None)."""
 
     def __init__(self, parsed: ParsedFile, frag: Fragment, body: ts.Node, index: str, pointers: set[str],
-                 scalars: set[str], helpers: dict[str, DeviceFunction], statements: list[ts.Node]):
+                 scalars: set[str], helpers: dict[str, DeviceFunction], statements: list[ts.Node],
+                 elements: frozenset[str] = frozenset(), index_y: str = ""):
         self.parsed, self.frag, self.body, self.index = parsed, frag, body, index
+        self.elements = elements or frozenset({index})       # the own element's index, as compared
+        self.indices = {index, index_y} - {""}
+        self.element = index if not index_y else next(e for e in sorted(self.elements) if e.startswith(
+            f"{index_y}*") and e.endswith(f"+{index}"))      # y*width+x, as the messages name it
+        self.macros = macros(parsed)
+        named = next((w for w in sorted(set(_WORD.findall(" ".join(self.elements))) | self.indices)
+                      if w in self.macros), None) if self.macros.names else None
         self.pointers, self.scalars, self.helpers_known = pointers, scalars, helpers
         self.macros = macros(parsed)
         self.own = {s.id for s in statements}
@@ -572,6 +743,9 @@ class _StageWalk:
         self.locals: set[str] = set()
         self.helpers: set[str] = set()
         self.reason: str | None = None
+        if named is not None:
+            self.reason = f"its index or bound '{named}' is also the name of a macro"
+            return
         for statement in statements:
             self._visit(statement, loops=0)
             if self.reason:
@@ -602,6 +776,10 @@ class _StageWalk:
                 self._identifier(n)
             elif kind == "subscript_expression":
                 self._subscript(n)
+                argument = n.child_by_field_name("argument")
+                if argument is not None and self._text(argument) in self.pointers:
+                    stack.append((argument, depth))   # p[<own element>]: replaced whole, with the access
+                    continue
             elif kind == "pointer_expression" and self._text(n).lstrip().startswith("*"):
                 return self._refuse(f"it dereferences a pointer ({self._text(n)})")
             elif kind == "field_expression" and any(c.type == "->" for c in n.children):
@@ -619,7 +797,7 @@ class _StageWalk:
             target = target.child_by_field_name("declarator")
         if target is not None:
             name = self._text(target)
-            if name in self.pointers or name in self.scalars or name == self.index:
+            if name in self.pointers or name in self.scalars or name in self.indices:
                 self._refuse(f"it declares '{name}', the name of a parameter or of the index")
             self.locals.add(name)
 
@@ -637,18 +815,18 @@ class _StageWalk:
         parent = node.parent
         if name in self.pointers:
             if parent is None or parent.type != "subscript_expression" or parent.child_by_field_name("argument") != node:
-                return self._refuse(f"it uses the pointer '{name}' other than as {name}[{self.index}] "
+                return self._refuse(f"it uses the pointer '{name}' other than as {name}[{self.element}] "
                                     f"({self._text(parent) if parent is not None else name})")
             indices = parent.child_by_field_name("indices")
             index_text = squeeze(self._text(indices))[1:-1] if indices is not None else ""
-            if index_text != self.index:
+            if index_text not in self.elements:
                 return self._refuse(f"it reads or writes {name}[{index_text}], not its own element "
-                                    f"{name}[{self.index}]")
+                                    f"{name}[{self.element}]")
             mode = body_facts.access_mode(self.parsed, self.frag, parent)
             self.accesses.append(Access(name, mode, self.frag.span(parent), self._plain_store(parent)))
-        elif name in self.scalars or name == self.index:
+        elif name in self.scalars or name in self.indices:
             if assigned(self.parsed.data, node):
-                what = "its index" if name == self.index else f"its parameter '{name}'"
+                what = "its index" if name in self.indices else f"its parameter '{name}'"
                 return self._refuse(f"it assigns {what}")
             if name == self.index and parent is not None and parent.type == "subscript_argument_list":
                 argument = parent.parent.child_by_field_name("argument") if parent.parent is not None else None

@@ -9,9 +9,10 @@ Legal when:
     Between the launches there are only host arithmetic, declarations and error checks
     (no call but a short allow-list of pure functions, no memory access, no control
     flow); the launches have equal grid, block and stream, and no dynamic shared memory;
-    each kernel is elementwise (translator.ir.elementwise) in the same shape (a guard, or
-    a grid-stride loop), with index variables of one type and guards against the same
-    bound once the arguments are substituted; no name a launch uses is assigned before
+    each kernel is elementwise (translator.ir.elementwise) in the same shape (a guard, a
+    grid-stride loop, or a two-dimensional guard), with index variables of one type and
+    guards against the same bounds once the arguments are substituted (a two-dimensional
+    stage's row width, which its element `y * width + x` multiplies, declared of one type); no name a launch uses is assigned before
     the chain's last launch (the fused launch is made there); and every two different
     pointers of which one is written are provably distinct allocations: a local that
     one cudaMalloc or cudaMallocManaged of the function sets, against a parameter or
@@ -242,7 +243,10 @@ def _config(site: LaunchSite) -> tuple[str, str, str, str]:
 def substituted_bound(link: Link) -> str:
     """The guard's bound with the launch's arguments in place of the parameters."""
     stage = link.stage
-    return _with_arguments(stage.bound, stage.bound_span[0], stage.bound_names, link.args)
+    bound = _with_arguments(stage.bound, stage.bound_span[0], stage.bound_names, link.args)
+    if stage.form == "guard-2d":         # the columns' bound, then the rows'
+        bound += " and " + _with_arguments(stage.bound_y, stage.bound_y_span[0], stage.bound_y_names, link.args)
+    return bound
 
 
 def _with_arguments(text: str, base: int, names, args: dict[str, str]) -> str:
@@ -287,10 +291,28 @@ def _cannot_join(chain: _Run, link: Link, between: list[Statement]) -> str | Non
     first = chain.links[0]
     if link.stage.form != first.stage.form:
         return f"{first.kernel.name} is a {first.stage.form} kernel and {link.kernel.name} a {link.stage.form} one"
+    if link.stage.form == "guard-2d":
+        why = _row_widths_differ(first, link)
+        if why:
+            return why
     if substituted_bound(link) != chain.bound:
         return f"the guards differ: {first.kernel.name} runs where the index < {chain.bound}, " \
                f"{link.kernel.name} where it is < {substituted_bound(link)}"
     return chain.aliasing(link)
+
+
+def _row_widths_differ(first: Link, link: Link) -> str | None:
+    """Why two two-dimensional stages may not address the same element at `y * width + x`:
+    their widths (one parameter each, equal arguments once the bounds are compared) are
+    declared of different types, in which the products may differ."""
+    def width_type(one: Link) -> str:
+        param = next(p for p in one.kernel.params if p.name == one.stage.bound)
+        return " ".join(one.types.get(w, w) for w in _NAME.findall(param.type_text) if w != "const")
+    a, b = width_type(first), width_type(link)
+    if a != b:
+        return f"the widths of the rows differ in type ({first.stage.bound} in {first.kernel.name}, " \
+               f"{link.stage.bound} in {link.kernel.name})"
+    return None
 
 
 def _cannot_consume(chain: _Run, consumed: Consumed, between: list[Statement], facts: Pointers) -> str | None:

@@ -3,7 +3,8 @@
 What it does:
     Renders one kernel from templates/fused_elementwise.cu.j2 for the chain: the
     parameters are merged (one parameter per distinct argument, named after the first
-    kernel parameter it is passed to), one guard (or one grid-stride loop) holds each kernel's guarded body in
+    kernel parameter it is passed to), one guard (or one grid-stride loop, or one
+    two-dimensional guard, whose buffers are read and stored at `y * width + x`) holds each kernel's guarded body in
     its own block, in launch order, with the kernel's parameters and index renamed;
     each buffer becomes a register, read once where the chain reads it before writing it
     and stored once at the end. The kernel is inserted once per file, after the last of
@@ -100,7 +101,7 @@ def fuse(ctx, chain: Chain, taken: set[str], inserted: dict[str, str]) -> None:
     # The fused kernel's own names shadow only what its stages mention.
     avoid = set()
     for link in links:
-        avoid |= _mentioned(data, [link.stage.statements], link.kernel, link.stage.index)
+        avoid |= _mentioned(data, [link.stage.statements], link.kernel, link.stage.index, link.stage.index_y)
     if chain.consumer:
         found = chain.consumer.consumer
         avoid |= _mentioned(data, filter(None, (found.prefix, found.rest)), chain.consumer.kernel, found.index)
@@ -112,16 +113,24 @@ def fuse(ctx, chain: Chain, taken: set[str], inserted: dict[str, str]) -> None:
     index = _fresh(links[0].stage.index, avoid | set().union(*(l.stage.locals for l in links)) |
                    (chain.consumer.consumer.locals if chain.consumer else set()))
     avoid.add(index)
-    registers, dropped = _registers(chain, params, by_link, avoid)
-    stages = [{"kernel": link.kernel.name, "body": _stage_body(data, link, by_link[i], registers, index)}
-              for i, link in enumerate(links)]
     first = links[0]
+    index_y = ""
+    if first.stage.form == "guard-2d":
+        index_y = _fresh(first.stage.index_y, avoid | set().union(*(l.stage.locals for l in links)))
+        avoid.add(index_y)
+    registers, dropped = _registers(chain, params, by_link, avoid)
+    stages = [{"kernel": link.kernel.name, "body": _stage_body(data, link, by_link[i], registers, index, index_y)}
+              for i, link in enumerate(links)]
     bound = substitute(first.stage.bound.encode(), first.stage.bound_span[0], first.stage.bound_names,
                        lambda name: by_link[0][name].name).decode()
+    bound_y = substitute(first.stage.bound_y.encode(), first.stage.bound_y_span[0], first.stage.bound_y_names,
+                         lambda name: by_link[0][name].name).decode() if index_y else ""
+    element = f"{index_y} * {bound} + {index}" if index_y else index
     kernels = [link.kernel.name for link in launched]
     name = _fresh("fused_" + "_".join(dict.fromkeys(kernels)), avoid | taken)
     values = dict(kernels=kernels, origin=chain.block.function or "the file", form=first.stage.form,
-                  index=index, index_type=first.stage.index_type, bound=bound,
+                  index=index, index_type=first.stage.index_type, bound=bound, index_y=index_y, bound_y=bound_y,
+                  element=element,
                   params=[p.declaration for p in params], stages=stages,
                   registers=list(registers.values()),
                   notes=[f"{b}[{index}] is not stored: {why}" for b, why in dropped])
@@ -163,10 +172,10 @@ def fuse(ctx, chain: Chain, taken: set[str], inserted: dict[str, str]) -> None:
         ctx.report(FUSED, last.span[0], reason, end=last.config_span[1], fix=made, subject=last.kernel)
 
 
-def _mentioned(data: bytes, spans, kernel, index: str) -> set[str]:
-    """The names the code at `spans` mentions, less the kernel's parameters and its index
-    (which the fused kernel renames)."""
-    renamed = {p.name for p in kernel.params} | {index}
+def _mentioned(data: bytes, spans, kernel, index: str, index_y: str = "") -> set[str]:
+    """The names the code at `spans` mentions, less the kernel's parameters and its
+    indices (which the fused kernel renames)."""
+    renamed = {p.name for p in kernel.params} | {index, index_y}
     return {w for lo, hi in spans for w in _WORD.findall(data[lo:hi].decode("utf-8", "replace"))} - renamed
 
 
@@ -287,7 +296,7 @@ def _dead(chain: Chain, argument: str) -> str | None:
            "allocation, this chain's launches and its cudaFree mention it"
 
 
-def _stage_body(data: bytes, link: Link, mapping: dict, registers: dict, index: str) -> str:
+def _stage_body(data: bytes, link: Link, mapping: dict, registers: dict, index: str, index_y: str = "") -> str:
     """The kernel's guarded statements, renamed, re-indented for the template."""
     stage = link.stage
     lo, hi = stage.statements
@@ -303,6 +312,8 @@ def _stage_body(data: bytes, link: Link, mapping: dict, registers: dict, index: 
             return link.types[name[1:]]
         if name == stage.index:
             return index
+        if stage.index_y and name == stage.index_y:
+            return index_y
         return mapping[name].name
     return _indented(data, lo, substitute(data[lo:hi], lo, replacements, new).decode("utf-8", "replace"), 12)
 
