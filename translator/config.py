@@ -271,10 +271,18 @@ def find_config(paths: list[Path]) -> Path | None:
         p = Path(os.path.abspath(p))
         start = p if p.is_dir() else p.parent
         for folder in (start, *start.parents):
-            if (folder / "cu2hip.toml").is_file():
-                return folder / "cu2hip.toml"
-            if (folder / "pyproject.toml").is_file() and _counts(folder / "pyproject.toml"):
-                return folder / "pyproject.toml"
+            found = config_in(folder)
+            if found is not None:
+                return found
+    return None
+
+
+def config_in(folder: Path) -> Path | None:
+    """The configuration file of `folder` itself (its parents not looked at), or None."""
+    if (folder / "cu2hip.toml").is_file():
+        return folder / "cu2hip.toml"
+    if (folder / "pyproject.toml").is_file() and _counts(folder / "pyproject.toml"):
+        return folder / "pyproject.toml"
     return None
 
 

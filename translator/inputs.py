@@ -256,10 +256,15 @@ def problem(rule_, path: str, message: str) -> dg.Diagnostic:
 
 def real_path(path) -> Path:
     """The path with its links followed; never raises (a link loop stays as it is)."""
+    return Path(real(path))
+
+
+def real(path) -> str:
+    """real_path's answer as a string."""
     try:
-        return Path(os.path.realpath(path) if _FOLDERS is None else _real(os.fspath(path)))
+        return os.path.realpath(path) if _FOLDERS is None else _real(os.fspath(path))
     except ValueError:          # a NUL byte in the name: no file has it
-        return Path(os.path.abspath(path))
+        return os.path.abspath(path)
 
 
 # The real paths of the folders met, while a walk holds them (`folders_known`).
@@ -286,6 +291,17 @@ def folders_known():
         _FOLDERS = None
 
 
+def known_real(path) -> None:
+    """Say that `path` is no link (its folder's listing says so): within `folders_known`,
+    its real path is its folder's real path and its name, with no look at it."""
+    if _FOLDERS is not None:
+        name = os.fspath(path)
+        if name not in _FOLDERS:
+            head, tail = os.path.split(name)
+            if head and tail not in ("", os.curdir, os.pardir):
+                _FOLDERS[name] = os.path.join(_real(head), tail)
+
+
 def _real(path: str) -> str:
     known = _FOLDERS.get(path)
     if known is None:
@@ -304,6 +320,31 @@ def _resolve(path: str) -> str:
     except OSError:
         return candidate        # missing (or below a loop): realpath keeps the name as it is
     return os.path.realpath(candidate)      # a link: its folder is real, realpath follows the rest
+
+
+def walk(root: Path, onerror=None):
+    """os.walk's top-down walk of `root` (links to folders listed, not followed), with each
+    folder's entries (os.DirEntry: the listing's file types, no stat of each file): (the
+    folder, its subfolders' entries, which the caller may prune in place, its other entries)."""
+    stack = [root]
+    while stack:
+        here = stack.pop()
+        try:
+            with os.scandir(here) as listing:
+                entries = list(listing)
+        except OSError as exc:
+            if onerror is not None:
+                onerror(exc)
+            continue
+        folders, files = [], []
+        for entry in entries:
+            try:
+                is_folder = entry.is_dir()
+            except OSError:
+                is_folder = False
+            (folders if is_folder else files).append(entry)
+        yield here, folders, files
+        stack.extend(here / d.name for d in reversed(folders) if not d.is_symlink())
 
 
 def common_parent(paths: list[str]) -> Path | None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from translator.catalog import check_selectors
-from translator.config import Config, ConfigError, find_config, load, load_config
+from translator.config import Config, ConfigError, config_in, load, load_config
 from translator.mapping import (NEWEST_KNOWN_RELEASE, load_tables, newest_in_tables, parse_version,
                                 version_at_least, version_str)
 from translator.passes import Options, all_passes
@@ -97,10 +97,7 @@ class Nearest:
 
     def __call__(self, path: Path):
         """The Options for `path`, or None where the run's own apply."""
-        folder = Path(os.path.abspath(path)).parent
-        if folder not in self.by_folder:
-            self.by_folder[folder] = find_config([folder])
-        found = self.by_folder[folder]
+        found = self._nearest(Path(os.path.abspath(path)).parent)
         if found not in self.by_file:
             try:
                 config = load_config(found) if found is not None else Config()
@@ -108,6 +105,16 @@ class Nearest:
                 raise UsageError(str(exc)) from None
             self.by_file[found] = _options(self.args, config)[0]
         return self.by_file[found]
+
+    def _nearest(self, folder: Path) -> Path | None:
+        """find_config([folder]), each folder of a run looked at once (a tree's folders
+        share their parents)."""
+        if folder not in self.by_folder:
+            found = config_in(folder)
+            if found is None and folder.parent != folder:
+                found = self._nearest(folder.parent)
+            self.by_folder[folder] = found
+        return self.by_folder[folder]
 
     def files(self) -> list[Path]:
         """The configuration files used beyond the run's own."""

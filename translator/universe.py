@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from translator.inputs import REGULAR, kind, read_regular, real_path
+from translator.inputs import read_regular, real_path, walk
 from translator.memory import Every
 from translator.source import HEADER_SUFFIXES
 
@@ -140,13 +140,13 @@ def project_files(root: Path, skip: tuple[Path, ...] = ()) -> list[tuple[Path, s
     folders, left out), with the paths diagnostics show for them."""
     out = []
     skip_real = {real_path(p) for p in skip}
-    for dirpath, dirnames, filenames in os.walk(root):
-        here = Path(dirpath)
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("__pycache__",)
-                             and real_path(here / d) not in skip_real)
-        for name in sorted(filenames):
-            path = here / name
-            if path.suffix.lower() in SUFFIXES and not path.is_symlink() and kind(path) == REGULAR:
+    for here, dirnames, files in walk(Path(root)):
+        dirnames[:] = sorted((d for d in dirnames if not d.name.startswith(".") and d.name not in ("__pycache__",)
+                              and real_path(here / d.name) not in skip_real), key=lambda d: d.name)
+        for entry in sorted(files, key=lambda e: e.name):
+            path = here / entry.name
+            # A plain file (no link), as the folder's listing says.
+            if path.suffix.lower() in SUFFIXES and not entry.is_symlink() and entry.is_file(follow_symlinks=False):
                 out.append((path, _display(path)))
     return out
 

@@ -32,7 +32,7 @@ from translator.frontend import QualifierMacros
 from translator.ignore import IGNORED_FOLDER, UNMATCHED, GitIgnore, Patterns
 from translator.inputs import (FOLDER_LINK_OUT_OF_TREE, LINK_OUT_OF_TREE, LOOP, MISSING, NOT_REGULAR,
                                OUTSIDE_MIRRORED, REGULAR, SPECIAL, TEMPORARY, UNREADABLE, collisions, common_parent,
-                               folders_known, kind, problem, read_regular, real_path)
+                               folders_known, known_real, kind, problem, read_regular, real_path, walk)
 
 CUDA_SUFFIXES = frozenset({".cu", ".cuh"})
 CXX_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".inc", ".ipp",
@@ -198,22 +198,22 @@ class _Walk:
         if ignore is not None and self.ignored_folder(raw, root, ignore):
             self.trees.append(root)
             return
-        for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: self.problems.append(
+        for here, dirnames, files in walk(root, lambda e: self.problems.append(
                 problem(UNREADABLE, e.filename or raw, f"cannot read: {e.strerror}"))):
-            here = Path(dirpath)
             if ignore is not None:
                 ignore.enter(here)
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
-                                 and (self.out_dir is None or real_path(here / d) != self.out_dir)
-                                 and not (ignore is not None and ignore.ignored(here / d, folder=True)))
-            for d in [d for d in dirnames if (here / d).is_symlink()]:
-                self.folder_link(here / d, root)
-            for name in sorted(filenames):
-                if TEMPORARY.match(name):
-                    self.leftovers.append(here / name)
+            dirnames[:] = sorted((d for d in dirnames if not d.name.startswith(".")
+                                 and (self.out_dir is None or real_path(here / d.name) != self.out_dir)
+                                 and not (ignore is not None and ignore.ignored(here / d.name, folder=True))),
+                                 key=lambda d: d.name)
+            for d in [d for d in dirnames if d.is_symlink()]:
+                self.folder_link(here / d.name, root)
+            for entry in sorted(files, key=lambda e: e.name):
+                if TEMPORARY.match(entry.name):
+                    self.leftovers.append(here / entry.name)
                     continue
-                if ignore is None or not ignore.ignored(here / name):
-                    self.file(here / name, root)
+                if ignore is None or not ignore.ignored(here / entry.name):
+                    self.file(here / entry.name, root, entry)
         if ignore is not None:
             self.ignore_problems(ignore)
         self.trees.append(root)
@@ -281,7 +281,9 @@ class _Walk:
         self.problems.append(problem(FOLDER_LINK_OUT_OF_TREE, path, f"symbolic link to a folder outside the tree "
                                      f"({real}); not followed: neither translated nor mirrored"))
 
-    def file(self, path: Path, root: Path) -> None:
+    def file(self, path: Path, root: Path, entry: os.DirEntry | None = None) -> None:
+        """`entry`: the walk's entry of `path` (what the folder's listing says of it: a
+        plain file needs no system call to be known as one)."""
         dest = self.destination(path)
         rel = path.relative_to(root).as_posix()
         chosen = self.patterns.chosen(path, rel)      # for every file: a pattern's match is recorded
@@ -290,10 +292,15 @@ class _Walk:
         mirrored = dest is not None and (wanted or self.s.complete)
         if not wanted and not mirrored:
             return
-        what = kind(path)
+        link = entry.is_symlink() if entry is not None else path.is_symlink()
+        if entry is not None and not link and entry.is_file(follow_symlinks=False):
+            what = REGULAR
+            known_real(path)    # no link: below its folder's real path
+        else:
+            what = kind(path)
         if self.refused(path, what):
             return
-        if path.is_symlink():
+        if link:
             # A link to a file of the tree stays a link, to that file's mirror (translated in
             # its own right); a link out of the tree is translated as a file with -o, left alone
             # in place.

@@ -249,7 +249,8 @@ def translate_one(job: Job, data, options) -> Result:
                                             f"cannot read: {data.strerror}", UNREADABLE.id)]
         return result
     from translator.pipeline import translate     # here: a run answered from the cache imports none of it
-    return translate(job.display, data, options)
+    with folders_known():       # its local headers' real paths (translator.ir.macros), found once a file
+        return translate(job.display, data, options)
 
 
 class Progress:

@@ -35,6 +35,7 @@ import tree_sitter as ts
 
 from translator.facts import ABSENT, Known, Unknown
 from translator.frontend import directives, lines_of
+from translator.inputs import real
 
 # After `#define`: the name, then `(params)` when the `(` touches the name.
 _DEFINE = re.compile(rb"[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?")
@@ -163,13 +164,13 @@ def included_headers(path: str, data: bytes, headers: dict[str, bytes]) -> list[
     def visit(where: str, text: bytes) -> None:
         folder = os.path.dirname(where)
         for match in _LOCAL_INCLUDE.finditer(text):
-            target = os.path.realpath(os.path.join(folder, match.group(1).decode("utf-8", "replace")))
+            target = real(os.path.join(folder, match.group(1).decode("utf-8", "replace")))
             if target in seen or target not in headers:
                 continue
             seen.add(target)
             visit(target, headers[target])
             out.append((target, headers[target]))
-    visit(os.path.realpath(path) if path else "", data)
+    visit(real(path) if path else "", data)
     return out
 
 
