@@ -383,23 +383,26 @@ def local_headers(workspace: Workspace, probed: set[str] | None = None) -> tuple
     constants are read by the files that include them (translator.ir.host_values).
     `probed` gets the path of every header looked for, found or not: a run's record
     (translator.runcache) is out of date when one of them changes, or appears."""
-    todo = []
+    files: dict[Path, bytes] = {}     # each file once: a translated file is mostly one of the project's too
     for job in workspace.jobs:
         data = workspace.read(job)
         if isinstance(data, bytes):
-            todo.append((job.resolved(), data))
+            files.setdefault(job.resolved(), data)
     if workspace.project is not None:
         for path, _ in workspace.project_files():
             real = real_path(path)
+            if real in files:
+                continue
             data = workspace.contents.get(real)
             if data is None:
                 try:
                     data = read_regular(path)
                 except OSError:
                     continue
-            todo.append((real, data))
+            files[real] = data
+    todo = list(files.items())
     found: dict[str, bytes] = {}
-    seen = {str(real) for real, _ in todo}
+    seen = {str(real) for real in files}
     while todo:
         real, data = todo.pop()
         if b"include" not in data:
