@@ -113,6 +113,8 @@ def _templated(source: str, path: str = "") -> tuple[tuple[int, ...], str]:
      "{ k<<<1, B>>>(x); }\nvoid g(float *x) { run<float>(x); run<float, 512>(x); }", (64, 512)),
     ("template <int B> void run(float *x) { k<<<1, B>>>(x); }\ntemplate void run<320>(float *);\n"
      "void g(float *x) { run<64>(x); }", (64, 320)),
+    # A type argument deduced from the call's arguments is not one the launch reads.
+    ("template <int B, typename T> void run(T *x) { k<<<1, B>>>(x); }\nvoid g(float *x) { run<64>(x); }", (64,)),
     ("namespace ns { template <int B> void run(float *x) { k<<<1, B>>>(x); } }\n"
      "void g(float *x) { ns::run<192>(x); }", (192,)),
 ])
@@ -133,7 +135,7 @@ def test_a_template_argument_is_known_when_every_instantiation_gives_a_constant(
      "read"),
     ("template <int B> void run(int (&a)[B], float *x) { k<<<1, B>>>(x); }\n"
      "void g(float *x) { int a[512]; run<64>(a, x); run(a, x); }", "",
-     "the call of run at line 7 deduces 'B' from its arguments"),
+     "the call of run at line 7 does not write it (its arguments deduce it, or it has no default)"),
     ("template <int B, int... R> void run(float *x) { k<<<1, B>>>(x); }\nvoid g(float *x) { run<64>(x); }", "",
      "run has a parameter pack or a template template parameter"),
     ("struct S { template <int B> void run(float *x) { k<<<1, B>>>(x); } };\n"
@@ -142,6 +144,8 @@ def test_a_template_argument_is_known_when_every_instantiation_gives_a_constant(
      "instantiation there is not seen"),
     ("template <int B> void run(float *x) { k<<<1, B>>>(x); }\nvoid g(float *x) {}", "",
      "this file never calls run"),
+    ("template <int B> void run(float *x) { k<<<1, B>>>(x); }\nvoid g(float *x) { run<64>(x); run(x); }", "",
+     "the call of run at line 7 does not write it (its arguments deduce it, or it has no default)"),
 ])
 def test_a_template_argument_is_unknown_where_an_instantiation_may_be_unseen(source, path, reason) -> None:
     values, why = _templated(source, path)

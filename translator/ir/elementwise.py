@@ -425,14 +425,32 @@ def deduced(parsed: ParsedFile, kernel: Kernel, args: tuple) -> dict[str, str] |
 
 
 def instantiation(kernel: Kernel, written: str | None, parsed: ParsedFile,
-                  deduce=None) -> dict[str, str] | str:
+                  deduce=None, outer=None) -> dict[str, str] | str:
     """The kernel's type parameters and the arithmetic types a launch that writes
     `written` gives them ({} for a kernel with none), or why the instantiation is not
-    known to be its body with arithmetic types written out: the arguments are deduced or
-    not all written (`deduce()`, when given, says what the type parameters are deduced
-    as, or None), one is not an arithmetic type (arithmetic_word: the word written there,
-    a typedef's resolved), a parameter is a pack or a template, or the file declares an explicit specialization of the kernel (its body,
-    wherever it is defined, is not the template's)."""
+    known to be its body with arithmetic types written out (`instantiations`); a launch
+    in a function template whose instantiations give it several is not one instantiation."""
+    found = instantiations(kernel, written, parsed, deduce, outer)
+    if isinstance(found, str) or len(found) == 1:
+        return found if isinstance(found, str) else found[0]
+    shown = "; ".join(", ".join(f"{k} = {v}" for k, v in types.items()) for types in found)
+    return f"it is launched from a function template whose instantiations give it several types ({shown}): " \
+           "one kernel written out is one of them"
+
+
+def instantiations(kernel: Kernel, written: str | None, parsed: ParsedFile,
+                   deduce=None, outer=None) -> list[dict[str, str]] | str:
+    """The kernel's type parameters and the arithmetic types a launch that writes
+    `written` gives them, one mapping per instantiation of the launch ([{}] for a kernel
+    with none), or why the instantiation is not known to be its body with arithmetic types
+    written out: the arguments are deduced or not all written (`deduce()`, when given, says
+    what the type parameters are deduced as, or None), one is not an arithmetic type
+    (arithmetic_word: the word written there, a typedef's resolved), a parameter is a pack
+    or a template, or the file declares an explicit specialization of the kernel (its
+    body, wherever it is defined, is not the template's). `outer(name)`, when given, says
+    what a type parameter of the function template around the launch is given by each
+    instantiation of it (translator.ir.host_values.HostValues.type_arguments: the types,
+    or why they are not all known, or None when `name` is none of its parameters)."""
     kinds = []
     for param in kernel.template_params:
         param = " ".join(param.split())
@@ -444,7 +462,7 @@ def instantiation(kernel: Kernel, written: str | None, parsed: ParsedFile,
         else:
             kinds.append(None)              # a value: its type is the parameter's, whatever the argument
     if not any(kinds):
-        return {}
+        return [{}]
     specialized = re.compile(rb"\btemplate\s*<\s*>[^;{}]*\b" + re.escape(kernel.name.encode()) + rb"\s*<")
     if specialized.search(parsed.data):
         return "it has an explicit specialization: which body a launch runs is not the template's alone"
@@ -452,15 +470,30 @@ def instantiation(kernel: Kernel, written: str | None, parsed: ParsedFile,
     if args is None:
         found = deduce() if deduce is not None else None
         if found is not None:
-            return found
+            return [found]
         return f"it is a template whose arguments this launch deduces, and not each from a pointer to an " \
                f"arithmetic type: write them out ({kernel.name}<...>)"
-    words = [arithmetic_word(parsed, a) if name else a for name, a in zip(kinds, args)]
-    if len(args) != len(kinds) or None in words:
-        types = ", ".join(name for name in kinds if name)
-        return f"it is a template launched with <{', '.join(args)}>: only one arithmetic type name per type " \
-               f"parameter ({types}), each written out, is known to be the body's meaning"
-    return {name: word for name, word in zip(kinds, words) if name}
+    choices = []
+    for name, a in zip(kinds, args):
+        given = outer(a) if name and outer is not None else None
+        if isinstance(given, str):
+            return f"it is launched with <{', '.join(args)}> in a function template: {given}"
+        choices.append(given if given is not None else (a,))
+    every = [[]]
+    for options in choices:
+        every = [done + [o] for done in every for o in options]
+    out = []
+    for chosen in every:
+        words = [arithmetic_word(parsed, a) if name else a for name, a in zip(kinds, chosen)]
+        if len(args) != len(kinds) or None in words:
+            types = ", ".join(name for name in kinds if name)
+            shown = f"<{', '.join(args)}>" + ("" if chosen == args else f" (<{', '.join(chosen)}> in an instantiation)")
+            return f"it is a template launched with {shown}: only one arithmetic type name per type " \
+                   f"parameter ({types}), each written out, is known to be the body's meaning"
+        types = {name: word for name, word in zip(kinds, words) if name}
+        if types not in out:
+            out.append(types)
+    return out
 
 
 def _statements(node: ts.Node) -> list[ts.Node]:

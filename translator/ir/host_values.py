@@ -514,7 +514,7 @@ class HostValues:
             return None
         position = names.index(name)
         callee = _name_of(self.parsed, function)
-        found = self.instantiations(function, depth)
+        found = self.instantiations(function)
         if isinstance(found, str):
             return unknown(f"'{name}' is a template parameter of {callee}, whose instantiations are not all known: "
                            f"{found}")
@@ -522,18 +522,23 @@ class HostValues:
         for given, at in found:
             argument = given[position]
             if argument is None:
-                return unknown(f"'{name}' is not given at a call of {callee}")
+                return unknown(self._not_given(name, callee, at))
             v = self.value(argument, self._tree.function_of(at), at.start_byte, depth + 1)
             if not v.known:
                 return unknown(f"'{name}', a template argument of {callee}, is not known at a call: {v.reason}")
             values |= set(v.values)
         return Value(tuple(sorted(values)))
 
-    def type_arguments(self, name: str, at: ts.Node, depth: int = 0) -> tuple[str, ...] | str | None:
+    def type_arguments(self, name: str, span: tuple[int, int]) -> tuple[str, ...] | str | None:
         """The types (as written, white space folded) the type template parameter `name` of
-        the function template around `at` is given by every instantiation the file holds, a
-        type parameter of a calling template followed to its own calls; the reason when
-        they are not all known; None when `name` is no type parameter of that function."""
+        the function template around the expression at `span` is given by every
+        instantiation the file holds, a type parameter of a calling template followed to its
+        own calls; the reason when they are not all known; None when `name` is no type
+        parameter of that function."""
+        node = self._tree.node_at(*span)
+        return self._type_arguments(name, node, 0) if node is not None else None
+
+    def _type_arguments(self, name: str, at: ts.Node, depth: int) -> tuple[str, ...] | str | None:
         function = self._tree.function_of(at)
         template = function.parent if function is not None and function.parent is not None and \
             function.parent.type == "template_declaration" else None
@@ -544,31 +549,35 @@ class HostValues:
         if position is None or not params[position][1]:
             return None
         callee = _name_of(self.parsed, function)
-        found = self.instantiations(function, depth)
+        found = self.instantiations(function)
         if isinstance(found, str):
             return f"'{name}' is a template parameter of {callee}, whose instantiations are not all known: {found}"
         out: list[str] = []
         for given, call in found:
             argument = given[position]
             if argument is None:
-                return f"'{name}' is not given at a call of {callee}"
+                return self._not_given(name, callee, call)
             written = " ".join(_text(self.parsed, argument).split())
-            outer = self.type_arguments(written, call, depth + 1)
+            outer = self._type_arguments(written, call, depth + 1)
             if isinstance(outer, str):
                 return outer
             out += [t for t in (outer if outer is not None else (written,)) if t not in out]
         return tuple(out)
 
-    def instantiations(self, function: ts.Node, depth: int = 0) -> list[tuple[list, ts.Node]] | str:
+    def _not_given(self, name: str, callee: str, at: ts.Node) -> str:
+        line = self.parsed.data.count(b"\n", 0, at.start_byte) + 1
+        return f"'{name}' is a template parameter of {callee}, whose instantiations are not all known: the call of " \
+               f"{callee} at line {line} does not write it (its arguments deduce it, or it has no default)"
+
+    def instantiations(self, function: ts.Node) -> list[tuple[list, ts.Node]] | str:
         """Every instantiation of the function template `function` that the file holds:
         for each call `f<...>(...)` (plain, qualified, or with no argument list) and each
         explicit instantiation `template void f<...>(...);`, the argument node of each
         template parameter (a default where the call gives none and the function's
-        parameters cannot deduce it; None where neither does) and the node it is written
+        parameters cannot deduce it; None otherwise: deduced, not read) and the node it is written
         at. The reason they are not all known instead: the function is in a header, or in
         a file another includes (their includers may call it with other arguments), or its
-        name is used another way (its address taken, a member call, a macro's body, a
-        call that deduces an argument)."""
+        name is used another way (its address taken, a member call, a macro's body)."""
         key = (function.id, "instantiations")
         held = self._locals.get(key)
         if held is not None:
@@ -640,11 +649,8 @@ class HostValues:
         for given, at in out:
             arguments = list(given) + [None] * (len(params) - len(given))
             for i, (name, _, _) in enumerate(params):
-                if arguments[i] is None:
-                    if name in deducible:
-                        line = self.parsed.data.count(b"\n", 0, at.start_byte) + 1
-                        return f"the call of {short} at line {line} deduces '{name}' from its arguments"
-                    arguments[i] = defaults[i]
+                if arguments[i] is None and name not in deducible:
+                    arguments[i] = defaults[i]      # else deduced from the call's arguments: not read
             complete.append((arguments, at))
         if not complete:
             return f"this file never calls {callee}"
