@@ -5,6 +5,7 @@ verdict: the corpus's register-heavy kernels spill without bounds and do not wit
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from translator import toolchain
 from translator.cli import main
 from translator.frontend import parse_file
 from translator.ir import build_ir
-from translator.ir.host_values import HostValues
+from translator.ir.host_values import HostValues, LocalHeaders
 from translator.passes import Options
 from translator.pipeline import translate
 
@@ -151,6 +152,22 @@ def test_a_template_argument_is_unknown_where_an_instantiation_may_be_unseen(sou
     values, why = _templated(source, path)
     assert values == ()
     assert why == f"'B' is a template parameter of run, whose instantiations are not all known: {reason}"
+
+
+def test_a_template_of_a_file_another_includes_is_not_read_from_its_own_calls(tmp_path) -> None:
+    # HeCBench's lud includes lud_kernels.cu: the includer may call its templates too.
+    source = (TEMPLATES + "template <int B> void run(float *x) { k<<<1, B>>>(x); }\n"
+              "void g(float *x) { run<64>(x); }\n").encode()
+    kernels, main = tmp_path / "kernels.cu", tmp_path / "main.cu"
+    main.write_bytes(b'#include "kernels.cu"\n')
+    parsed = parse_file(source)
+    headers = LocalHeaders(str(kernels), {os.path.realpath(kernels): source})
+    value = HostValues(parsed, headers=headers).block_size(build_ir("kernels.cu", parsed).launches[0])
+    assert value.reason == ("'B' is a template parameter of run, whose instantiations are not all known: run is "
+                            "defined in kernels.cu, which another file includes: its calls there may give other "
+                            "arguments")
+    alone = LocalHeaders(str(kernels), {})
+    assert HostValues(parsed, headers=alone).block_size(build_ir("kernels.cu", parsed).launches[0]).values == (64,)
 
 
 @pytest.mark.parametrize("body, reason", [

@@ -130,6 +130,7 @@ class HostValues:
         self._macros: dict[str, str | None] | None = file.macros if file else None
         self._locals: dict[tuple[int, str], tuple[list[ts.Node], str | None]] = {}   # see _name_in
         self._scopes: dict[tuple[int, str], tuple] = {}        # see _visible
+        self._instantiated: dict[int, list | str] = {}          # see instantiations
         self._callees: Callees | None = None
         self._macro_bodies: dict[str, str] = file._macro_bodies if file else {}
         self._variables: set[str] = file._variables if file else set()   # globals that are not const
@@ -578,12 +579,9 @@ class HostValues:
         at. The reason they are not all known instead: the function is in a header, or in
         a file another includes (their includers may call it with other arguments), or its
         name is used another way (its address taken, a member call, a macro's body)."""
-        key = (function.id, "instantiations")
-        held = self._locals.get(key)
-        if held is not None:
-            return held[0]
-        found = self._instantiations(function)
-        self._locals[key] = (found, None)
+        found = self._instantiated.get(function.id)
+        if found is None:
+            found = self._instantiated[function.id] = self._instantiations(function)
         return found
 
     def _instantiations(self, function: ts.Node) -> list[tuple[list, ts.Node]] | str:
