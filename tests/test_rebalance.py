@@ -202,7 +202,8 @@ TEMPLATED = ("template <typename T, typename A>\n__global__ void twice(const T *
     ("eval<float>(x, y, n);", True),                        # vol2col's eval<float>
     ("eval<float>(x, y, n); eval<double>((const double *)x, (double *)y, n);", True),     # each the same way
     ("eval<Big>((const Big *)x, (Big *)y, n);", False),      # a class's operators could see the block
-    ("eval(x, y, n);", False),                               # deduced: not read
+    ("eval(x, y, n);", True),                                # deduced from `const T *x`: float
+    ("eval(x + 0, y + 0, n);", False),                       # deduced from expressions: not read
 ])
 def test_a_launch_in_a_function_template_moves_when_every_instantiation_gives_arithmetic_types(calls, moved) -> None:
     source = TEMPLATED + "void run(const float *x, float *y, int n) { " + calls + " }\n"

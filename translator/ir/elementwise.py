@@ -398,30 +398,40 @@ def _declared_pointees(parsed: ParsedFile, name: str, at: int) -> list[tuple[str
 
 def deduced(parsed: ParsedFile, kernel: Kernel, args: tuple) -> dict[str, str] | None:
     """The arithmetic types a launch that writes no template arguments gives the kernel's
-    type parameters, deduced as C++ does from a parameter `T *p` (cv and `__restrict__`
-    allowed) whose argument is a name every declaration of which in the file is a pointer
-    to the same arithmetic type (a const one only for a `const T *` parameter); None when
-    a type parameter has no such parameter (or its argument is a macro)."""
+    type parameters (`pointer_deduction`); None when one is not deduced so."""
+    names = [found.group(1) for found in map(_TYPE_PARAM.fullmatch, kernel.template_params) if found]
+    params = [parsed.data[p.span[0]:p.span[1]].decode("utf-8", "replace") if p.is_pointer else "" for p in kernel.params]
+    out = pointer_deduction(parsed, params, [(a.text, a.span[0]) for a in args])
+    words = {n: arithmetic_word(parsed, out[n]) for n in names if n in out}
+    return words if names and len(words) == len(names) and None not in words.values() else None
+
+
+def pointer_deduction(parsed: ParsedFile, params: list[str], args: list[tuple[str, int]]) -> dict[str, str]:
+    """The type names a call deduces for the template type parameters of a function whose
+    parameters are declared `params` (their text), from its arguments `args` (text,
+    offset), as C++ does from a parameter `T *p` (cv and `__restrict__` allowed) whose
+    argument is a name every declaration of which in the file is a pointer to the same
+    one-word type (an arithmetic one through the file's typedefs: arithmetic_word; a const
+    one only for a `const T *` parameter); a parameter of any other form, or an argument
+    that is a macro, deduces nothing."""
     table = macros(parsed)
     out: dict[str, str] = {}
-    for param, arg in zip(kernel.params, args):
-        declaration = " ".join(parsed.data[param.span[0]:param.span[1]].decode("utf-8", "replace").split())
+    for param, (arg, at) in zip(params, args):
+        declaration = " ".join(param.split())
         words = [w for w in _WORD.findall(declaration) if w not in _QUALIFIERS]
-        if not param.is_pointer or declaration.count("*") != 1 or "[" in declaration or "&" in declaration \
-                or len(words) != 2 or words[1] != param.name:
+        if declaration.count("*") != 1 or "[" in declaration or "&" in declaration or len(words) != 2:
             continue
-        type_name, name = words[0], squeeze(arg.text)
+        type_name, name = words[0], squeeze(arg)
         if type_name in out or not name.isidentifier() or name in table:
             continue
-        pointees = _declared_pointees(parsed, name, arg.span[0])
-        words = {arithmetic_word(parsed, t) for t, _ in pointees or ()}
-        if not pointees or len(words) != 1 or None in words:
+        pointees = _declared_pointees(parsed, name, at)
+        types = {arithmetic_word(parsed, t) or t for t, _ in pointees or ()}     # typedefs resolved
+        if not pointees or len(types) != 1:
             continue
         if any(const for _, const in pointees) and "const" not in declaration.split("*")[0].split():
             continue                      # T deduced as const float: not the word alone
-        out[type_name] = words.pop()
-    names = [found.group(1) for found in map(_TYPE_PARAM.fullmatch, kernel.template_params) if found]
-    return {n: out[n] for n in names} if names and all(n in out for n in names) else None
+        out[type_name] = types.pop()
+    return out
 
 
 def instantiation(kernel: Kernel, written: str | None, parsed: ParsedFile,

@@ -522,7 +522,7 @@ class HostValues:
         values = set()
         for given, at in found:
             argument = given[position]
-            if argument is None:
+            if argument is None or isinstance(argument, str):     # (a str: a type deduced)
                 return unknown(self._not_given(name, callee, at))
             v = self.value(argument, self._tree.function_of(at), at.start_byte, depth + 1)
             if not v.known:
@@ -558,12 +558,27 @@ class HostValues:
             argument = given[position]
             if argument is None:
                 return self._not_given(name, callee, call)
-            written = " ".join(_text(self.parsed, argument).split())
+            written = argument if isinstance(argument, str) else " ".join(_text(self.parsed, argument).split())
             outer = self._type_arguments(written, call, depth + 1)
             if isinstance(outer, str):
                 return outer
             out += [t for t in (outer if outer is not None else (written,)) if t not in out]
         return tuple(out)
+
+    def _deduced(self, parameters: ts.Node, at: ts.Node) -> dict[str, str]:
+        """The type names the call at `at` deduces for the template's type parameters from
+        its arguments (translator.ir.elementwise.pointer_deduction: a `T *` parameter's)."""
+        from translator.ir.elementwise import pointer_deduction
+        call = self._tree.parent(at)
+        while call is not None and call.type in ("template_function", "qualified_identifier"):
+            call = self._tree.parent(call)
+        arguments = call.child_by_field_name("arguments") if call is not None and call.type == "call_expression" \
+            else None
+        if arguments is None:
+            return {}
+        params = [_text(self.parsed, p) for p in parameters.named_children if p.type != "comment"]
+        args = [(_text(self.parsed, a), a.start_byte) for a in arguments.named_children if a.type != "comment"]
+        return pointer_deduction(self.parsed, params, args)
 
     def _not_given(self, name: str, callee: str, at: ts.Node) -> str:
         line = self.parsed.data.count(b"\n", 0, at.start_byte) + 1
@@ -575,7 +590,8 @@ class HostValues:
         for each call `f<...>(...)` (plain, qualified, or with no argument list) and each
         explicit instantiation `template void f<...>(...);`, the argument node of each
         template parameter (a default where the call gives none and the function's
-        parameters cannot deduce it; None otherwise: deduced, not read) and the node it is written
+        parameters cannot deduce it; a type parameter's deduced type name, as text, where a
+        `T *` parameter's argument gives it: `_deduced`; None otherwise) and the node it is written
         at. The reason they are not all known instead: the function is in a header, or in
         a file another includes (their includers may call it with other arguments), or its
         name is used another way (its address taken, a member call, a macro's body)."""
@@ -646,9 +662,15 @@ class HostValues:
         complete = []
         for given, at in out:
             arguments = list(given) + [None] * (len(params) - len(given))
-            for i, (name, _, _) in enumerate(params):
-                if arguments[i] is None and name not in deducible:
-                    arguments[i] = defaults[i]      # else deduced from the call's arguments: not read
+            found = None
+            for i, (name, is_type, _) in enumerate(params):
+                if arguments[i] is not None:
+                    continue
+                if name not in deducible:
+                    arguments[i] = defaults[i]
+                elif is_type:               # deduced from a `T *` parameter's argument, or None: not known
+                    found = self._deduced(parameters, at) if found is None else found
+                    arguments[i] = found.get(name)
             complete.append((arguments, at))
         if not complete:
             return f"this file never calls {callee}"
