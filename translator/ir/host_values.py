@@ -8,8 +8,8 @@ arguments of the launching function template, over every instantiation the file 
 (each call `f<...>(...)`, qualified or not, an explicit instantiation, a default where a
 call gives none, a template argument of a calling template followed to its own calls:
 `instantiations`), unknown when one may be unseen (the template is in a header or a file
-another includes, its name is used another way: its address, a member call, a macro, an
-argument deduced); `dim3(x, y, z)` and
+another includes, its name is used another way: its address, a member call, a macro; an
+argument deduced, but for a type from a `T *` parameter's argument); `dim3(x, y, z)` and
 `dim3 b(x, y)` (the number of threads: the product); arithmetic, casts, `?:`, `min`/`max`
 and `sizeof` of the common types. Anything else is unknown, with the reason: a
 parameter (its value comes from the caller), a variable written in the function, a call,
