@@ -584,3 +584,29 @@ def test_a_stage_defined_in_an_included_cu_file_is_named_where_it_is(tmp_path, c
     assert ("p/main.cu:6:3: note: launch of shift not fused with the launch of scale before it: scale: its "
             "definition is not in this file but in p/kernels.cu: a fused kernel is written from the launching "
             "file's own definitions [F002]") in err
+
+
+FUSABLE_TEMPLATES = (
+    "template <typename T>\n__global__ void scale(const T *x, T *y, T a, int n) {\n"
+    f"    {GID}\n    if (i < n) y[i] = a * x[i];\n}}\n"
+    "template <typename T>\n__global__ void shift(const T *y, T *z, T b, int n) {\n"
+    f"    {GID}\n    if (i < n) z[i] = y[i] + b;\n}}\n"
+    "template <typename T>\nvoid run(const T *__restrict__ x, T *__restrict__ y, T *__restrict__ z, int n) {\n"
+    "    scale<T><<<(n + 255) / 256, 256>>>(x, y, 2, n);\n"
+    "    shift<T><<<(n + 255) / 256, 256>>>(y, z, 1, n);\n}\n")
+
+
+def test_a_chain_in_a_function_template_fuses_for_its_one_instantiation_only() -> None:
+    one = FUSABLE_TEMPLATES + "void g(float *x, float *y, float *z, int n) { run<float>(x, y, z, n); }\n"
+    result = translate("t.cu", one.encode(), Options(target="cuda", ignore=("L001",)))
+    assert "__global__ void fused_scale_shift(const float *x, float *y, float a, int n, float *z, float b)" \
+        in result.output.decode()
+    assert "    fused_scale_shift<<<(n + 255) / 256, 256>>>(x, y, 2, n, z, 1);\n" in result.output.decode()
+    two = one.replace("run<float>(x, y, z, n);", "run<float>(x, y, z, n); run<double>((double *)x, (double *)y, "
+                                                 "(double *)z, n);")
+    result = translate("t.cu", two.encode(), Options(target="cuda", ignore=("L001",)))
+    assert result.output.decode() == two
+    assert [d.message for d in result.diagnostics] == [
+        "launch of shift not fused with the launch of scale before it: scale is not elementwise: it is launched from "
+        "a function template whose instantiations give it several types (T = float; T = double): one kernel written "
+        "out is one of them"]

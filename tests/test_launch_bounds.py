@@ -5,6 +5,7 @@ verdict: the corpus's register-heavy kernels spill without bounds and do not wit
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from translator import toolchain
 from translator.cli import main
 from translator.frontend import parse_file
 from translator.ir import build_ir
-from translator.ir.host_values import HostValues
+from translator.ir.host_values import HostValues, LocalHeaders
 from translator.passes import Options
 from translator.pipeline import translate
 
@@ -80,6 +81,93 @@ def test_a_template_argument_takes_the_values_of_every_call() -> None:
     parsed = parse_file(DECLARATIONS.encode())
     module = build_ir("t.cu", parsed)
     assert HostValues(parsed).block_size(module.launches[0]).values == (64, 128)
+
+
+TEMPLATES = """#define BLOCK 128
+enum { kThreads = 64 };
+struct Cfg { static constexpr int kBlock = 256; };
+namespace cfg { const int kWarps = 4; }
+__global__ void k(float *x) {}
+"""
+
+
+def _templated(source: str, path: str = "") -> tuple[tuple[int, ...], str]:
+    """The block sizes of the file's first launch (the one in the launching template)."""
+    parsed = parse_file((TEMPLATES + source).encode())
+    value = HostValues(parsed, path=path).block_size(build_ir("t.cu", parsed).launches[0])
+    return value.values, value.reason
+
+
+@pytest.mark.parametrize("source, values", [
+    # An argument tree-sitter reads as a type (a name alone) is a name all the same.
+    ("template <typename T, int B> void run(T *x) { k<<<1, B>>>(x); }\n"
+     "void g(float *x) { run<float, BLOCK>(x); run<float, kThreads>(x); run<float, Cfg::kBlock>(x); }", (64, 128, 256)),
+    ("template <int B> void run(float *x) { k<<<1, B>>>(x); }\n"
+     "void g(float *x) { run<cfg::kWarps * 64>(x); run<sizeof(double) * 16>(x); run<(BLOCK)>(x); }", (128, 256)),
+    # A template argument of a template: the values of the outer one's calls (HeCBench scan).
+    ("template <typename T, int N> void runTest(T *x) { k<<<1, N / 2>>>(x); }\n"
+     "template <int N> void run(float *x) { runTest<char, N>(x); runTest<float, N>(x); }\n"
+     "int main() { run<128>(0); run<2048>(0); }", (64, 1024)),
+    # A default, on the definition or on a forward declaration; an explicit instantiation.
+    ("template <int B = 96> void run(float *x) { k<<<1, B>>>(x); }\nvoid g(float *x) { run<>(x); run(x); }", (96,)),
+    ("template <typename T, int B = 64> void run(T *x);\ntemplate <typename T, int B> void run(T *x) "
+     "{ k<<<1, B>>>(x); }\nvoid g(float *x) { run<float>(x); run<float, 512>(x); }", (64, 512)),
+    ("template <int B> void run(float *x) { k<<<1, B>>>(x); }\ntemplate void run<320>(float *);\n"
+     "void g(float *x) { run<64>(x); }", (64, 320)),
+    # A type argument deduced from the call's arguments is not one the launch reads.
+    ("template <int B, typename T> void run(T *x) { k<<<1, B>>>(x); }\nvoid g(float *x) { run<64>(x); }", (64,)),
+    ("namespace ns { template <int B> void run(float *x) { k<<<1, B>>>(x); } }\n"
+     "void g(float *x) { ns::run<192>(x); }", (192,)),
+])
+def test_a_template_argument_is_known_when_every_instantiation_gives_a_constant(source, values) -> None:
+    assert _templated(source) == (values, "")
+
+
+@pytest.mark.parametrize("source, path, reason", [
+    ("template <int B> void run(float *x) { k<<<1, B>>>(x); }\nvoid g(float *x) { run<64>(x); }", "t.cuh",
+     "run is defined in a header (t.cuh), which files cu2hip does not see may include and call it with other "
+     "arguments"),
+    ("template <int B> void run(float *x) { k<<<1, B>>>(x); }\n"
+     "void g(float *x) { run<64>(x); void (*p)(float *) = &run<1024>; p(x); }", "",
+     "run is named at line 7 other than in a call or explicit instantiation cu2hip reads ('&run<1024>'): an "
+     "instantiation there is not seen"),
+    ("template <int B> void run(float *x) { k<<<1, B>>>(x); }\n#define RUN(n) run<n>(x)\n"
+     "void g(float *x) { run<64>(x); RUN(1024); }", "", "the macro RUN names run: what its uses instantiate is not "
+     "read"),
+    ("template <int B> void run(int (&a)[B], float *x) { k<<<1, B>>>(x); }\n"
+     "void g(float *x) { int a[512]; run<64>(a, x); run(a, x); }", "",
+     "the call of run at line 7 does not write it (its arguments deduce it, or it has no default)"),
+    ("template <int B, int... R> void run(float *x) { k<<<1, B>>>(x); }\nvoid g(float *x) { run<64>(x); }", "",
+     "run has a parameter pack or a template template parameter"),
+    ("struct S { template <int B> void run(float *x) { k<<<1, B>>>(x); } };\n"
+     "void g(S s, float *x) { s.run<64>(x); }", "",
+     "run is named at line 7 other than in a call or explicit instantiation cu2hip reads ('s.run<64>'): an "
+     "instantiation there is not seen"),
+    ("template <int B> void run(float *x) { k<<<1, B>>>(x); }\nvoid g(float *x) {}", "",
+     "this file never calls run"),
+    ("template <int B> void run(float *x) { k<<<1, B>>>(x); }\nvoid g(float *x) { run<64>(x); run(x); }", "",
+     "the call of run at line 7 does not write it (its arguments deduce it, or it has no default)"),
+])
+def test_a_template_argument_is_unknown_where_an_instantiation_may_be_unseen(source, path, reason) -> None:
+    values, why = _templated(source, path)
+    assert values == ()
+    assert why == f"'B' is a template parameter of run, whose instantiations are not all known: {reason}"
+
+
+def test_a_template_of_a_file_another_includes_is_not_read_from_its_own_calls(tmp_path) -> None:
+    # HeCBench's lud includes lud_kernels.cu: the includer may call its templates too.
+    source = (TEMPLATES + "template <int B> void run(float *x) { k<<<1, B>>>(x); }\n"
+              "void g(float *x) { run<64>(x); }\n").encode()
+    kernels, main = tmp_path / "kernels.cu", tmp_path / "main.cu"
+    main.write_bytes(b'#include "kernels.cu"\n')
+    parsed = parse_file(source)
+    headers = LocalHeaders(str(kernels), {os.path.realpath(kernels): source})
+    value = HostValues(parsed, headers=headers).block_size(build_ir("kernels.cu", parsed).launches[0])
+    assert value.reason == ("'B' is a template parameter of run, whose instantiations are not all known: run is "
+                            "defined in kernels.cu, which another file includes: its calls there may give other "
+                            "arguments")
+    alone = LocalHeaders(str(kernels), {})
+    assert HostValues(parsed, headers=alone).block_size(build_ir("kernels.cu", parsed).launches[0]).values == (64,)
 
 
 @pytest.mark.parametrize("body, reason", [

@@ -196,3 +196,43 @@ def test_the_resident_blocks_function_keeps_the_files_line_endings() -> None:
               "}\rvoid f(float *y, int n) { s<<<32, 256>>>(y, n); }\r")
     output = translate("t.cu", source.encode(), Options(target="cuda", ignore=("L001",))).output
     assert b"cu2hip_resident_blocks(256)" in output and b"\n" not in output
+
+
+TEMPLATED = ("template <typename T, typename A>\n__global__ void twice(const T *x, T *y, int n) {\n"
+             "    " + GID + "\n    if (i < n) y[i] = static_cast<T>(static_cast<A>(x[i]) * 2);\n}\n"
+             "struct Big { double v; };\n"
+             "template <typename T>\nvoid eval(const T *x, T *y, int n) { twice<T, T><<<(n + 511) / 512, 512>>>(x, y, n); }\n")
+
+
+@pytest.mark.parametrize("calls, moved", [
+    ("eval<float>(x, y, n);", True),                        # vol2col's eval<float>
+    ("eval<float>(x, y, n); eval<double>((const double *)x, (double *)y, n);", True),     # each the same way
+    ("eval<Big>((const Big *)x, (Big *)y, n);", False),      # a class's operators could see the block
+    ("eval(x, y, n);", True),                                # deduced from `const T *x`: float
+    ("eval(x + 0, y + 0, n);", False),                       # deduced from expressions: not read
+])
+def test_a_launch_in_a_function_template_moves_when_every_instantiation_gives_arithmetic_types(calls, moved) -> None:
+    source = TEMPLATED + "void run(const float *x, float *y, int n) { " + calls + " }\n"
+    result = translate("t.cu", source.encode(), Options(target="cuda", ignore=("L001",)))
+    assert ("twice<T, T><<<(n + 255) / 256, 256>>>" in result.output.decode()) == moved
+    notes = [d.message for d in result.diagnostics if d.code == "L009"]
+    if moved:
+        assert notes == []
+    elif "Big" in calls:
+        assert notes == ["twice keeps 512 threads per block: it is a template launched with <T, T> (<Big, Big> in "
+                         "an instantiation): only one arithmetic type name per type parameter (T, A), each written "
+                         "out, is known to be the body's meaning"]
+    else:
+        assert notes == ["twice keeps 512 threads per block: it is launched with <T, T> in a function template: 'T' "
+                         "is a template parameter of eval, whose instantiations are not all known: the call of eval "
+                         "at line 9 does not write it (its arguments deduce it, or it has no default)"]
+
+
+def test_a_launch_in_a_headers_function_template_stays() -> None:
+    source = TEMPLATED + "void run(const float *x, float *y, int n) { eval<float>(x, y, n); }\n"
+    result = translate("t.cuh", source.encode(), Options(target="cuda", ignore=("L001",)))
+    assert result.output.decode() == source
+    assert [d.message for d in result.diagnostics if d.code == "L009"] == [
+        "twice keeps 512 threads per block: it is launched with <T, T> in a function template: 'T' is a template "
+        "parameter of eval, whose instantiations are not all known: eval is defined in a header (t.cuh), which files "
+        "cu2hip does not see may include and call it with other arguments"]

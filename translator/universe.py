@@ -315,7 +315,7 @@ def _facts(display: str, data: bytes, names: frozenset[str], qualifier_macros: f
     if not {n.encode() for n in names}.isdisjoint(words_of(data)):
         parsed = parse_file(data, None, qualifier_macros)
         source = SourceFile(display, data)
-        values = HostValues(parsed, headers=LocalHeaders(display, dict(headers)) if headers else None)
+        values = HostValues(parsed, headers=LocalHeaders(display, dict(headers)) if headers else None, path=display)
         for fact in launch_facts(parsed, build_ir(display, parsed), names, values):
             if fact.kernel in names:
                 line, col = source.position(fact.offset)

@@ -435,41 +435,69 @@ def _declared_pointees(parsed: ParsedFile, name: str, at: int) -> list[tuple[str
 
 def deduced(parsed: ParsedFile, kernel: Kernel, args: tuple) -> dict[str, str] | None:
     """The arithmetic types a launch that writes no template arguments gives the kernel's
-    type parameters, deduced as C++ does from a parameter `T *p` (cv and `__restrict__`
-    allowed) whose argument is a name every declaration of which in the file is a pointer
-    to the same arithmetic type (a const one only for a `const T *` parameter); None when
-    a type parameter has no such parameter (or its argument is a macro)."""
+    type parameters (`pointer_deduction`); None when one is not deduced so."""
+    names = [found.group(1) for found in map(_TYPE_PARAM.fullmatch, kernel.template_params) if found]
+    params = [parsed.data[p.span[0]:p.span[1]].decode("utf-8", "replace") if p.is_pointer else "" for p in kernel.params]
+    out = pointer_deduction(parsed, params, [(a.text, a.span[0]) for a in args])
+    words = {n: arithmetic_word(parsed, out[n]) for n in names if n in out}
+    return words if names and len(words) == len(names) and None not in words.values() else None
+
+
+def pointer_deduction(parsed: ParsedFile, params: list[str], args: list[tuple[str, int]]) -> dict[str, str]:
+    """The type names a call deduces for the template type parameters of a function whose
+    parameters are declared `params` (their text), from its arguments `args` (text,
+    offset), as C++ does from a parameter `T *p` (cv and `__restrict__` allowed) whose
+    argument is a name every declaration of which in the file is a pointer to the same
+    one-word type (an arithmetic one through the file's typedefs: arithmetic_word; a const
+    one only for a `const T *` parameter); a parameter of any other form, or an argument
+    that is a macro, deduces nothing."""
     table = macros(parsed)
     out: dict[str, str] = {}
-    for param, arg in zip(kernel.params, args):
-        declaration = " ".join(parsed.data[param.span[0]:param.span[1]].decode("utf-8", "replace").split())
+    for param, (arg, at) in zip(params, args):
+        declaration = " ".join(param.split())
         words = [w for w in _WORD.findall(declaration) if w not in _QUALIFIERS]
-        if not param.is_pointer or declaration.count("*") != 1 or "[" in declaration or "&" in declaration \
-                or len(words) != 2 or words[1] != param.name:
+        if declaration.count("*") != 1 or "[" in declaration or "&" in declaration or len(words) != 2:
             continue
-        type_name, name = words[0], squeeze(arg.text)
+        type_name, name = words[0], squeeze(arg)
         if type_name in out or not name.isidentifier() or name in table:
             continue
-        pointees = _declared_pointees(parsed, name, arg.span[0])
-        words = {arithmetic_word(parsed, t) for t, _ in pointees or ()}
-        if not pointees or len(words) != 1 or None in words:
+        pointees = _declared_pointees(parsed, name, at)
+        types = {arithmetic_word(parsed, t) or t for t, _ in pointees or ()}     # typedefs resolved
+        if not pointees or len(types) != 1:
             continue
         if any(const for _, const in pointees) and "const" not in declaration.split("*")[0].split():
             continue                      # T deduced as const float: not the word alone
-        out[type_name] = words.pop()
-    names = [found.group(1) for found in map(_TYPE_PARAM.fullmatch, kernel.template_params) if found]
-    return {n: out[n] for n in names} if names and all(n in out for n in names) else None
+        out[type_name] = types.pop()
+    return out
 
 
 def instantiation(kernel: Kernel, written: str | None, parsed: ParsedFile,
-                  deduce=None) -> dict[str, str] | str:
+                  deduce=None, outer=None) -> dict[str, str] | str:
     """The kernel's type parameters and the arithmetic types a launch that writes
     `written` gives them ({} for a kernel with none), or why the instantiation is not
-    known to be its body with arithmetic types written out: the arguments are deduced or
-    not all written (`deduce()`, when given, says what the type parameters are deduced
-    as, or None), one is not an arithmetic type (arithmetic_word: the word written there,
-    a typedef's resolved), a parameter is a pack or a template, or the file declares an explicit specialization of the kernel (its body,
-    wherever it is defined, is not the template's)."""
+    known to be its body with arithmetic types written out (`instantiations`); a launch
+    in a function template whose instantiations give it several is not one instantiation."""
+    found = instantiations(kernel, written, parsed, deduce, outer)
+    if isinstance(found, str) or len(found) == 1:
+        return found if isinstance(found, str) else found[0]
+    shown = "; ".join(", ".join(f"{k} = {v}" for k, v in types.items()) for types in found)
+    return f"it is launched from a function template whose instantiations give it several types ({shown}): " \
+           "one kernel written out is one of them"
+
+
+def instantiations(kernel: Kernel, written: str | None, parsed: ParsedFile,
+                   deduce=None, outer=None) -> list[dict[str, str]] | str:
+    """The kernel's type parameters and the arithmetic types a launch that writes
+    `written` gives them, one mapping per instantiation of the launch ([{}] for a kernel
+    with none), or why the instantiation is not known to be its body with arithmetic types
+    written out: the arguments are deduced or not all written (`deduce()`, when given, says
+    what the type parameters are deduced as, or None), one is not an arithmetic type
+    (arithmetic_word: the word written there, a typedef's resolved), a parameter is a pack
+    or a template, or the file declares an explicit specialization of the kernel (its
+    body, wherever it is defined, is not the template's). `outer(name)`, when given, says
+    what a type parameter of the function template around the launch is given by each
+    instantiation of it (translator.ir.host_values.HostValues.type_arguments: the types,
+    or why they are not all known, or None when `name` is none of its parameters)."""
     kinds = []
     for param in kernel.template_params:
         param = " ".join(param.split())
@@ -481,7 +509,7 @@ def instantiation(kernel: Kernel, written: str | None, parsed: ParsedFile,
         else:
             kinds.append(None)              # a value: its type is the parameter's, whatever the argument
     if not any(kinds):
-        return {}
+        return [{}]
     specialized = re.compile(rb"\btemplate\s*<\s*>[^;{}]*\b" + re.escape(kernel.name.encode()) + rb"\s*<")
     if specialized.search(parsed.data):
         return "it has an explicit specialization: which body a launch runs is not the template's alone"
@@ -489,15 +517,30 @@ def instantiation(kernel: Kernel, written: str | None, parsed: ParsedFile,
     if args is None:
         found = deduce() if deduce is not None else None
         if found is not None:
-            return found
+            return [found]
         return f"it is a template whose arguments this launch deduces, and not each from a pointer to an " \
                f"arithmetic type: write them out ({kernel.name}<...>)"
-    words = [arithmetic_word(parsed, a) if name else a for name, a in zip(kinds, args)]
-    if len(args) != len(kinds) or None in words:
-        types = ", ".join(name for name in kinds if name)
-        return f"it is a template launched with <{', '.join(args)}>: only one arithmetic type name per type " \
-               f"parameter ({types}), each written out, is known to be the body's meaning"
-    return {name: word for name, word in zip(kinds, words) if name}
+    choices = []
+    for name, a in zip(kinds, args):
+        given = outer(a) if name and outer is not None else None
+        if isinstance(given, str):
+            return f"it is launched with <{', '.join(args)}> in a function template: {given}"
+        choices.append(given if given is not None else (a,))
+    every = [[]]
+    for options in choices:
+        every = [done + [o] for done in every for o in options]
+    out = []
+    for chosen in every:
+        words = [arithmetic_word(parsed, a) if name else a for name, a in zip(kinds, chosen)]
+        if len(args) != len(kinds) or None in words:
+            types = ", ".join(name for name in kinds if name)
+            shown = f"<{', '.join(args)}>" + ("" if chosen == args else f" (<{', '.join(chosen)}> in an instantiation)")
+            return f"it is a template launched with {shown}: only one arithmetic type name per type " \
+                   f"parameter ({types}), each written out, is known to be the body's meaning"
+        types = {name: word for name, word in zip(kinds, words) if name}
+        if types not in out:
+            out.append(types)
+    return out
 
 
 def _statements(node: ts.Node) -> list[ts.Node]:

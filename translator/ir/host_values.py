@@ -4,7 +4,12 @@ translation unit determines it.
 Known: integer literals; `const`/`constexpr` variables (local, global, static members,
 namespace members) and locals initialized once and never written (no assignment, `++`
 or `&x` anywhere in the function); enumerators; object-like macros; template
-arguments at the call sites of the launching function template; `dim3(x, y, z)` and
+arguments of the launching function template, over every instantiation the file holds
+(each call `f<...>(...)`, qualified or not, an explicit instantiation, a default where a
+call gives none, a template argument of a calling template followed to its own calls:
+`instantiations`), unknown when one may be unseen (the template is in a header or a file
+another includes, its name is used another way: its address, a member call, a macro; an
+argument deduced, but for a type from a `T *` parameter's argument); `dim3(x, y, z)` and
 `dim3 b(x, y)` (the number of threads: the product); arithmetic, casts, `?:`, `min`/`max`
 and `sizeof` of the common types. Anything else is unknown, with the reason: a
 parameter (its value comes from the caller), a variable written in the function, a call,
@@ -17,6 +22,7 @@ template, else one); the block size of a launch is the largest.
 from __future__ import annotations
 
 import bisect
+import os
 import re
 from dataclasses import dataclass
 
@@ -29,6 +35,7 @@ from translator.ir.macros import MacroTable, included_headers, table_of
 from translator.ir.nodes import descendants
 from translator.ir.scopes import Scopes
 from translator.ir.writes import Callees, write_of
+from translator.source import HEADER_SUFFIXES
 
 SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,
          "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "long": 8, "unsigned long": 8, "long long": 8,
@@ -96,7 +103,7 @@ def parsed_header(data: bytes) -> ParsedFile:
 def evaluator(parsed: ParsedFile, path: str, options, table: MacroTable | None = None) -> HostValues:
     """The evaluator of a file of a run: its local headers are the run's (`options.local_headers`)."""
     headers = getattr(options, "local_headers", ())
-    return HostValues(parsed, headers=LocalHeaders(path, dict(headers)) if headers else None, table=table)
+    return HostValues(parsed, headers=LocalHeaders(path, dict(headers)) if headers else None, table=table, path=path)
 
 
 def _text(parsed: ParsedFile, node: ts.Node) -> str:
@@ -107,11 +114,13 @@ class HostValues:
     """The evaluator of one file (its file-scope facts are gathered once)."""
 
     def __init__(self, parsed: ParsedFile, file: HostValues | None = None, headers: LocalHeaders | None = None,
-                 table: MacroTable | None = None):
+                 table: MacroTable | None = None, path: str = ""):
         """`file`: for a macro's body (`parsed` holds its text alone), the evaluator of the
         file whose names it may use; `headers`: the local headers the file includes;
-        `table`: the round's macro table (else the file's own `#define`s are read)."""
+        `table`: the round's macro table (else the file's own `#define`s are read); `path`:
+        the file's (when `headers` does not give it), which says whether it is a header."""
         self.parsed = parsed
+        self.path = file.path if file else path
         self._table = table
         self.headers = file.headers if file else headers
         self._overridable: set[str] = file._overridable if file else set()
@@ -121,10 +130,10 @@ class HostValues:
         self._macros: dict[str, str | None] | None = file.macros if file else None
         self._locals: dict[tuple[int, str], tuple[list[ts.Node], str | None]] = {}   # see _name_in
         self._scopes: dict[tuple[int, str], tuple] = {}        # see _visible
+        self._instantiated: dict[int, list | str] = {}          # see instantiations
         self._callees: Callees | None = None
         self._macro_bodies: dict[str, str] = file._macro_bodies if file else {}
         self._variables: set[str] = file._variables if file else set()   # globals that are not const
-        self._template_calls: dict[str, list[ts.Node]] | None = None          # see _calls_of
         self._tree = ancestry(parsed.main)
 
     @property
@@ -264,6 +273,9 @@ class HostValues:
             return self._call(node, function, before, depth)
         if kind in ("identifier", "qualified_identifier", "type_identifier"):
             return self._name(text, node, function, before, depth)
+        if kind == "type_descriptor" and node.named_child_count == 1 and node.named_children[0].type in (
+                "type_identifier", "qualified_identifier"):
+            return again(node.named_children[0])       # `f<float, N>()`: N read as a type, a name either way
         if kind == "parameter_declaration" and argument_parameter(node):
             inner, declarator = node.child_by_field_name("type"), node.child_by_field_name("declarator")
             if declarator is None:                          # `dim3 b(T)`: T is an argument
@@ -494,54 +506,201 @@ class HostValues:
         return found
 
     def _template_argument(self, name: str, template: ts.Node, function: ts.Node, depth: int) -> Value | None:
-        params = template.child_by_field_name("parameters")
-        names = []
-        for p in (params.named_children if params is not None else ()):
-            d = p.child_by_field_name("declarator")
-            names.append(_text(self.parsed, d) if d is not None else "")
+        """The values the template parameter `name` of the function template `function`
+        takes over every instantiation the file holds (translator.ir.host_values
+        `instantiations`), None when it is no parameter of it."""
+        params = template_parameters(self.parsed, template)
+        names = [p[0] for p in params]
         if name not in names:
             return None
         position = names.index(name)
         callee = _name_of(self.parsed, function)
-        values, sites = set(), 0
-        for n in self._calls_of(callee):
-            args = n.child_by_field_name("arguments")
-            given = [a for a in args.named_children if a.type != "comment"] if args is not None else []
-            if position >= len(given):
-                return unknown(f"'{name}' is not given at a call of {callee}")
-            v = self.value(given[position], self._tree.function_of(n), n.start_byte, depth + 1)
+        found = self.instantiations(function)
+        if isinstance(found, str):
+            return unknown(f"'{name}' is a template parameter of {callee}, whose instantiations are not all known: "
+                           f"{found}")
+        values = set()
+        for given, at in found:
+            argument = given[position]
+            if argument is None or isinstance(argument, str):     # (a str: a type deduced)
+                return unknown(self._not_given(name, callee, at))
+            v = self.value(argument, self._tree.function_of(at), at.start_byte, depth + 1)
             if not v.known:
                 return unknown(f"'{name}', a template argument of {callee}, is not known at a call: {v.reason}")
             values |= set(v.values)
-            sites += 1
-        if not sites:
-            return unknown(f"'{name}' is a template parameter of {callee}, which this file never calls")
         return Value(tuple(sorted(values)))
 
+    def type_arguments(self, name: str, span: tuple[int, int]) -> tuple[str, ...] | str | None:
+        """The types (as written, white space folded) the type template parameter `name` of
+        the function template around the expression at `span` is given by every
+        instantiation the file holds, a type parameter of a calling template followed to its
+        own calls; the reason when they are not all known; None when `name` is no type
+        parameter of that function."""
+        node = self._tree.node_at(*span)
+        return self._type_arguments(name, node, 0) if node is not None else None
 
-    def _calls_of(self, callee: str) -> list[ts.Node]:
-        """The calls `callee<...>(...)` of the file (their template_function nodes, in
-        document order). Indexed by name the first time a template argument is asked for,
-        from each `<` of the text that is a template argument list's, as the IR finds
-        things (a walk of every node cost more than the rest of the evaluation)."""
-        if self._template_calls is None:
-            self._template_calls = {}
-            text, tree = self.parsed.cleaned, self._tree
-            at = text.find(b"<")
-            while at >= 0:
-                token = tree.node_at(at, at + 1)
-                arguments = tree.parent(token) if token is not None and token.type == "<" else None
-                template = tree.parent(arguments) if arguments is not None and \
-                    arguments.type == "template_argument_list" else None
-                if template is not None and template.type == "template_function" and \
-                        template.child_by_field_name("arguments") == arguments:
-                    call = tree.parent(template)
-                    fn = template.child_by_field_name("name")
-                    if call is not None and call.type == "call_expression" and fn is not None:
-                        self._template_calls.setdefault(_text(self.parsed, fn), []).append(template)
-                at = text.find(b"<", at + 1)
-        return self._template_calls.get(callee, [])
+    def _type_arguments(self, name: str, at: ts.Node, depth: int) -> tuple[str, ...] | str | None:
+        function = self._tree.function_of(at)
+        template = function.parent if function is not None and function.parent is not None and \
+            function.parent.type == "template_declaration" else None
+        if template is None or depth > _MAX_DEPTH:
+            return None if template is None else "too deep"
+        params = template_parameters(self.parsed, template)
+        position = next((i for i, p in enumerate(params) if p[0] == name), None)
+        if position is None or not params[position][1]:
+            return None
+        callee = _name_of(self.parsed, function)
+        found = self.instantiations(function)
+        if isinstance(found, str):
+            return f"'{name}' is a template parameter of {callee}, whose instantiations are not all known: {found}"
+        out: list[str] = []
+        for given, call in found:
+            argument = given[position]
+            if argument is None:
+                return self._not_given(name, callee, call)
+            written = argument if isinstance(argument, str) else " ".join(_text(self.parsed, argument).split())
+            outer = self._type_arguments(written, call, depth + 1)
+            if isinstance(outer, str):
+                return outer
+            out += [t for t in (outer if outer is not None else (written,)) if t not in out]
+        return tuple(out)
 
+    def _deduced(self, parameters: ts.Node, at: ts.Node) -> dict[str, str]:
+        """The type names the call at `at` deduces for the template's type parameters from
+        its arguments (translator.ir.elementwise.pointer_deduction: a `T *` parameter's)."""
+        from translator.ir.elementwise import pointer_deduction
+        call = self._tree.parent(at)
+        while call is not None and call.type in ("template_function", "qualified_identifier"):
+            call = self._tree.parent(call)
+        arguments = call.child_by_field_name("arguments") if call is not None and call.type == "call_expression" \
+            else None
+        if arguments is None:
+            return {}
+        params = [_text(self.parsed, p) for p in parameters.named_children if p.type != "comment"]
+        args = [(_text(self.parsed, a), a.start_byte) for a in arguments.named_children if a.type != "comment"]
+        return pointer_deduction(self.parsed, params, args)
+
+    def _not_given(self, name: str, callee: str, at: ts.Node) -> str:
+        line = self.parsed.data.count(b"\n", 0, at.start_byte) + 1
+        return f"'{name}' is a template parameter of {callee}, whose instantiations are not all known: the call of " \
+               f"{callee} at line {line} does not write it (its arguments deduce it, or it has no default)"
+
+    def instantiations(self, function: ts.Node) -> list[tuple[list, ts.Node]] | str:
+        """Every instantiation of the function template `function` that the file holds:
+        for each call `f<...>(...)` (plain, qualified, or with no argument list) and each
+        explicit instantiation `template void f<...>(...);`, the argument node of each
+        template parameter (a default where the call gives none and the function's
+        parameters cannot deduce it; a type parameter's deduced type name, as text, where a
+        `T *` parameter's argument gives it: `_deduced`; None otherwise) and the node it is written
+        at. The reason they are not all known instead: the function is in a header, or in
+        a file another includes (their includers may call it with other arguments), or its
+        name is used another way (its address taken, a member call, a macro's body)."""
+        found = self._instantiated.get(function.id)
+        if found is None:
+            found = self._instantiated[function.id] = self._instantiations(function)
+        return found
+
+    def _instantiations(self, function: ts.Node) -> list[tuple[list, ts.Node]] | str:
+        callee = _name_of(self.parsed, function)
+        short = callee.rsplit("::", 1)[-1]
+        path = self.headers.path if self.headers is not None else self.path
+        if path and os.path.splitext(path)[1].lower() in HEADER_SUFFIXES:
+            return f"{callee} is defined in a header ({os.path.basename(path)}), which files cu2hip does not " \
+                   "see may include and call it with other arguments"
+        if path and self.headers is not None and os.path.realpath(path) in self.headers.headers:
+            return f"{callee} is defined in {os.path.basename(path)}, which another file includes: its calls " \
+                   "there may give other arguments"
+        word = re.compile(rb"(?<![\w$])" + re.escape(short.encode()) + rb"(?![\w$])")
+        for macro_name, definitions in self.table.every.items():
+            if any(word.search(m.body.encode()) for m in definitions):
+                return f"the macro {macro_name} names {short}: what its uses instantiate is not read"
+        params = template_parameters(self.parsed, function.parent)
+        if any(not name for name, _, _ in params):
+            return f"{callee} has a parameter pack or a template template parameter"
+        defaults = [p[2] for p in params]
+        out = []
+        for match in word.finditer(self.parsed.cleaned):
+            node = self._tree.node_at(match.start(), match.end())
+            if node is None or node.type in _NOT_CODE:
+                continue
+            line = self.parsed.data.count(b"\n", 0, match.start()) + 1
+            parent = self._tree.parent(node)
+            up = self._tree.parent(parent) if parent is not None else None
+            if node.type == "identifier" and parent is not None and parent.type == "function_declarator":
+                holder = self._tree.parent(parent)
+                if parent.child_by_field_name("declarator") == node and holder is not None and (
+                        holder == function or holder.type == "declaration" and holder.parent is not None
+                        and holder.parent.type == "template_declaration"):
+                    for i, p in enumerate(template_parameters(self.parsed, holder.parent)
+                                          if holder != function else ()):
+                        if i < len(defaults) and defaults[i] is None:
+                            defaults[i] = p[2]      # a default written on a forward declaration
+                    continue            # the definition, or a forward declaration of it
+            if node.type == "identifier" and parent is not None and parent.type == "template_function" \
+                    and parent.child_by_field_name("name") == node:
+                site = up
+                if site is not None and site.type == "qualified_identifier":
+                    site = self._tree.parent(site)
+                written = parent.child_by_field_name("arguments")
+                given = [a for a in written.named_children if a.type != "comment"] if written is not None else []
+                instantiated = site is not None and (
+                    site.type == "call_expression" or site.type == "function_declarator"
+                    and site.parent is not None and site.parent.type == "template_instantiation")
+                if instantiated and len(given) <= len(params):
+                    out.append((given, parent))
+                    continue
+            elif node.type == "identifier" and parent is not None and parent.type == "call_expression" \
+                    and parent.child_by_field_name("function") == node:
+                out.append(([], node))
+                continue
+            return f"{short} is named at line {line} other than in a call or explicit instantiation cu2hip reads " \
+                   f"('{' '.join(_text(self.parsed, up or parent or node).split())[:60]}'): an instantiation " \
+                   "there is not seen"
+        declarator = function.child_by_field_name("declarator")
+        parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
+        deducible = set(re.findall(r"[A-Za-z_]\w*", _text(self.parsed, parameters))) if parameters is not None else set()
+        complete = []
+        for given, at in out:
+            arguments = list(given) + [None] * (len(params) - len(given))
+            found = None
+            for i, (name, is_type, _) in enumerate(params):
+                if arguments[i] is not None:
+                    continue
+                if name not in deducible:
+                    arguments[i] = defaults[i]
+                elif is_type:               # deduced from a `T *` parameter's argument, or None: not known
+                    found = self._deduced(parameters, at) if found is None else found
+                    arguments[i] = found.get(name)
+            complete.append((arguments, at))
+        if not complete:
+            return f"this file never calls {callee}"
+        return complete
+
+
+def template_parameters(parsed: ParsedFile, template: ts.Node) -> list[tuple[str, bool, ts.Node | None]]:
+    """(name, whether it is a type parameter, its default or None) of each parameter of a
+    template declaration; a pack or template template parameter is named "" (nothing is
+    known of what it is given)."""
+    params = template.child_by_field_name("parameters")
+    out = []
+    for p in (params.named_children if params is not None else ()):
+        kind = p.type
+        if kind in ("type_parameter_declaration", "optional_type_parameter_declaration"):
+            name = p.child_by_field_name("name") or next((c for c in p.named_children if c.type == "type_identifier"),
+                                                         None)
+            out.append((_text(parsed, name) if name is not None else "", True, p.child_by_field_name("default_type")))
+        elif kind in ("parameter_declaration", "optional_parameter_declaration"):
+            d = p.child_by_field_name("declarator")
+            out.append((_text(parsed, d) if d is not None and d.type == "identifier" else "", False,
+                        p.child_by_field_name("default_value")))
+        elif kind != "comment":
+            out.append(("", False, None))
+    return out
+
+
+# Nodes a name's match can fall in that are no use of it.
+_NOT_CODE = frozenset({"comment", "string_literal", "raw_string_literal", "char_literal", "system_lib_string",
+                       "string_content", "escape_sequence"})
 
 # What a declaration in a function's body is local to.
 _SCOPES = frozenset({"compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement",

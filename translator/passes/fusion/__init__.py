@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from translator.facts.aliases import Aliases
 from translator.facts.elementwise import Elementwise
+from translator.facts.host_values import HostValues
 from translator.facts.statements import LaunchBlocks
 from translator.passes.declarations import DECLARED
 from translator.passes import Context, register_pass
@@ -22,7 +23,7 @@ from translator.passes.fusion import chains, rewrite
 RULES = (rewrite.FUSED, chains.NOT_FUSED)
 
 
-@register_pass("fusion", rules=RULES, requires=("kernels", "launches", "tree", "macros", LaunchBlocks, Elementwise, Aliases), targets=("hip", "cuda"),
+@register_pass("fusion", rules=RULES, requires=("kernels", "launches", "tree", "macros", LaunchBlocks, Elementwise, Aliases, HostValues), targets=("hip", "cuda"),
                after=("rebalancing",), restructures=True,
                options=DECLARED["fusion"])
 def run(ctx: Context) -> None:

@@ -25,7 +25,10 @@ Legal when:
     index under the chain's guard (translator.ir.reductions: a reduction). A template
     kernel joins when its parameters are all types and the launch gives each an
     arithmetic type, written out (`k<float>`) or deduced from a `T *` parameter whose
-    argument is declared only as a pointer to one (translator.ir.elementwise.instantiation).
+    argument is declared only as a pointer to one (translator.ir.elementwise.instantiation);
+    in a function template, a type parameter of it written there (`k<T>`) is what its one
+    instantiation in the file gives it (translator.ir.host_values.HostValues.type_arguments:
+    the fused kernel is written for those types, so several instantiations refuse).
 Not handled:
     Chains across blocks, branches or loops (a chain inside a loop body is one block and
     is handled); template kernels with value parameters, launched with class types or
@@ -47,6 +50,7 @@ from translator.catalog import NOTE, rule
 from translator.ir import Kernel, LaunchSite, Module
 from translator.facts.aliases import Aliases
 from translator.facts.elementwise import Elementwise
+from translator.facts.host_values import HostValues
 from translator.facts.statements import LaunchBlocks
 from translator.ir.elementwise import Refusal, Stage, deduced, instantiation, squeeze, substitute
 from translator.ir.reductions import Consumer
@@ -171,8 +175,9 @@ def find_chains(ctx, parsed: ParsedFile, module: Module) -> list[Chain]:
             kernel = kernel_of(site)
             stage = stage_of(site, kernel)
             reason = None
-            types = instantiation(kernel, site.template_args, parsed,
-                                  lambda: deduced(parsed, kernel, site.args)) if isinstance(stage, Stage) else {}
+            types = instantiation(kernel, site.template_args, parsed, lambda: deduced(parsed, kernel, site.args),
+                                  lambda written, at=site.span: ctx.facts.get(HostValues).type_arguments(written, at)) \
+                if isinstance(stage, Stage) else {}
             if isinstance(types, str):
                 stage = Refusal(site.kernel, types)
             link = Link(site, kernel, stage, _arguments(kernel, site), types) if isinstance(stage, Stage) else None

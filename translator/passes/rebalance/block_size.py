@@ -19,8 +19,10 @@ Legal when:
     allows the new block, and so does the bound the other files' launches give a kernel
     that they launch too (translator.universe). A launch wider than 1024 threads, which
     fails, stays. A template kernel's launch moves only when it writes out an arithmetic
-    type for each type parameter and the file declares no explicit specialization of it
-    (translator.ir.elementwise.instantiation): a class's operators could see the block.
+    type for each type parameter (in a function template, each instantiation of it does:
+    the one launch text moves for all of them, so its block must be one value) and the file
+    declares no explicit specialization of it (translator.ir.elementwise.instantiations): a
+    class's operators could see the block.
 Not handled:
     Kernels defined in another file (their launches are left), launches in macros,
     launches through `cudaLaunchKernel` or `hipLaunchKernelGGL`, block sizes read at run
@@ -43,7 +45,7 @@ from translator.frontend import node_at
 from translator.facts.block_agnostic import BlockAgnostic
 from translator.facts.host_values import HostValues as HostValuesFact
 from translator.ir.block_agnostic import Agnostic, NotAgnostic
-from translator.ir.elementwise import deduced, instantiation, squeeze
+from translator.ir.elementwise import deduced, instantiations, squeeze
 from translator.ir.grids import ceil_division, components, one_dimensional, strip
 from translator.facts.kernel_launches import KernelLaunches as KernelLaunchesFact
 from translator.ir.host_values import HostValues
@@ -156,8 +158,9 @@ def rebalance(ctx: Context) -> None:
                 continue
         if not moves and (isinstance(verdict, NotAgnostic) or verdict.form != "grid-stride"):
             continue            # its block is right, and its fixed grid is what the kernel needs
-        types = instantiation(defined[name][0], site.template_args, ctx.parsed,
-                              lambda: deduced(ctx.parsed, defined[name][0], site.args)) \
+        types = instantiations(defined[name][0], site.template_args, ctx.parsed,
+                               lambda: deduced(ctx.parsed, defined[name][0], site.args),
+                               lambda written: values.type_arguments(written, site.span)) \
             if isinstance(verdict, Agnostic) else {}
         planned = verdict.reason if isinstance(verdict, NotAgnostic) else types if isinstance(types, str) else \
             _plan(values, site, defined[name][0], verdict, block, target, grids)

@@ -1,0 +1,34 @@
+// soundness: must-refuse
+// why: a macro's body instantiates launch<1024>: a bound from the plain call launch<64> alone would make that launch fail
+// options: --no-rebalance
+// no-edit: L001
+// expect: L002 "the macro WIDE names launch"
+#include <cstdio>
+
+__global__ void fill(int *out, int base)
+{
+    out[blockIdx.x * blockDim.x + threadIdx.x] = base + threadIdx.x;
+}
+
+template <int B>
+bool launch(int *d, int *h, int base)
+{
+    fill<<<2, B>>>(d, base);
+    if (cudaGetLastError() != cudaSuccess) return false;
+    cudaMemcpy(h, d, 2 * B * sizeof(int), cudaMemcpyDeviceToHost);
+    for (int i = 0; i < 2 * B; i++)
+        if (h[i] != base + i % B) return false;
+    return true;
+}
+
+#define WIDE(d, h) launch<1024>(d, h, 2)
+
+int main()
+{
+    int *d, h[2048];
+    cudaMalloc(&d, sizeof h);
+    bool ok = launch<64>(d, h, 1) && WIDE(d, h);
+    cudaFree(d);
+    printf("%s\n", ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
+}
