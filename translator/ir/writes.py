@@ -209,6 +209,29 @@ def write_of(data: bytes, node: ts.Node, parent_of, callees: Callees | None, arr
     return None
 
 
+def captured_by_reference(data: bytes, node: ts.Node, parent_of, stop: ts.Node | None = None):
+    """How the use `node` of a name is captured by reference, or None: ("explicit", the
+    capture's name) where it is a capture `[&name]`; ("default", the lambda) where it sits
+    in a lambda (below `stop`, the function around it) that captures by reference by
+    default (`[&]`) and does not name it among its captures. A call of that lambda may
+    write the name, under a name a reader of its writes does not see."""
+    parent = parent_of(node)
+    if parent is not None and parent.type == "lambda_capture_specifier":
+        before = node.prev_sibling
+        return ("explicit", node) if before is not None and _text(data, before) == "&" else None
+    name = _text(data, node)
+    while parent is not None and parent != stop:
+        if parent.type == "lambda_expression":
+            captures = parent.child_by_field_name("captures")
+            listed = captures.named_children if captures is not None else ()
+            default = next((c for c in listed if c.type == "lambda_default_capture"), None)
+            if default is not None and _text(data, default) == "&" and \
+                    name not in (_text(data, c) for c in listed if c.type == "identifier"):
+                return "default", parent
+        parent = parent_of(parent)
+    return None
+
+
 def _binds_reference(data: bytes, target: ts.Node | None, statement: ts.Node | None) -> bool:
     """Whether a declarator binds a reference that is not to const."""
     while target is not None and target.type in ("pointer_declarator", "init_declarator"):
