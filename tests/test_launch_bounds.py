@@ -174,6 +174,8 @@ KERNEL = "__global__ void k(float *x) {}\n"
     # An include guard (or any #if) around them all: the branch that holds them is covered.
     ("#ifndef CONFIG_H\n#define CONFIG_H\n#ifdef WIDE\n#define BS 512\n#else\n#define BS 256\n#endif\n#endif\n",
      (256, 512)),
+    ("#if !defined(CONFIG_H)\n#define CONFIG_H\n#ifdef WIDE // the wide build\n#define BS 512 /* wide */\n#else\n"
+     "#define BS 256\n#endif\n#endif\n", (256, 512)),
     # A macro of macros with alternatives.
     ("#ifdef A\n#define WARPS 2\n#else\n#define WARPS 8\n#endif\n#define BS (WARPS * 32)\n", (64, 256)),
 ])
@@ -185,6 +187,11 @@ def test_a_macro_defined_in_every_branch_of_an_if_is_each_of_its_definitions(mac
     # A branch with no #else: there BS comes from the compile line.
     ("#if A\n#define BS 1024\n#elif B\n#define BS 128\n#endif\n", "some path through them defines none"),
     ("#if A\n#define BS 64\n#else\n#  if B\n#    define BS 128\n#  endif\n#endif\n", "defines none"),
+    # An #ifdef without #else around them all (not an include guard): without USE_CUDA, BS may be a -D.
+    ("#ifdef USE_CUDA\n#ifdef WIDE\n#define BS 512\n#else\n#define BS 128\n#endif\n#endif\n", "defines none"),
+    # A directive in a comment is none: the #else, or the second definition, is commented out.
+    ("#ifdef A\n#define BS 64\n/*\n#else\n*/\n#define BS 128\n#endif\n", "defines none"),
+    ("#ifdef A\n#define BS 64\n#else\n/*\n#define BS 128\n*/\n#endif\n", "defines none"),
     # A definition that is the compile line's value.
     ("#ifdef RD_WG_SIZE\n#define BS RD_WG_SIZE\n#else\n#define BS 16\n#endif\n",
      "its #define at line 2 ('RD_WG_SIZE') is not a constant: 'RD_WG_SIZE' is not declared in this file"),

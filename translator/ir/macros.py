@@ -12,9 +12,9 @@ each its own way.
   `#if` branches, or in the file and a header), or that some line `#undef`s, is unknown:
   which definition holds where it is used is not known here.
 - `MacroTable.alternatives(name)`: for a name of several object-like definitions, none
-  `#undef`'d, that the conditionals around them make alternatives (every path through the
-  innermost branch holding them all defines it; no `#if` around one tests the name, as
-  `#ifndef NAME` does), the definitions: one of them holds wherever the name is used,
+  `#undef`'d, that the conditionals make alternatives (every path through the file's or a
+  header's conditionals defines it, an include guard aside; no `#if` around one tests the
+  name, as `#ifndef NAME` does), the definitions: one of them holds wherever the name is used,
   whichever branch the build compiles, and a `-DNAME=...` is replaced by it. Else why not.
 - `MacroTable.expand(text)`: the text with every macro it uses replaced by its
   expansion, as the preprocessor would (a macro is not expanded again inside its own
@@ -231,11 +231,11 @@ class MacroTable:
 
         They are alternatives when every definition is object-like, no line `#undef`s the
         name, no `#if`/`#ifdef`/`#elif` around a definition tests the name itself (then
-        the compile line may define it first: `#ifndef BS`), and, in the text of the file
-        or of one header, the definitions cover every path through the conditionals around
-        them: the innermost branch that holds them all defines the name on every path, by a
-        `#define` of its own or by a conditional with an `#else` each of whose branches does
-        (`#ifdef BIG` / `#define BS 1024` / `#else` / `#define BS 128` / `#endif`). A value
+        the compile line may define it first: `#ifndef BS`), and the text of the file or
+        of one header defines it on every path through its conditionals (an include guard
+        aside): by a `#define` at its top, or by a conditional with an `#else` each of whose
+        branches does (`#ifdef BIG` / `#define BS 1024` / `#else` / `#define BS 128` /
+        `#endif`). A definition in a comment is none. A value
         given with `-D` is then always replaced by one of them (a `#define` of a defined
         name replaces it), so that whichever branch the build compiles, the macro is one
         of these bodies."""
@@ -252,8 +252,11 @@ class MacroTable:
                            "is function-like")
         covered = False
         for header in dict.fromkeys(m.header for m in found):
-            text = lines_of(self._texts.get(header, b""))
-            mine = [m.at for m in found if m.header == header]
+            text = _uncommented(lines_of(self._texts.get(header, b"")))
+            # (a definition in a comment is no definition: it covers no path)
+            mine = [m.at for m in found if m.header == header and text[m.at:m.at + 1] == b"#"]
+            if not mine:
+                continue
             groups = conditionals(text) if b"if" in text else []
             tested = _tested_around(text, groups, mine, name)
             if tested is not None:
@@ -261,11 +264,11 @@ class MacroTable:
                 line = text.count(b"\n", 0, tested[0]) + 1
                 return Unknown(f"the macro {name} may be given on the compile line (-D{name}=...): its #define at "
                                f"{where}{line} is under '{tested[1]}', which tests it")
-            covered = covered or _covers(groups, mine, len(text))
+            covered = covered or _covers(text, groups, mine)
         if not covered:
             return Unknown(f"the macro {name} has several definitions under #if branches, and some path through them "
-                           f"defines none (an #if or #elif without #else): there {name} may come from the compile "
-                           f"line (-D{name}=...)")
+                           f"defines none (an #if or #elif without #else, around them or among them): there {name} "
+                           f"may come from the compile line (-D{name}=...)")
         return Known(tuple(found))
 
     def line_of(self, macro: Macro) -> int:
@@ -328,6 +331,21 @@ class MacroTable:
         return out
 
 
+_LITERAL_OR_COMMENT = re.compile(rb'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|/\*.*?(?:\*/|\Z)|//[^\n]*', re.S)
+
+
+def _uncommented(text: bytes) -> bytes:
+    """The text with its comments blanked, line breaks kept (length-preserving): a
+    directive in a comment is none."""
+    if b"/*" not in text and b"//" not in text:
+        return text
+    out = bytearray(text)
+    for match in _LITERAL_OR_COMMENT.finditer(text):
+        if match.group().startswith(b"/"):
+            out[match.start():match.end()] = re.sub(rb"[^\n]", b" ", match.group())
+    return bytes(out)
+
+
 def _around(groups: list[Conditional], at: int):
     """(group, branch index) of each conditional whose branch holds the offset `at`, outermost first."""
     out = []
@@ -354,26 +372,33 @@ def _tested_around(text: bytes, groups: list[Conditional], offsets: list[int], n
     return None
 
 
-def _covers(groups: list[Conditional], offsets: list[int], size: int) -> bool:
-    """Whether the innermost branch holding every offset (or the whole text) defines the
-    name on every path through it: a definition directly in it, or a conditional directly
-    in it that has an #else and each of whose branches does."""
-    chains = [_around(groups, at) for at in offsets]
-    common = chains[0]
-    for chain in chains[1:]:
-        n = 0
-        while n < len(common) and n < len(chain) and common[n] == chain[n]:
-            n += 1
-        common = common[:n]
-    lo, hi = (common[-1][0].branches[common[-1][1]] if common else (0, size))
+_GUARD = re.compile(rb"#[ \t]*(?:ifndef[ \t]+(\w+)|if[ \t]+![ \t]*defined[ \t]*\(?[ \t]*(\w+))")
 
+
+def _guard(text: bytes, g: Conditional) -> bool:
+    """Whether the conditional is an include guard: `#ifndef G` (or `#if !defined(G)`), no
+    other branch, its first directive `#define G`."""
+    opener = _GUARD.match(text, g.start)
+    if opener is None or g.has_else or len(g.branches) != 1:
+        return False
+    name = opener.group(1) or opener.group(2)
+    lo, hi = g.branches[0]
+    first = re.search(rb"^[ \t]*#[ \t]*(\w+)[ \t]*(\w*)", text[lo:hi], re.M)
+    return first is not None and first.group(1) == b"define" and first.group(2) == name
+
+
+def _covers(text: bytes, groups: list[Conditional], offsets: list[int]) -> bool:
+    """Whether the text defines the name on every path through it (include guards aside):
+    by a definition at its top, or in a conditional at its top that has an #else and each of
+    whose branches does (recursively)."""
     def sure(lo: int, hi: int) -> bool:
         inside = [g for g in groups if lo <= g.start and g.end <= hi]
         direct = [g for g in inside if not any(o is not g and o.start < g.start and g.end <= o.end for o in inside)]
         if any(lo <= at < hi and not any(g.start < at < g.end for g in direct) for at in offsets):
             return True
-        return any(g.has_else and all(sure(b_lo, b_hi) for b_lo, b_hi in g.branches) for g in direct)
-    return sure(lo, hi)
+        return any((g.has_else or _guard(text, g)) and all(sure(b_lo, b_hi) for b_lo, b_hi in g.branches)
+                   for g in direct)
+    return sure(0, len(text))
 
 
 class _Unexpandable(Exception):
