@@ -39,9 +39,10 @@ from translator.frontend import ParsedFile, parse_file
 from translator.ir.model import LaunchSite
 from translator.ir.ancestry import ancestry
 from translator.ir.macros import MacroTable, included_headers, table_of
+from translator.ir.macros import tokens as macro_tokens
 from translator.ir.nodes import descendants
 from translator.ir.scopes import Scopes
-from translator.ir.writes import Callees, captured_by_reference, write_of
+from translator.ir.writes import Callees, body_may_write, captured_by_reference, write_of
 
 SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,
          "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "long": 8, "unsigned long": 8, "long long": 8,
@@ -150,6 +151,8 @@ class HostValues:
         self._template_calls: dict[str, list[ts.Node]] | None = None          # see _calls_of
         self._binding: dict[tuple[int, str], int] = {}     # a loop counter's value, while _loop follows it
         self._assigning: set[int] = set()                  # the declarations whose writes are being read
+        self._writers: dict[str, list[str]] = {}           # see _macro_write
+        self._writing: list[tuple[str, set[str]]] | None = None
         self._tree = ancestry(parsed.main)
 
     @property
@@ -482,6 +485,9 @@ class HostValues:
         loop = parent if parent is not None and parent.type == "for_statement" and \
             parent.child_by_field_name("initializer") == statement else None
         update = loop.child_by_field_name("update") if loop is not None else None
+        hidden = self._macro_write(function, name)
+        if hidden is not None:
+            return unknown(f"'{name}' may be written at run time in {where}: {hidden}")
         values, lines, writes = [], [], 0
         pattern = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
         self._assigning.add(declaration.id)
@@ -691,8 +697,39 @@ class HostValues:
                         if why is not None:
                             line = self.parsed.data.count(b"\n", 0, match.start()) + 1
                             write = f"{why} at line {line}"
+            if write is None and body is not None:
+                write = self._macro_write(function, name)
             found = self._locals[key] = (declarations, write)
         return found
+
+    def _macro_write(self, function: ts.Node, name: str) -> str | None:
+        """Why a macro the function uses may write its local `name` where no token of the
+        function's text names it: a definition of the macro names it, its macros expanded,
+        and may assign (`#define WIDEN threads = 1024` ... `WIDEN;`), with its line."""
+        if self._writing is None:       # each macro that may assign, with the names its definitions hold
+            self._writing = []
+            for macro, found in self.table.every.items():
+                names: set[str] = set()
+                for definition in found:
+                    body = self.table.expand(definition.body)
+                    text = body.value if isinstance(body, Known) else definition.body
+                    if body_may_write(text):
+                        names.update(macro_tokens(text), macro_tokens(definition.body))
+                if names:
+                    self._writing.append((macro, names))
+        writers = self._writers.get(name)
+        if writers is None:
+            writers = self._writers[name] = [macro for macro, names in self._writing if name in names]
+        body = function.child_by_field_name("body")
+        if not writers or body is None:
+            return None
+        pattern = re.compile(rb"(?<![\w$])(?:" + b"|".join(re.escape(w.encode()) for w in writers) + rb")(?![\w$])")
+        for match in pattern.finditer(self.parsed.cleaned, body.start_byte, body.end_byte):
+            n = self._tree.node_at(match.start(), match.end())
+            if n is not None and n.child_count == 0:
+                line = self.parsed.data.count(b"\n", 0, match.start()) + 1
+                return f"the macro {match.group().decode()} names '{name}' and may write it at line {line}"
+        return None
 
     def _template_argument(self, name: str, template: ts.Node, function: ts.Node, depth: int) -> Value | None:
         params = template.child_by_field_name("parameters")

@@ -44,6 +44,12 @@ _WRITES_FIRST = frozenset({"memcpy", "std::memcpy", "memset", "std::memset", "me
 _ASSIGNING = re.compile(r"(?<![=!<>])=(?!=)|\+\+|--|(?<![&])&(?![&=])|>>")
 
 
+def body_may_write(body: str) -> bool:
+    """Whether a macro's body holds an assignment, `++`/`--`, `&` or `>>`: a use of it may
+    write what it names."""
+    return bool(_ASSIGNING.search(body))
+
+
 class Callees:
     """The functions and function-like macros a file declares: for a call by name, what
     each parameter does with its argument."""
@@ -77,7 +83,7 @@ class Callees:
             return f"passed to {name}, which writes its first argument" if position == 0 or "swap" in name else None
         if name in self.macro_bodies:
             body = self.macro_bodies[name]
-            return f"passed to the macro {name}, whose body may write it" if _ASSIGNING.search(body) else None
+            return f"passed to the macro {name}, whose body may write it" if body_may_write(body) else None
         declared = self.functions.get(short)
         if declared:
             fitting = [p for p in declared if len(p) == count or (p and p[-1] == "variadic" and len(p) - 1 <= count)
