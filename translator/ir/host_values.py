@@ -476,9 +476,7 @@ class HostValues:
         if declaration.type != "init_declarator" or kind is None or "static" in words or "extern" in words \
                 or " ".join(_text(self.parsed, kind).split()) not in _COUNTABLE or declaration.id in self._assigning:
             return refused
-        scope = self._tree.parent(declaration)
-        while scope is not None and scope.type not in _SCOPES:
-            scope = self._tree.parent(scope)
+        scope = self._scope(declaration)
         if scope is None:
             return refused
         parent = self._tree.parent(statement)
@@ -635,9 +633,7 @@ class HostValues:
             declarations = self._name_in(function, name)[0]
             starts, ends, up, open_ = [], [], [], []
             for i, d in enumerate(declarations):
-                node = self._tree.parent(d)
-                while node is not None and node.type not in _SCOPES:
-                    node = self._tree.parent(node)
+                node = self._scope(d)
                 end = node.end_byte if node is not None else -1
                 while open_ and ends[open_[-1]] <= d.start_byte:
                     open_.pop()
@@ -651,6 +647,14 @@ class HostValues:
         while i >= 0 and ends[i] <= at:
             i = up[i]
         return declarations[i] if i >= 0 else None
+
+    def _scope(self, declaration: ts.Node) -> ts.Node | None:
+        """What a declaration of a function's body is local to (its block, or the `for`,
+        `if`, `while` or `switch` whose header holds it)."""
+        node = self._tree.parent(declaration)
+        while node is not None and node.type not in _SCOPES:
+            node = self._tree.parent(node)
+        return node
 
     def written(self, name: str, at: ts.Node) -> bool:
         """Whether the function around `at` may write `name` anywhere (translator.ir.writes)."""
