@@ -248,6 +248,84 @@ void f(float *x, int n) {
     assert diagnostics == []
 
 
+
+KERNEL = "__global__ void k(float *x) {}\n"
+
+
+@pytest.mark.parametrize("macros, values", [
+    ("#ifdef BIG\n#define BS 1024\n#else\n#define BS 128\n#endif\n", (128, 1024)),
+    ("#if defined(A)\n#define BS 64\n#elif defined(B)\n#define BS (2 * 64)\n#else\n#define BS 256\n#endif\n",
+     (64, 128, 256)),
+    # Nested: each branch defines it on every path.
+    ("#if A\n#define BS 64\n#else\n#  if B\n#    define BS 128\n#  else\n#    define BS 512\n#  endif\n#endif\n",
+     (64, 128, 512)),
+    # An include guard (or any #if) around them all: the branch that holds them is covered.
+    ("#ifndef CONFIG_H\n#define CONFIG_H\n#ifdef WIDE\n#define BS 512\n#else\n#define BS 256\n#endif\n#endif\n",
+     (256, 512)),
+    ("#if !defined(CONFIG_H)\n#define CONFIG_H\n#ifdef WIDE // the wide build\n#define BS 512 /* wide */\n#else\n"
+     "#define BS 256\n#endif\n#endif\n", (256, 512)),
+    # A macro of macros with alternatives.
+    ("#ifdef A\n#define WARPS 2\n#else\n#define WARPS 8\n#endif\n#define BS (WARPS * 32)\n", (64, 256)),
+])
+def test_a_macro_defined_in_every_branch_of_an_if_is_each_of_its_definitions(macros, values) -> None:
+    assert _block("k<<<1, BS>>>(x);", macros + KERNEL) == (values, "")
+
+
+@pytest.mark.parametrize("macros, reason", [
+    # A branch with no #else: there BS comes from the compile line.
+    ("#if A\n#define BS 1024\n#elif B\n#define BS 128\n#endif\n", "some path through them defines none"),
+    ("#if A\n#define BS 64\n#else\n#  if B\n#    define BS 128\n#  endif\n#endif\n", "defines none"),
+    # An #ifdef without #else around them all (not an include guard): without USE_CUDA, BS may be a -D.
+    ("#ifdef USE_CUDA\n#ifdef WIDE\n#define BS 512\n#else\n#define BS 128\n#endif\n#endif\n", "defines none"),
+    # A directive in a comment is none: the #else, or the second definition, is commented out.
+    ("#ifdef A\n#define BS 64\n/*\n#else\n*/\n#define BS 128\n#endif\n", "defines none"),
+    ("#ifdef A\n#define BS 64\n#else\n/*\n#define BS 128\n*/\n#endif\n", "defines none"),
+    # A definition that is the compile line's value.
+    ("#ifdef RD_WG_SIZE\n#define BS RD_WG_SIZE\n#else\n#define BS 16\n#endif\n",
+     "its #define at line 2 ('RD_WG_SIZE') is not a constant: 'RD_WG_SIZE' is not declared in this file"),
+    ("#ifdef A\n#define BS 64\n#else\n#define BS threads()\n#endif\n", "('threads()') is not a constant"),
+    # Under a test of the name itself: -DBS=... skips them.
+    ("#ifndef BS\n#ifdef A\n#define BS 64\n#else\n#define BS 128\n#endif\n#endif\n",
+     "its #define at line 3 is under '#ifndef BS', which tests it"),
+    ("#ifdef A\n#define BS 64\n#elif !defined(BS)\n#define BS 128\n#else\n#define BS 256\n#endif\n",
+     "is under '#elif !defined(BS)', which tests it"),
+    ("#define BS 128\n#ifdef BIG\n#undef BS\n#define BS 1024\n#endif\n", "#undef'd"),
+    ("#ifdef A\n#define BS(x) x\n#else\n#define BS 64\n#endif\n", "BS(x) is function-like"),
+])
+def test_a_macro_of_several_definitions_that_may_not_be_one_of_them_is_unknown(macros, reason) -> None:
+    values, why = _block("k<<<1, BS>>>(x);", macros + KERNEL)
+    assert values == ()
+    assert "'BS' is a macro with several" in why and reason in why
+
+
+def test_the_bound_of_several_values_is_the_largest_and_says_where_they_come_from() -> None:
+    source = """#include <hip/hip_runtime.h>
+#ifdef BIG
+#define BS 1024
+#else
+#define BS 128
+#endif
+__global__ void k(float *x) { x[threadIdx.x] = 0; }
+__global__ void j(float *x) { x[threadIdx.x] = 0; }
+void f(float *x, int n) {
+    k<<<1, BS>>>(x);
+    int threads = 256;
+    if (n < 1000) threads = 64;
+    j<<<1, threads>>>(x);
+}
+"""
+    result = translate("t.cu", source.encode(), HIP)
+    assert result.output.decode() == source.replace("void k(", "void __launch_bounds__(1024) k(").replace(
+        "void j(", "void __launch_bounds__(256) j(")
+    reasons = sorted(f.reason for f in result.applied if f.rule == "L001")
+    assert reasons == [
+        "j is launched with at most 256 threads per block (t.cu:13:5); at t.cu:13:5, 'threads' is 64 or 256 (its "
+        "initializer and its assignment at line 12) (the bound is the largest): without bounds HIP compiles it for 1024",
+        "k is launched with at most 1024 threads per block (t.cu:10:5); at t.cu:10:5, BS is one of its #define's under "
+        "#if branches (1024 at line 3, 128 at line 5), whichever the build compiles (the bound is the largest): "
+        "without bounds HIP compiles it for 1024"]
+    assert [d.format() for d in result.diagnostics] == []
+
 @pytest.mark.parametrize("source", [
     # A local of the kernel's own name (HeCBench's entropy).
     "__global__ void k(float *e) { float k = 0; e[threadIdx.x] = k; }\nvoid f(float *x) { k<<<1, 256>>>(x); }\n",

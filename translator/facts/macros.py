@@ -4,7 +4,9 @@ includes, one table that every analysis of kernel and host code reads.
 
 What it proves: the expansion of a name or a call that is a macro, as the preprocessor
 would make it. What makes it answer unknown: a name with several different definitions
-(two `#if` branches, the file and a header), one that a line `#undef`s, a macro under
+(two `#if` branches, the file and a header; `MacroTable.alternatives` says when they are
+alternatives one of which always holds, which the host-value evaluator reads as each of
+them), one that a line `#undef`s, a macro under
 `#ifndef NAME` (the compile line may redefine it), a body with `#` or `##`, a variadic
 macro; an analysis that meets an unknown macro in the code it reads makes its own answer
 unknown, with the macro's name in the reason.

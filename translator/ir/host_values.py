@@ -3,7 +3,7 @@ translation unit determines it.
 
 Known: integer literals; `const`/`constexpr` variables (local, global, static members,
 namespace members) and locals initialized once and never written (no assignment, `++`
-or `&x` anywhere in the function); enumerators; object-like macros; template
+or `&x` anywhere in their scope); enumerators; object-like macros; template
 arguments of the launching function template, over every instantiation the file holds
 (each call `f<...>(...)`, qualified or not, an explicit instantiation, a default where a
 call gives none, a template argument of a calling template followed to its own calls:
@@ -15,8 +15,19 @@ and `sizeof` of the common types. Anything else is unknown, with the reason: a
 parameter (its value comes from the caller), a variable written in the function, a call,
 a name the file does not declare.
 
+Several values at run time, each known: a macro with several definitions under `#if`
+branches that cover every path, each a constant (`_alternatives`: whichever branch the
+build compiles, it is one of them); a local of an integer type or `dim3`, not static,
+whose every write in its scope is an assignment (=) of a constant (`int threads = 256; if
+(n < 1000) threads = 128;`: 128 or 256); the counter of a `for` loop that only the loop's
+update changes, in the loop's body (`for (int bs = 64; bs <= 1024; bs *= 2)`: 64 to 1024,
+the loop followed step by step). Such a value carries a note (`Value.note`) that says how
+its values were found. Its address taken, a non-const reference, a capture by reference,
+a compound assignment, `++`, or an assignment of anything but a constant keeps it unknown.
+
 A value is a tuple of the integers it may take (one per instantiation of the launching
-template, else one); the block size of a launch is the largest.
+template, or one of the several above, else one); the block size of a launch is the
+largest. A pass that needs the one value (rebalancing) acts only where there is one.
 """
 
 from __future__ import annotations
@@ -28,13 +39,15 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from translator.facts import Known, Unknown
 from translator.frontend import ParsedFile, parse_file
 from translator.ir.model import LaunchSite
 from translator.ir.ancestry import ancestry
 from translator.ir.macros import MacroTable, included_headers, table_of
+from translator.ir.macros import tokens as macro_tokens
 from translator.ir.nodes import descendants
 from translator.ir.scopes import Scopes
-from translator.ir.writes import Callees, write_of
+from translator.ir.writes import Callees, body_may_write, captured_by_reference, write_of
 from translator.source import HEADER_SUFFIXES
 
 SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,
@@ -55,6 +68,10 @@ class Value:
     # Unknown because it is exactly a macro the compile line may redefine (its `#define`
     # under `#ifndef NAME`): that name, which a bound may be written in terms of.
     symbol: str = ""
+    # Known, and one of several values at run time, not per instantiation: how they were
+    # found (a macro's definitions under #if branches, a local's assignments), for the
+    # note of a pass that takes the largest.
+    note: str = ""
 
     @property
     def known(self) -> bool:
@@ -67,7 +84,13 @@ def unknown(reason: str, symbol: str = "") -> Value:
 
 def _plain(value: Value) -> Value:
     """The value without its symbol: an expression of an overridable macro is no longer it."""
-    return Value(value.values, value.reason) if value.symbol else value
+    return Value(value.values, value.reason, note=value.note) if value.symbol else value
+
+
+def _noted(values: tuple[int, ...], *sources: Value) -> Value:
+    """A value computed from `sources`, with their notes (translator.ir.host_values.Value.note)."""
+    notes = [v.note for v in sources if v.note]
+    return Value(values, note="; ".join(dict.fromkeys(notes)))
 
 
 class LocalHeaders:
@@ -121,7 +144,7 @@ class HostValues:
         the file's (when `headers` does not give it), which says whether it is a header."""
         self.parsed = parsed
         self.path = file.path if file else path
-        self._table = table
+        self._table = file.table if file else table
         self.headers = file.headers if file else headers
         self._overridable: set[str] = file._overridable if file else set()
         self._defined_at: dict[str, int] = file._defined_at if file else {}
@@ -134,6 +157,10 @@ class HostValues:
         self._callees: Callees | None = None
         self._macro_bodies: dict[str, str] = file._macro_bodies if file else {}
         self._variables: set[str] = file._variables if file else set()   # globals that are not const
+        self._binding: dict[tuple[int, str], int] = {}     # a loop counter's value, while _loop follows it
+        self._assigning: set[int] = set()                  # the declarations whose writes are being read
+        self._writers: dict[str, list[str]] = {}           # see _macro_write
+        self._writing: list[tuple[str, set[str]]] | None = None
         self._tree = ancestry(parsed.main)
 
     @property
@@ -315,7 +342,7 @@ class HostValues:
             if bad is not None:
                 return _plain(bad)
             pick = min if name.endswith("min") else max
-            return Value(tuple(sorted({pick(a, b) for a in values[0].values for b in values[1].values})))
+            return _noted(tuple(sorted({pick(a, b) for a in values[0].values for b in values[1].values})), *values)
         if name.startswith(("static_cast<", "int", "unsigned")) and len(values) == 1:
             return values[0]
         return unknown(f"'{_text(self.parsed, node)}' is a call: its value is known at run time")
@@ -342,7 +369,7 @@ class HostValues:
             return unknown(f"'{name}' is a global variable that is not const: any function may change it")
         macro = self.macros.get(name, ...)
         if macro is None:
-            return unknown(f"'{name}' is a macro with several or no definitions")
+            return self._alternatives(name, depth)
         if macro is not ...:
             if name in self._overridable:
                 return unknown(f"'{name}' may be redefined on the compile line (-D{name}=...): its #define is "
@@ -362,6 +389,27 @@ class HostValues:
         return any(h.macros.get(name) is not None
                    for h in (self.headers.chain(self.parsed.data) if self.headers is not None else ()))
 
+    def _alternatives(self, name: str, depth: int) -> Value:
+        """The values of a macro with several definitions that are alternatives (one of
+        them holds wherever it is used: translator.ir.macros.MacroTable.alternatives), each
+        a constant: it is one of them, whichever `#if` branch the build compiles."""
+        found = self.table.alternatives(name)
+        if not isinstance(found, Known):
+            why = f" ({found.reason})" if isinstance(found, Unknown) else ""
+            return unknown(f"'{name}' is a macro with several or no definitions{why}")
+        values, shown = set(), []
+        for macro in found.value:
+            value = self._macro(name, macro.body, depth)
+            where = f"{os.path.basename(macro.header)}:{self.table.line_of(macro)}" if macro.header else \
+                f"line {self.table.line_of(macro)}"
+            if not value.known:
+                return unknown(f"'{name}' is a macro with several definitions, and its #define at {where} "
+                               f"('{macro.body}') is not a constant: {value.reason}")
+            values |= set(value.values)
+            shown.append(f"{macro.body} at {where}")
+        return Value(tuple(sorted(values)), note=f"{name} is one of its #define's under #if branches "
+                                                 f"({', '.join(shown)}), whichever the build compiles")
+
     def _macro(self, name: str, text: str, depth: int) -> Value:
         snippet = parse_file(b"int __cu2hip_value = " + text.encode() + b";\n")
         found = next((n for n in descendants(snippet.main.root) if n.type == "init_declarator"), None)
@@ -372,6 +420,9 @@ class HostValues:
 
     def _local(self, name: str, function: ts.Node, before: int, depth: int) -> Value | None:
         """The value of a local or parameter of `function`, None when it declares no `name`."""
+        bound = self._binding.get((function.id, name))
+        if bound is not None:
+            return Value((bound,))          # a loop counter's value, while its loop is followed (_loop)
         declarator = function.child_by_field_name("declarator")
         params = declarator.child_by_field_name("parameters") if declarator is not None else None
         for p in (params.named_children if params is not None else ()):
@@ -395,7 +446,13 @@ class HostValues:
         words = _text(self.parsed, statement).split("=")[0].replace("(", " ").split()
         constant = "const" in words or "constexpr" in words
         if written and not constant:
-            return unknown(f"'{name}' may be written at run time in {_name_of(self.parsed, function)}: {written}")
+            assigned = self._assigned(name, function, declaration, statement, before, depth, written)
+            if assigned is not None:
+                return assigned
+        return self._initial(name, function, declaration, before, depth)
+
+    def _initial(self, name: str, function: ts.Node, declaration: ts.Node, before: int, depth: int) -> Value:
+        """The value a local's declaration gives it."""
         if declaration.type not in ("init_declarator", "function_declarator"):
             return unknown(f"'{name}' has no initializer")
         value = declaration.child_by_field_name("value" if declaration.type == "init_declarator" else "parameters")
@@ -411,6 +468,153 @@ class HostValues:
         if not found.known and not found.reason.startswith(f"'{name}'"):
             return unknown(f"'{name}' depends on a value known at run time ({found.reason})", found.symbol)
         return found
+
+    def _assigned(self, name: str, function: ts.Node, declaration: ts.Node, statement: ts.Node, before: int,
+                  depth: int, written: str) -> Value | None:
+        """The values a local that is written may hold at `before`: where it is not static,
+        of an integer type or dim3, initialized, and every use of it in its scope is a read
+        or an assignment (=) of a constant (`int threads = 256; if (n < 1000) threads = 128;`),
+        each of those; where it is a `for` loop's counter that only the loop's update
+        changes, and `before` is in the loop's body, the values the loop gives it (_loop).
+        Else why not (its address taken, bound to a non-const reference, captured by
+        reference, compound-assigned, incremented, assigned a value known at run time);
+        None where no use in its scope writes it (a namesake in another scope is what
+        `written` saw): its initializer is its value."""
+        where = _name_of(self.parsed, function)
+        refused = unknown(f"'{name}' may be written at run time in {where}: {written}")
+        kind = statement.child_by_field_name("type") if statement.type == "declaration" else None
+        words = _text(self.parsed, statement).split("=")[0].replace("(", " ").split() if kind is not None else []
+        if declaration.type != "init_declarator" or kind is None or "static" in words or "extern" in words \
+                or " ".join(_text(self.parsed, kind).split()) not in _COUNTABLE or declaration.id in self._assigning:
+            return refused
+        scope = self._scope(declaration)
+        if scope is None:
+            return refused
+        parent = self._tree.parent(statement)
+        loop = parent if parent is not None and parent.type == "for_statement" and \
+            parent.child_by_field_name("initializer") == statement else None
+        update = loop.child_by_field_name("update") if loop is not None else None
+        hidden = self._macro_write(function, name)
+        if hidden is not None:
+            return unknown(f"'{name}' may be written at run time in {where}: {hidden}")
+        values, lines, writes = [], [], 0
+        pattern = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
+        self._assigning.add(declaration.id)
+        try:
+            for match in pattern.finditer(self.parsed.cleaned, declaration.end_byte, scope.end_byte):
+                n = self._tree.node_at(match.start(), match.end())
+                if n is None or n.type != "identifier" or self._visible(function, name, n.start_byte) != declaration:
+                    continue
+                line = self.parsed.data.count(b"\n", 0, match.start()) + 1
+                if captured_by_reference(self.parsed.data, n, self._tree.parent, function) is not None:
+                    return unknown(f"'{name}' may be written at run time in {where}: it is captured by reference by "
+                                   f"the lambda at line {line}")
+                why = write_of(self.parsed.data, n, self._tree.parent, self.callees)
+                if why is None:
+                    continue
+                writes += 1
+                if update is not None and update.start_byte <= n.start_byte < update.end_byte:
+                    continue        # the loop's own step (_loop)
+                assignment = self._tree.parent(n)
+                if loop is not None or assignment is None or assignment.type != "assignment_expression" or \
+                        assignment.child_by_field_name("left") != n or \
+                        _text(self.parsed, assignment.child_by_field_name("operator")) != "=":
+                    return unknown(f"'{name}' may be written at run time in {where}: {why} at line {line}")
+                right = assignment.child_by_field_name("right")
+                if any(t.type == "identifier" and _text(self.parsed, t) == name for t in descendants(right)):
+                    return unknown(f"'{name}' may be written at run time in {where}: it is assigned a value "
+                                   f"computed from itself at line {line}")
+                value = self.value(right, function, right.start_byte, depth + 1)
+                if not value.known:
+                    return unknown(f"'{name}' may be written at run time in {where}: it is assigned "
+                                   f"'{_text(self.parsed, right)}' at line {line}, a value known at run time "
+                                   f"({value.reason})")
+                values.append(value)
+                lines.append(line)
+            if not writes:
+                return None
+            initial = self._initial(name, function, declaration, before, depth)
+            if not initial.known:
+                return _plain(initial)
+            if loop is not None:
+                return self._loop(name, function, loop, declaration, initial, before, depth) or refused
+        finally:
+            self._assigning.discard(declaration.id)
+        every = sorted({v for found in (initial, *values) for v in found.values})
+        shown = ", ".join(map(str, lines))
+        return _noted(tuple(every), initial, *values) if len(every) == 1 else Value(tuple(every), note="; ".join(
+            [f"'{name}' is {' or '.join(map(str, every))} (its initializer and its assignment"
+             f"{'s' if len(lines) > 1 else ''} at line{'s' if len(lines) > 1 else ''} {shown})",
+             *dict.fromkeys(v.note for v in (initial, *values) if v.note)]))
+
+    def _loop(self, name: str, function: ts.Node, loop: ts.Node, declaration: ts.Node, initial: Value, before: int,
+              depth: int) -> Value | None:
+        """The values the counter `name` of the `for` loop takes in its body, where `before`
+        is: from its initial values, while its condition holds, each step its update (an
+        assignment, compound assignment, `++` or `--` of it alone), the condition and the
+        update constants but for it: `for (int bs = 64; bs <= 1024; bs *= 2)` gives 64, 128,
+        256, 512 and 1024. An unknown with the reason where the loop is not followed (the
+        condition or the step is not known, the loop runs over _MAX_STEPS steps or out of
+        int's range), None where this is no such loop."""
+        body, condition, update = (loop.child_by_field_name(f) for f in ("body", "condition", "update"))
+        if body is None or condition is None or update is None or not body.start_byte <= before < body.end_byte:
+            return None
+        step = self._step(name, update)
+        if step is None:
+            return None
+        key, taken = (function.id, name), set()
+        line = self.parsed.data.count(b"\n", 0, loop.start_byte) + 1
+        header = self.parsed.data[loop.start_byte:body.start_byte].decode("utf-8", "replace").strip()
+        try:
+            for start in initial.values:
+                current, steps = start, 0
+                while current not in taken or steps == 0:
+                    if not 0 <= current < 2 ** 31 or steps > _MAX_STEPS:
+                        return unknown(f"'{name}' is the counter of the loop at line {line}, which runs over "
+                                       f"{_MAX_STEPS} steps or leaves int's range")
+                    self._binding[key] = current
+                    holds = self.value(condition, function, condition.start_byte, depth + 1)
+                    if not holds.known or len(holds.values) != 1:
+                        return unknown(f"'{name}' is the counter of the loop at line {line}, whose condition is not "
+                                       f"known: {holds.reason or 'it has several values'}")
+                    if not holds.values[0]:
+                        break
+                    taken.add(current)
+                    op, right = step
+                    change = self.value(right, function, right.start_byte, depth + 1) if right is not None else \
+                        Value((1,))
+                    following = _combine(op, Value((current,)), change) if op != "=" else change
+                    if not following.known or len(following.values) != 1:
+                        return unknown(f"'{name}' is the counter of the loop at line {line}, whose step is not "
+                                       f"known: {following.reason or 'it has several values'}")
+                    current, steps = following.values[0], steps + 1
+        finally:
+            self._binding.pop(key, None)
+        if not taken:
+            return unknown(f"'{name}' is the counter of the loop at line {line}, whose body never runs")
+        every = sorted(taken)
+        shown = ", ".join(map(str, every)) if len(every) <= 6 else \
+            f"{', '.join(map(str, every[:3]))}, ..., {every[-1]}"
+        return Value(tuple(every), note=f"'{name}' is {shown} in the loop '{header}' at line {line}")
+
+    def _step(self, name: str, update: ts.Node) -> tuple[str, ts.Node | None] | None:
+        """(operator, operand) of a loop's update that writes `name` alone: `= e`, `op= e`,
+        `++`/`--` (operand None); None for any other update."""
+        if update.type == "update_expression":
+            argument, operator = update.child_by_field_name("argument"), update.child_by_field_name("operator")
+            if argument is not None and argument.type == "identifier" and _text(self.parsed, argument) == name \
+                    and operator is not None:
+                return ("+" if _text(self.parsed, operator) == "++" else "-"), None
+            return None
+        if update.type != "assignment_expression":
+            return None
+        left, right = update.child_by_field_name("left"), update.child_by_field_name("right")
+        operator = _text(self.parsed, update.child_by_field_name("operator"))
+        if left is None or left.type != "identifier" or _text(self.parsed, left) != name or right is None:
+            return None
+        if operator == "=":
+            return "=", right
+        return (operator[:-1], right) if operator[:-1] in _OPS else None
 
     def initializer(self, node: ts.Node) -> ts.Node | None:
         """What the local `node` (an identifier) names was initialized with, when it is
@@ -440,9 +644,7 @@ class HostValues:
             declarations = self._name_in(function, name)[0]
             starts, ends, up, open_ = [], [], [], []
             for i, d in enumerate(declarations):
-                node = self._tree.parent(d)
-                while node is not None and node.type not in _SCOPES:
-                    node = self._tree.parent(node)
+                node = self._scope(d)
                 end = node.end_byte if node is not None else -1
                 while open_ and ends[open_[-1]] <= d.start_byte:
                     open_.pop()
@@ -456,6 +658,14 @@ class HostValues:
         while i >= 0 and ends[i] <= at:
             i = up[i]
         return declarations[i] if i >= 0 else None
+
+    def _scope(self, declaration: ts.Node) -> ts.Node | None:
+        """What a declaration of a function's body is local to (its block, or the `for`,
+        `if`, `while` or `switch` whose header holds it)."""
+        node = self._tree.parent(declaration)
+        while node is not None and node.type not in _SCOPES:
+            node = self._tree.parent(node)
+        return node
 
     def written(self, name: str, at: ts.Node) -> bool:
         """Whether the function around `at` may write `name` anywhere (translator.ir.writes)."""
@@ -502,8 +712,39 @@ class HostValues:
                         if why is not None:
                             line = self.parsed.data.count(b"\n", 0, match.start()) + 1
                             write = f"{why} at line {line}"
+            if write is None and body is not None:
+                write = self._macro_write(function, name)
             found = self._locals[key] = (declarations, write)
         return found
+
+    def _macro_write(self, function: ts.Node, name: str) -> str | None:
+        """Why a macro the function uses may write its local `name` where no token of the
+        function's text names it: a definition of the macro names it, its macros expanded,
+        and may assign (`#define WIDEN threads = 1024` ... `WIDEN;`), with its line."""
+        if self._writing is None:       # each macro that may assign, with the names its definitions hold
+            self._writing = []
+            for macro, found in self.table.every.items():
+                names: set[str] = set()
+                for definition in found:
+                    body = self.table.expand(definition.body)
+                    text = body.value if isinstance(body, Known) else definition.body
+                    if body_may_write(text):
+                        names.update(macro_tokens(text), macro_tokens(definition.body))
+                if names:
+                    self._writing.append((macro, names))
+        writers = self._writers.get(name)
+        if writers is None:
+            writers = self._writers[name] = [macro for macro, names in self._writing if name in names]
+        body = function.child_by_field_name("body")
+        if not writers or body is None:
+            return None
+        pattern = re.compile(rb"(?<![\w$])(?:" + b"|".join(re.escape(w.encode()) for w in writers) + rb")(?![\w$])")
+        for match in pattern.finditer(self.parsed.cleaned, body.start_byte, body.end_byte):
+            n = self._tree.node_at(match.start(), match.end())
+            if n is not None and n.child_count == 0:
+                line = self.parsed.data.count(b"\n", 0, match.start()) + 1
+                return f"the macro {match.group().decode()} names '{name}' and may write it at line {line}"
+        return None
 
     def _template_argument(self, name: str, template: ts.Node, function: ts.Node, depth: int) -> Value | None:
         """The values the template parameter `name` of the function template `function`
@@ -702,6 +943,12 @@ def template_parameters(parsed: ParsedFile, template: ts.Node) -> list[tuple[str
 _NOT_CODE = frozenset({"comment", "string_literal", "raw_string_literal", "char_literal", "system_lib_string",
                        "string_content", "escape_sequence"})
 
+# The types of a local whose constant assignments give its values (_assigned): integers
+# and dim3, whose values the evaluator computes as written.
+_COUNTABLE = frozenset({"int", "unsigned", "unsigned int", "signed", "signed int", "long", "unsigned long", "long long",
+                        "unsigned long long", "size_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "dim3"})
+_MAX_STEPS = 4096
+
 # What a declaration in a function's body is local to.
 _SCOPES = frozenset({"compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement",
                      "switch_statement", "catch_clause", "lambda_expression", "function_definition"})
@@ -739,7 +986,7 @@ def _product(values: list[Value]) -> Value:
     out = {1}
     for v in values:
         out = {a * b for a in out for b in v.values}
-    return Value(tuple(sorted(out)))
+    return _noted(tuple(sorted(out)), *values)
 
 
 _OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
@@ -758,7 +1005,7 @@ def _combine(op: str, left: Value, right: Value | None) -> Value:
     if right is None:
         if op not in _UNARY:
             return unknown(f"the operator {op}")
-        return Value(tuple(sorted({_UNARY[op](a) for a in left.values})))
+        return _noted(tuple(sorted({_UNARY[op](a) for a in left.values})), left)
     if not right.known:
         return _plain(right)
     if op not in _OPS:
@@ -766,7 +1013,7 @@ def _combine(op: str, left: Value, right: Value | None) -> Value:
     out = {_OPS[op](a, b) for a in left.values for b in right.values}
     if None in out:
         return unknown("a division by zero")
-    return Value(tuple(sorted(out)))
+    return _noted(tuple(sorted(out)), left, right)
 
 
 @dataclass(frozen=True)
@@ -777,7 +1024,7 @@ class LaunchFact:
     kernel: str
     offset: int                  # where, in the file
     values: tuple[int, ...]      # empty when unknown
-    reason: str = ""
+    reason: str = ""             # why unknown; when known, Value.note (how its several values were found) or ""
     symbol: str = ""             # the overridable macro the block is exactly (Value.symbol)
 
 
@@ -796,7 +1043,7 @@ def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset
             out.append(LaunchFact(name, site.span[0], (), "it is launched in a macro's body"))
             continue
         value = evaluator.block_size(site)
-        out.append(LaunchFact(name, site.span[0], value.values, value.reason, value.symbol))
+        out.append(LaunchFact(name, site.span[0], value.values, value.reason or value.note, value.symbol))
     names = {k.name for k in module.kernels} | {f.kernel for f in out} | set(kernels)
     wanted = {n.encode() for n in names}
     pattern = parsed.word_pattern(wanted)
@@ -825,7 +1072,8 @@ def launch_facts(parsed: ParsedFile, module, kernels: frozenset[str] = frozenset
             continue
         launched = _launch_call(evaluator, tree, node)
         if launched is not None:
-            out.append(LaunchFact(name, match.start(), launched.values, launched.reason, launched.symbol))
+            out.append(LaunchFact(name, match.start(), launched.values, launched.reason or launched.note,
+                                  launched.symbol))
             continue
         out.append(LaunchFact(name, match.start(), (), f"{name} is used as a value here (passed to a call or "
                                                        "stored): the launches through it cannot be counted"))

@@ -11,6 +11,11 @@ each its own way.
   reason, or `ABSENT` (no such macro). A name with two different definitions (in two
   `#if` branches, or in the file and a header), or that some line `#undef`s, is unknown:
   which definition holds where it is used is not known here.
+- `MacroTable.alternatives(name)`: for a name of several object-like definitions, none
+  `#undef`'d, that the conditionals make alternatives (every path through the file's or a
+  header's conditionals defines it, an include guard aside; no `#if` around one tests the
+  name, as `#ifndef NAME` does), the definitions: one of them holds wherever the name is used,
+  whichever branch the build compiles, and a `-DNAME=...` is replaced by it. Else why not.
 - `MacroTable.expand(text)`: the text with every macro it uses replaced by its
   expansion, as the preprocessor would (a macro is not expanded again inside its own
   expansion; a function-like macro only where `(` follows its name), or an `Unknown`
@@ -34,7 +39,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from translator.facts import ABSENT, Known, Unknown
-from translator.frontend import directives, lines_of
+from translator.frontend import Conditional, conditionals, directives, lines_of
 from translator.inputs import real
 
 # After `#define`: the name, then `(params)` when the `(` touches the name.
@@ -56,6 +61,7 @@ class Macro:
     offset: int                         # the `#` of its first definition in the file; -1 in a header
     overridable: bool = False           # under `#ifndef NAME` (or `#if !defined(NAME)`)
     header: str = ""                    # the local header that defines it, or "" (the file)
+    at: int = -1                        # the `#` of this definition in its own text (the file's or the header's)
 
     @property
     def object_like(self) -> bool:
@@ -123,7 +129,7 @@ def definitions(text: bytes, header: str = ""):
             params = tuple(p.strip() for p in match.group(2)[1:-1].decode("utf-8", "replace").split(",") if p.strip())
         name = match.group(1).decode("utf-8", "replace")
         found.append((hash_at, name, Macro(name, params, body, -1 if header else hash_at,
-                                           text.rfind(b"\n", 0, hash_at) + 1 in guarded, header)))
+                                           text.rfind(b"\n", 0, hash_at) + 1 in guarded, header, hash_at)))
     for hash_at, end in directives(text, b"undef"):
         match = _UNDEF.match(text, end)
         if match is not None:
@@ -181,11 +187,15 @@ class MacroTable:
         """`sources`: (header path or "" for the file, text) in the order they are read."""
         self._macros: dict[str, Macro] = {}
         self._unknown: dict[str, str] = {}
+        self._undefined: set[str] = set()           # the names some line #undef's
+        self._texts = {header: text for header, text in sources}
         self.every: dict[str, list[Macro]] = {}      # every definition of each name, known or not
         for header, text in sources:
             for name, macro in definitions(text, header):
                 if macro is not None:
                     self.every.setdefault(name, []).append(macro)
+                else:
+                    self._undefined.add(name)
                 if name in self._unknown:
                     continue
                 if macro is None:
@@ -201,7 +211,8 @@ class MacroTable:
                                           f"{macro.body!r}): which one holds is not known"
                     del self._macros[name]
                 elif macro.overridable and not held.overridable:
-                    self._macros[name] = Macro(held.name, held.params, held.body, held.offset, True, held.header)
+                    self._macros[name] = Macro(held.name, held.params, held.body, held.offset, True, held.header,
+                                               held.at)
         self.names = frozenset(self._macros) | frozenset(self._unknown)
 
     def __contains__(self, name: str) -> bool:
@@ -214,6 +225,56 @@ class MacroTable:
         if name in self._unknown:
             return Unknown(self._unknown[name])
         return ABSENT
+
+    def alternatives(self, name: str):
+        """Known(the definitions of a macro that has several, one of which holds wherever
+        the file uses it), Unknown(why not) or ABSENT (no such name, or one definition).
+
+        They are alternatives when every definition is object-like, no line `#undef`s the
+        name, no `#if`/`#ifdef`/`#elif` around a definition tests the name itself (then
+        the compile line may define it first: `#ifndef BS`), and the text of the file or
+        of one header defines it on every path through its conditionals (an include guard
+        aside): by a `#define` at its top, or by a conditional with an `#else` each of whose
+        branches does (`#ifdef BIG` / `#define BS 1024` / `#else` / `#define BS 128` /
+        `#endif`). A definition in a comment is none. A value
+        given with `-D` is then always replaced by one of them (a `#define` of a defined
+        name replaces it), so that whichever branch the build compiles, the macro is one
+        of these bodies."""
+        found = self.every.get(name, [])
+        if name not in self._unknown or name in self._macros:
+            return ABSENT
+        if name in self._undefined:
+            return Unknown(self._unknown[name])
+        if not found:
+            return ABSENT
+        function_like = next((m for m in found if not m.object_like), None)
+        if function_like is not None:
+            return Unknown(f"the macro {name} has several definitions, and {name}({', '.join(function_like.params)}) "
+                           "is function-like")
+        covered = False
+        for header in dict.fromkeys(m.header for m in found):
+            text = _uncommented(lines_of(self._texts.get(header, b"")))
+            # (a definition in a comment is no definition: it covers no path)
+            mine = [m.at for m in found if m.header == header and text[m.at:m.at + 1] == b"#"]
+            if not mine:
+                continue
+            groups = conditionals(text) if b"if" in text else []
+            tested = _tested_around(text, groups, mine, name)
+            if tested is not None:
+                where = f"{os.path.basename(header)}:" if header else "line "
+                line = text.count(b"\n", 0, tested[0]) + 1
+                return Unknown(f"the macro {name} may be given on the compile line (-D{name}=...): its #define at "
+                               f"{where}{line} is under '{tested[1]}', which tests it")
+            covered = covered or _covers(text, groups, mine)
+        if not covered:
+            return Unknown(f"the macro {name} has several definitions under #if branches, and some path through them "
+                           f"defines none (an #if or #elif without #else, around them or among them): there {name} "
+                           f"may come from the compile line (-D{name}=...)")
+        return Known(tuple(found))
+
+    def line_of(self, macro: Macro) -> int:
+        """The line of a definition in its own text (the file's or its header's)."""
+        return self._texts.get(macro.header, b"").count(b"\n", 0, max(macro.at, 0)) + 1
 
     def known(self) -> dict[str, Macro]:
         """The macros that have one definition, by name."""
@@ -269,6 +330,76 @@ class MacroTable:
             substituted = [t for b in body for t in (["("] + values[b] + [")"] if b in values else [b])]
             out += self._expand(substituted, hidden | {token}, depth + 1)
         return out
+
+
+_LITERAL_OR_COMMENT = re.compile(rb'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|/\*.*?(?:\*/|\Z)|//[^\n]*', re.S)
+
+
+def _uncommented(text: bytes) -> bytes:
+    """The text with its comments blanked, line breaks kept (length-preserving): a
+    directive in a comment is none."""
+    if b"/*" not in text and b"//" not in text:
+        return text
+    out = bytearray(text)
+    for match in _LITERAL_OR_COMMENT.finditer(text):
+        if match.group().startswith(b"/"):
+            out[match.start():match.end()] = re.sub(rb"[^\n]", b" ", match.group())
+    return bytes(out)
+
+
+def _around(groups: list[Conditional], at: int):
+    """(group, branch index) of each conditional whose branch holds the offset `at`, outermost first."""
+    out = []
+    for g in groups:
+        if g.start < at < g.end:
+            k = next((i for i, (lo, hi) in enumerate(g.branches) if lo <= at < hi), None)
+            if k is not None:
+                out.append((g, k))
+    return sorted(out, key=lambda gk: gk[0].start)
+
+
+def _tested_around(text: bytes, groups: list[Conditional], offsets: list[int], name: str):
+    """(offset, directive) of an `#if`/`#ifdef`/`#elif` deciding whether a definition at one
+    of `offsets` is read (its own branch's and the earlier branches' of each conditional
+    around it) that names `name`, or None."""
+    word = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
+    for at in offsets:
+        for g, k in _around(groups, at):
+            for i, (lo, _) in enumerate(g.branches[:k + 1]):
+                line_start = g.start if i == 0 else text.rfind(b"\n", 0, max(lo - 1, 0)) + 1
+                directive = text[line_start:lo].strip()
+                if word.search(directive):
+                    return at, directive.decode("utf-8", "replace")
+    return None
+
+
+_GUARD = re.compile(rb"#[ \t]*(?:ifndef[ \t]+(\w+)|if[ \t]+![ \t]*defined[ \t]*\(?[ \t]*(\w+))")
+
+
+def _guard(text: bytes, g: Conditional) -> bool:
+    """Whether the conditional is an include guard: `#ifndef G` (or `#if !defined(G)`), no
+    other branch, its first directive `#define G`."""
+    opener = _GUARD.match(text, g.start)
+    if opener is None or g.has_else or len(g.branches) != 1:
+        return False
+    name = opener.group(1) or opener.group(2)
+    lo, hi = g.branches[0]
+    first = re.search(rb"^[ \t]*#[ \t]*(\w+)[ \t]*(\w*)", text[lo:hi], re.M)
+    return first is not None and first.group(1) == b"define" and first.group(2) == name
+
+
+def _covers(text: bytes, groups: list[Conditional], offsets: list[int]) -> bool:
+    """Whether the text defines the name on every path through it (include guards aside):
+    by a definition at its top, or in a conditional at its top that has an #else and each of
+    whose branches does (recursively)."""
+    def sure(lo: int, hi: int) -> bool:
+        inside = [g for g in groups if lo <= g.start and g.end <= hi]
+        direct = [g for g in inside if not any(o is not g and o.start < g.start and g.end <= o.end for o in inside)]
+        if any(lo <= at < hi and not any(g.start < at < g.end for g in direct) for at in offsets):
+            return True
+        return any((g.has_else or _guard(text, g)) and all(sure(b_lo, b_hi) for b_lo, b_hi in g.branches)
+                   for g in direct)
+    return sure(0, len(text))
 
 
 class _Unexpandable(Exception):

@@ -44,6 +44,12 @@ _WRITES_FIRST = frozenset({"memcpy", "std::memcpy", "memset", "std::memset", "me
 _ASSIGNING = re.compile(r"(?<![=!<>])=(?!=)|\+\+|--|(?<![&])&(?![&=])|>>")
 
 
+def body_may_write(body: str) -> bool:
+    """Whether a macro's body holds an assignment, `++`/`--`, `&` or `>>`: a use of it may
+    write what it names."""
+    return bool(_ASSIGNING.search(body))
+
+
 class Callees:
     """The functions and function-like macros a file declares: for a call by name, what
     each parameter does with its argument."""
@@ -77,7 +83,7 @@ class Callees:
             return f"passed to {name}, which writes its first argument" if position == 0 or "swap" in name else None
         if name in self.macro_bodies:
             body = self.macro_bodies[name]
-            return f"passed to the macro {name}, whose body may write it" if _ASSIGNING.search(body) else None
+            return f"passed to the macro {name}, whose body may write it" if body_may_write(body) else None
         declared = self.functions.get(short)
         if declared:
             fitting = [p for p in declared if len(p) == count or (p and p[-1] == "variadic" and len(p) - 1 <= count)
@@ -206,6 +212,29 @@ def write_of(data: bytes, node: ts.Node, parent_of, callees: Callees | None, arr
         if effect is not None and effect.endswith("is a pointer") and not array:
             return None     # an integer cannot bind to a pointer: only `&x` (counted) could
         return f"'{shown}' is {effect}" if effect is not None else None
+    return None
+
+
+def captured_by_reference(data: bytes, node: ts.Node, parent_of, stop: ts.Node | None = None):
+    """How the use `node` of a name is captured by reference, or None: ("explicit", the
+    capture's name) where it is a capture `[&name]`; ("default", the lambda) where it sits
+    in a lambda (below `stop`, the function around it) that captures by reference by
+    default (`[&]`) and does not name it among its captures. A call of that lambda may
+    write the name, under a name a reader of its writes does not see."""
+    parent = parent_of(node)
+    if parent is not None and parent.type == "lambda_capture_specifier":
+        before = node.prev_sibling
+        return ("explicit", node) if before is not None and _text(data, before) == "&" else None
+    name = _text(data, node)
+    while parent is not None and parent != stop:
+        if parent.type == "lambda_expression":
+            captures = parent.child_by_field_name("captures")
+            listed = captures.named_children if captures is not None else ()
+            default = next((c for c in listed if c.type == "lambda_default_capture"), None)
+            if default is not None and _text(data, default) == "&" and \
+                    name not in (_text(data, c) for c in listed if c.type == "identifier"):
+                return "default", parent
+        parent = parent_of(parent)
     return None
 
 

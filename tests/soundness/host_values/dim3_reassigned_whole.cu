@@ -1,18 +1,41 @@
-// soundness: must-refuse
-// why: b = dim3(512) replaces the 64-thread block the declaration gave
-// no-edit: L001
-// no-edit: L007
-// expect: L002 "'b' is assigned (=)"
+// soundness: must-apply
+// why: b = dim3(512) replaces the 64-thread block the declaration gave: the bound is 512
+// edit: L001 "__launch_bounds__(512)"
+#include <cstdio>
 __global__ void scale(float* x, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) x[i] *= 2.0f;
 }
 
-
-void run(float* x, int n, bool wide)
+static int check(const char* what, float* x, int n, float factor)
 {
+    cudaError_t err = cudaDeviceSynchronize();
+    if (err != cudaSuccess) { printf("FAIL: %s: %s\n", what, cudaGetErrorString(err)); return 1; }
+    for (int i = 0; i < n; ++i)
+        if (x[i] != factor * i) { printf("FAIL: %s at %d: %f\n", what, i, x[i]); return 1; }
+    return 0;
+}
+
+static int launched(const char* what)
+{
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) { printf("FAIL: %s: %s\n", what, cudaGetErrorString(err)); return 1; }
+    return 0;
+}
+
+int main()
+{
+    const int n = 5000;
+    float* x = nullptr;
+    cudaMallocManaged(&x, n * sizeof(float));
+    for (int i = 0; i < n; ++i) x[i] = (float)i;
     dim3 b(64);
-    if (wide) b = dim3(512);
-    scale<<<(n + 63) / 64, b>>>(x, n);
+    if (n > 1000) b = dim3(512);
+    scale<<<(n + b.x - 1) / b.x, b>>>(x, n);
+    if (launched("scale")) return 1;
+    if (check("scale", x, n, 2.0f)) return 1;
+    cudaFree(x);
+    printf("PASS\n");
+    return 0;
 }

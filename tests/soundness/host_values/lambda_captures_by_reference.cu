@@ -2,7 +2,7 @@
 // why: a lambda that captures by reference sets the block
 // no-edit: L001
 // no-edit: L007
-// expect: L002 "'threads' is assigned (=)"
+// expect: L002 "it is captured by reference by the lambda"
 __global__ void scale(float* x, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,8 +1,8 @@
-// soundness: must-refuse
-// why: BS is 1024 with -DBIG and 128 otherwise: a bound right in one configuration fails the other
-// no-edit: L001
+// soundness: must-apply
+// why: BS is 1024 with -DBIG and 128 otherwise: a bound of the largest, 1024, holds in both; moving the launch would need the one value
+// edit: L001 "__launch_bounds__(1024)"
 // no-edit: L007
-// expect: L002 "several or no definitions"
+#include <cstdio>
 #ifdef BIG
 #define BS 1024
 #else
@@ -14,8 +14,32 @@ __global__ void scale(float* x, int n)
     if (i < n) x[i] *= 2.0f;
 }
 
-
-void run(float* x, int n)
+static int check(const char* what, float* x, int n, float factor)
 {
+    cudaError_t err = cudaDeviceSynchronize();
+    if (err != cudaSuccess) { printf("FAIL: %s: %s\n", what, cudaGetErrorString(err)); return 1; }
+    for (int i = 0; i < n; ++i)
+        if (x[i] != factor * i) { printf("FAIL: %s at %d: %f\n", what, i, x[i]); return 1; }
+    return 0;
+}
+
+static int launched(const char* what)
+{
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) { printf("FAIL: %s: %s\n", what, cudaGetErrorString(err)); return 1; }
+    return 0;
+}
+
+int main()
+{
+    const int n = 5000;
+    float* x = nullptr;
+    cudaMallocManaged(&x, n * sizeof(float));
+    for (int i = 0; i < n; ++i) x[i] = (float)i;
     scale<<<(n + BS - 1) / BS, BS>>>(x, n);
+    if (launched("scale")) return 1;
+    if (check("scale", x, n, 2.0f)) return 1;
+    cudaFree(x);
+    printf("PASS\n");
+    return 0;
 }

@@ -20,6 +20,10 @@ Not handled:
 Example:
     __global__ void k(float *x) {...}  k<<<g, 256>>>(x);
     ->  __global__ void __launch_bounds__(256) k(float *x) {...}
+    A block that is one of several values at run time, each known (a macro defined in
+    every branch of an `#ifdef BIG` / `#else`, `int threads = 256; if (n < 1000) threads =
+    128;`, `for (int bs = 64; bs <= 1024; bs *= 2)`), counts as its largest, and the note
+    says where the values come from.
     A block size that is a macro the compile line may redefine (its `#define` under
     `#ifndef TPB`) is no number: when every launch is exactly that macro, and the macro is
     defined where the kernel is, the bound is `__launch_bounds__(TPB)`; else none (L002).
@@ -42,7 +46,10 @@ On CDNA (gfx90a, gfx942) that caps it at 128 VGPRs per lane, so a register-heavy
 spills to scratch memory even when it is only ever launched with 256 threads (measured:
 a kernel with 160 live floats gets 128 VGPRs and 832 bytes of scratch per lane without
 bounds, 242 VGPRs and no spill with `__launch_bounds__(256)`). Where every launch of
-the kernel is known, the bound is the largest block size among them.""",
+the kernel is known, the bound is the largest block size among them. A launch whose block
+is one of several known values counts as the largest: a macro defined in every branch of
+an `#if`/`#else` (whichever the build compiles), a local assigned only constants, a `for`
+counter that only the loop's update changes (`for (int bs = 64; bs <= 1024; bs *= 2)`).""",
     edits=True, safe=False, topic="launch-bounds", settles=True,
     example="__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
             "void f(float *x) { k<<<4, 256>>>(x); }\n",
@@ -51,9 +58,11 @@ the kernel is known, the bound is the largest block size among them.""",
 UNKNOWN_SIZE = rule(
     "L002", "unknown-block-size", WARNING, "a kernel cannot be bounded: a launch's block size is unknown", """
 A launch's block size is read at run time (a parameter, a call, a variable some use may
-write: an assignment, `++`, a member write `b.x = ...`, its address taken, a non-const
-reference to it, a call that may take it by reference, `>>`), is a macro the compile
-line may redefine in an expression (`2 * TPB` under `#ifndef TPB`), or the kernel's name
+write: an assignment of a value not known, a compound assignment, `++`, a member write
+`b.x = ...`, its address taken, a non-const reference to it, a capture by reference, a
+call that may take it by reference, `>>`), is a macro the compile line may redefine in
+an expression (`2 * TPB` under `#ifndef TPB`) or whose definitions under `#if` branches
+are not all constants or leave a path that defines none, or the kernel's name
 is used as a value (passed to `cudaLaunchKernel`, stored in a pointer), so its launches
 cannot all be counted. A kernel of external linkage in files given alone that do not
 hold the program (none defines `main`) may be launched by other translation units:
@@ -105,6 +114,14 @@ def bound(ctx: Context, kernel, sites: KernelLaunches) -> None:
                    "block", end=end, subject=kernel.name)
         return
     places = ", ".join(where for where, _, _ in found[:3]) + (f" and {len(found) - 3} more" if len(found) > 3 else "")
+    # A launch whose block is one of several values at run time (a macro's definitions
+    # under #if branches, a local's constant assignments) says how they were found.
+    noted: dict[str, list[str]] = {}
+    for where, _, note in found:
+        if note:
+            noted.setdefault(note, []).append(where)
+    notes = "".join(f"; at {', '.join(wheres[:3])}{' and more' if len(wheres) > 3 else ''}, {note} (the bound is "
+                    "the largest)" for note, wheres in noted.items())
     ctx.fix(BOUNDED, Edit(start, start, f"__launch_bounds__({largest}) ".encode()),
-            f"{kernel.name} is launched with at most {largest} threads per block ({places}): without bounds HIP "
-            "compiles it for 1024")
+            f"{kernel.name} is launched with at most {largest} threads per block ({places}){notes}: without bounds "
+            "HIP compiles it for 1024")

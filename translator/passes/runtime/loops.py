@@ -47,6 +47,7 @@ import tree_sitter as ts
 
 from translator.ir.ancestry import ancestry
 from translator.ir.nodes import call_of, descendants, hits
+from translator.ir.writes import captured_by_reference
 
 LOOPS = ("for_statement", "while_statement", "do_statement")
 _JUMPS = {"break_statement": "break", "continue_statement": "continue", "return_statement": "return",
@@ -421,26 +422,22 @@ def _other_name(data: bytes, function: ts.Node, name: str, callees) -> str | Non
     for use in found.identifiers.get(name, ()):
         parent = use.parent
         if parent is not None and parent.type == "lambda_capture_specifier":
-            before = use.prev_sibling
-            if before is not None and text(data, before) == "&":
+            if captured_by_reference(data, use, _parent) is not None:
                 return f"a lambda captures '{name}' by reference (line {line_of(data, use)}): calling it may write it"
             continue
-        lam = parent if found.lambdas else None    # (no lambda around the use: no walk up, which costs the depth)
-        while lam is not None and lam != function and lam.type != "lambda_expression":
-            lam = lam.parent
-        if lam is not None and lam.type == "lambda_expression":
-            captures = lam.child_by_field_name("captures")
-            explicit = [c for c in (captures.named_children if captures is not None else ()) if c.type == "identifier"]
-            default = next((c for c in (captures.named_children if captures is not None else ())
-                            if c.type == "lambda_default_capture"), None)
-            if default is not None and text(data, default) == "&" and name not in (text(data, c) for c in explicit) \
-                    and not _declared_names_within(data, lam, name):
-                return (f"a lambda (line {line_of(data, lam)}) captures everything by reference and uses '{name}': "
-                        "calling it may write it")
+        # (no lambda around the use: no walk up, which costs the depth)
+        captured = captured_by_reference(data, use, _parent, function) if found.lambdas else None
+        if captured is not None and not _declared_names_within(data, captured[1], name):
+            return (f"a lambda (line {line_of(data, captured[1])}) captures everything by reference and uses "
+                    f"'{name}': calling it may write it")
         why = write_of_alias(data, use, callees)
         if why is not None:
             return f"'{name}' has another name (line {line_of(data, use)}: {why}): a write through it changes '{name}'"
     return None
+
+
+def _parent(node: ts.Node) -> ts.Node | None:
+    return node.parent
 
 
 def _declared_names_within(data: bytes, scope: ts.Node, name: str) -> bool:

@@ -1,0 +1,42 @@
+// soundness: must-apply
+// why: the counter steps by 32 from 32 while it is at most 256: the bound is 256
+// edit: L001 "__launch_bounds__(256)"
+#include <cstdio>
+__global__ void scale(float* x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= 2.0f;
+}
+
+static int check(const char* what, float* x, int n, float factor)
+{
+    cudaError_t err = cudaDeviceSynchronize();
+    if (err != cudaSuccess) { printf("FAIL: %s: %s\n", what, cudaGetErrorString(err)); return 1; }
+    for (int i = 0; i < n; ++i)
+        if (x[i] != factor * i) { printf("FAIL: %s at %d: %f\n", what, i, x[i]); return 1; }
+    return 0;
+}
+
+static int launched(const char* what)
+{
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) { printf("FAIL: %s: %s\n", what, cudaGetErrorString(err)); return 1; }
+    return 0;
+}
+
+int main()
+{
+    const int n = 5000;
+    float* x = nullptr;
+    cudaMallocManaged(&x, n * sizeof(float));
+    for (int i = 0; i < n; ++i) x[i] = (float)i;
+    for (unsigned bs = 32; bs <= 256; bs += 32) {
+        scale<<<(n + bs - 1) / bs, bs>>>(x, n);
+        if (launched("scale")) return 1;
+        cudaDeviceSynchronize();
+    }
+    if (check("scale", x, n, 256.0f)) return 1;
+    cudaFree(x);
+    printf("PASS\n");
+    return 0;
+}

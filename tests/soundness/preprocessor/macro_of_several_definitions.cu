@@ -1,0 +1,46 @@
+// soundness: must-apply
+// why: BS is WARPS * 32 and WARPS is 2 or 8 by an #ifdef: the bound is 256
+// edit: L001 "__launch_bounds__(256)"
+// no-edit: L007
+#include <cstdio>
+#ifdef FEW_WARPS
+#define WARPS 2
+#else
+#define WARPS 8
+#endif
+#define BS (WARPS * 32)
+__global__ void scale(float* x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= 2.0f;
+}
+
+static int check(const char* what, float* x, int n, float factor)
+{
+    cudaError_t err = cudaDeviceSynchronize();
+    if (err != cudaSuccess) { printf("FAIL: %s: %s\n", what, cudaGetErrorString(err)); return 1; }
+    for (int i = 0; i < n; ++i)
+        if (x[i] != factor * i) { printf("FAIL: %s at %d: %f\n", what, i, x[i]); return 1; }
+    return 0;
+}
+
+static int launched(const char* what)
+{
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) { printf("FAIL: %s: %s\n", what, cudaGetErrorString(err)); return 1; }
+    return 0;
+}
+
+int main()
+{
+    const int n = 5000;
+    float* x = nullptr;
+    cudaMallocManaged(&x, n * sizeof(float));
+    for (int i = 0; i < n; ++i) x[i] = (float)i;
+    scale<<<(n + BS - 1) / BS, BS>>>(x, n);
+    if (launched("scale")) return 1;
+    if (check("scale", x, n, 2.0f)) return 1;
+    cudaFree(x);
+    printf("PASS\n");
+    return 0;
+}
