@@ -8,9 +8,17 @@ fix and the estimate.
 The rewrite (R012) is made when:
 
 * every launch is on one stream `s` that the function creates itself
-  (translator.passes.runtime.streams.created): not the default stream, on which capture
-  is illegal (the legacy default stream cannot be captured), not a parameter or a global
-  (a caller's stream may be the default stream or already capturing);
+  (translator.passes.runtime.streams.created), not a parameter or a global (a caller's
+  stream may be already capturing); or every launch is on the default stream (none named,
+  `0`, `NULL`, `cudaStreamLegacy`, `cudaStreamPerThread`...), which cannot be captured (the
+  legacy default stream cannot, and while a blocking stream captures, any use of it is
+  illegal): the launches are then captured on a non-blocking stream the rewrite creates
+  (`cudaStreamCreateWithFlags(&c, cudaStreamNonBlocking)`, checked, destroyed after the
+  loop; the captured copy's configurations name it, a third argument kept) and the graph
+  is launched on the default stream they named. A graph launch is one operation of that
+  stream, ordered as the first launch was (after the stream's earlier work, and, on the
+  legacy stream, after the blocking streams' work) and its nodes run in the launches'
+  order, so every iteration runs the same kernels in the same order after the same work;
 * each launch's configuration and arguments are loop-invariant (loops.invariant: names
   declared outside the loop that nothing in it writes; an address passed to a runtime
   call before the loop, `cudaMalloc(&d, ...)`, keeps nothing): a graph replays the
@@ -94,11 +102,16 @@ CAPTURED = rule(
     "R012", "launches-as-graph", NOTE, "a loop of launches only is captured once as a graph, launched per iteration", """
 A loop's body is a fixed sequence of two or more kernel launches and nothing else, with no
 host work between iterations: every iteration pays each launch's overhead on the host.
-Where the launches are all on one stream the function creates (capture is illegal on the
-legacy default stream) and their configurations and arguments are loop-invariant, the
-sequence is captured once before the loop (`cudaStreamBeginCapture` in thread-local
+Where the launches are all on one stream the function creates, or all on the default
+stream, and their configurations and arguments are loop-invariant, the sequence is
+captured once before the loop (`cudaStreamBeginCapture` in thread-local
 mode, the launches as written, `cudaStreamEndCapture`, `cudaGraphInstantiate`), the loop
-launches the graph (`cudaGraphLaunch(exec, s)`) and the graph is destroyed after it. For
+launches the graph (`cudaGraphLaunch(exec, s)`) and the graph is destroyed after it. The
+default stream cannot be captured (the legacy one at all, and while a blocking stream
+captures, any use of it is illegal): launches on it are captured on a non-blocking stream
+the rewrite creates (`cudaStreamCreateWithFlags(&c, cudaStreamNonBlocking)`, destroyed
+after the loop), whose name the captured copy's configurations give, and the graph is
+launched on the default stream, one operation ordered there as the first launch was. For
 HIP (ROCm 4.3 and later) `hipGraphInstantiate` takes its five arguments (exec, graph,
 error node, log buffer, its size); CUDA 12 and later take three (exec, graph, flags).
 Every graph call's result is checked: where the capture's start or end, the
@@ -111,14 +124,15 @@ DISPATCH = rule(
     "R013", "launch-loop-dispatch", WARNING, "a loop of launches only that is not captured as a graph, with the fix", """
 A loop's body is a fixed sequence of two or more launches and nothing else, but capturing
 it as a graph is not proved safe: the warning names the missing fact (the launches are on
-the default stream or on several streams, the stream is not one the function creates, an
-argument changes per iteration, the target ROCm has no graphs). The fix: capture the
+several streams, the stream is not one the function creates, an argument changes per
+iteration, the target ROCm has no graphs). The fix: capture the
 sequence once on a stream of your own (`cudaStreamBeginCapture(s, ...)`, the launches,
 `cudaStreamEndCapture(s, &graph)`, `cudaGraphInstantiate`), launch the graph per
 iteration (`cudaGraphLaunch(exec, s)`; arguments that change per iteration through
 `cudaGraphExecKernelNodeSetParams`), and destroy it after the loop. The estimate of the
 launch overhead saved comes from the graph benchmark's recorded result on the H200.""",
-    example=_EXAMPLE.replace(", 0, s>>>", ">>>"), options=_OPTIONS, topic="runtime")
+    example=_EXAMPLE.replace("half<<<(n + 255) / 256, 256, 0, s>>>(d, n);", "half<<<(n + 255) / 256, 256, 0, s>>>(d + it, n);"),
+    options=_OPTIONS, topic="runtime")
 
 RULES = (CAPTURED, DISPATCH)
 
@@ -224,9 +238,18 @@ def _consider(ctx, values, data: bytes, loop, launches, function) -> None:
     body_indent = data[body_line:first.start_byte]
     unit = body_indent[len(indent):] if body_indent.startswith(indent) and len(body_indent) > len(indent) else b"    "
     launched = data[first.start_byte:last.end_byte]
-    # The launches as written, re-indented one level deeper than `base` (they were at `body_indent`).
-    def at(base: bytes) -> bytes:
-        text_ = launched
+    # On the default stream, the capture is on a non-blocking stream of the rewrite's own (the
+    # legacy default stream cannot be captured, and a blocking stream's capture makes any use
+    # of it illegal); the captured copy's launches name that stream, the graph is launched on
+    # the default stream the launches were on.
+    own = _fresh(words, "cu2hip_graph_stream") if stream in streams.DEFAULT_STREAMS else None
+    captured = launched if own is None else _on_stream(data, launches, first.start_byte, own)
+    launch_on = stream if own is None else (stream if stream in _NAMED_DEFAULTS else "0")
+    capture_on = stream if own is None else own
+
+    # The launches (as written, or as captured), re-indented one level deeper than `base`
+    # (they were at `body_indent`).
+    def at(base: bytes, text_: bytes = launched) -> bytes:
         if body_indent.strip() == b"" and body_indent:
             text_ = text_.replace(newline + body_indent, newline + base + unit)
         return base + unit + text_
@@ -234,29 +257,69 @@ def _consider(ctx, values, data: bytes, loop, launches, function) -> None:
         instantiate = f"cudaGraphInstantiate(&{exec_}, {graph}, nullptr, nullptr, 0) == cudaSuccess;"
     else:
         instantiate = f"cudaGraphInstantiate(&{exec_}, {graph}, 0) == cudaSuccess;"
-    s = stream
-    lines = [f"cudaGraph_t {graph} = nullptr;".encode(), f"cudaGraphExec_t {exec_} = nullptr;".encode(),
-             f"bool {ok} = cudaStreamBeginCapture({s}, cudaStreamCaptureModeThreadLocal) == cudaSuccess;".encode(),
-             f"if ({ok}) {{".encode(), None,
-             unit + f"{ok} = cudaStreamEndCapture({s}, &{graph}) == cudaSuccess && {graph} != nullptr;".encode(),
-             unit + f"{ok} = {ok} && {instantiate}".encode(), b"}"]
-    before = b"".join((at(indent) if line is None else indent + line) + newline for line in lines)
+    s = capture_on
+    begin = f"cudaStreamBeginCapture({s}, cudaStreamCaptureModeThreadLocal) == cudaSuccess;"
+    lines = [f"cudaGraph_t {graph} = nullptr;".encode(), f"cudaGraphExec_t {exec_} = nullptr;".encode()]
+    if own is not None:
+        lines += [f"cudaStream_t {own} = nullptr;".encode(),
+                  f"bool {ok} = cudaStreamCreateWithFlags(&{own}, cudaStreamNonBlocking) == cudaSuccess &&".encode(),
+                  unit + unit + begin.encode()]
+    else:
+        lines.append(f"bool {ok} = {begin}".encode())
+    lines += [f"if ({ok}) {{".encode(), None,
+              unit + f"{ok} = cudaStreamEndCapture({s}, &{graph}) == cudaSuccess && {graph} != nullptr;".encode(),
+              unit + f"{ok} = {ok} && {instantiate}".encode(), b"}"]
+    before = b"".join((at(indent, captured) if line is None else indent + line) + newline for line in lines)
     before = before[len(indent):] + indent
     inner = body_indent if body_indent.strip() == b"" else indent + unit
-    in_loop = (f"if (!{ok} || cudaGraphLaunch({exec_}, {s}) != cudaSuccess) {{".encode() + newline
+    in_loop = (f"if (!{ok} || cudaGraphLaunch({exec_}, {launch_on}) != cudaSuccess) {{".encode() + newline
                + inner + unit + f"{ok} = false;".encode() + newline + at(inner) + newline + inner + b"}")
     after = (newline + indent + f"if ({exec_} != nullptr) cudaGraphExecDestroy({exec_});".encode() + newline + indent
              + f"if ({graph} != nullptr) cudaGraphDestroy({graph});".encode())
+    if own is not None:
+        after += newline + indent + f"if ({own} != nullptr) cudaStreamDestroy({own});".encode()
     edits = (Edit(loop.start_byte, loop.start_byte, before),
              Edit(first.start_byte, last.end_byte, in_loop),
              Edit(loop.end_byte, loop.end_byte, after))
-    reason = (f"the {len(launches)} launches of the loop at line {line} ({kernels}) captured once as a graph on "
-              f"'{s}' and the graph launched per iteration: the body is nothing but the launches, all on '{s}', a "
-              f"stream the function creates, and their configurations and arguments are loop-invariant; "
-              f"{estimate(len(launches))}")
+    if own is None:
+        where = (f"captured once as a graph on '{s}' and the graph launched per iteration: the body is nothing but "
+                 f"the launches, all on '{s}', a stream the function creates")
+    else:
+        where = (f"captured once as a graph on a non-blocking stream of their own ('{own}': the default stream "
+                 f"cannot be captured) and the graph launched per iteration on the default stream ('{launch_on}'), "
+                 "where they were: the body is nothing but the launches, all on the default stream, so each graph "
+                 "launch runs them in the same order after the same work")
+    reason = (f"the {len(launches)} launches of the loop at line {line} ({kernels}) {where}, and their configurations "
+              f"and arguments are loop-invariant; {estimate(len(launches))}")
     fix = ctx.fix(CAPTURED, edits, reason)
     if fix is not None:
         ctx.report(CAPTURED, loop.start_byte, reason, end=loop.end_byte, fix=fix, subject=kernels)
+
+
+# Default streams that are handles of their own (a graph launched on them goes where the
+# launches went); the others are the null stream, written `0`.
+_NAMED_DEFAULTS = frozenset({"cudaStreamLegacy", "cudaStreamPerThread"})
+
+
+def _on_stream(data: bytes, launches, start: int, stream: str) -> bytes:
+    """The text from `start` to the last launch's end with every launch's configuration
+    naming `stream`: `<<<g, b>>>` -> `<<<g, b, 0, stream>>>`, `<<<g, b, m>>>` -> `<<<g, b, m,
+    stream>>>`, a fourth argument replaced."""
+    edits = []
+    for call in launches:
+        config = next(c for c in call.children if c.type == "kernel_call_syntax")
+        parts = [c for c in config.named_children if c.type != "comment"]
+        close = config.children[-1]
+        if len(parts) > 3:
+            edits.append((parts[3].start_byte, parts[3].end_byte, stream.encode()))
+        else:
+            edits.append((close.start_byte, close.start_byte,
+                          (b", 0, " if len(parts) == 2 else b", ") + stream.encode()))
+    out, at = b"", start
+    for lo, hi, new in sorted(edits):
+        out += data[at:lo] + new
+        at = hi
+    return out + data[at:launches[-1].parent.end_byte]
 
 
 def _fresh(words, name: str) -> str:
@@ -275,8 +338,7 @@ def _prove(ctx, values, data: bytes, loop, launches, function):
     if len(distinct) > 1:
         missing.append(f"the launches are on several streams ({', '.join(distinct)})")
     elif stream in streams.DEFAULT_STREAMS:
-        missing.append("the launches are on the default stream, which cannot be captured (capture is illegal on the "
-                       "legacy default stream): launch them on a stream of your own")
+        pass        # captured on a stream of the rewrite's own, the graph launched on the default stream
     else:
         why = streams.created(data, function, stream, loop.start_byte)
         if why is not None:
