@@ -227,8 +227,8 @@ def _consider(ctx, values, data: bytes, loop, launches, function) -> None:
                    end=loop.end_byte, subject=kernels)
         return
     words = ctx.parsed.words
-    graph, exec_, ok = (_fresh(words, "cu2hip_graph"), _fresh(words, "cu2hip_graph_exec"),
-                        _fresh(words, "cu2hip_graph_ok"))
+    graph, exec_, ok = (loops.fresh(words, "cu2hip_graph"), loops.fresh(words, "cu2hip_graph_exec"),
+                        loops.fresh(words, "cu2hip_graph_ok"))
     newline = b"\r\n" if b"\r\n" in data else b"\n"
     loop_line = data.rfind(b"\n", 0, loop.start_byte) + 1
     indent = data[loop_line:loop.start_byte]
@@ -242,7 +242,7 @@ def _consider(ctx, values, data: bytes, loop, launches, function) -> None:
     # legacy default stream cannot be captured, and a blocking stream's capture makes any use
     # of it illegal); the captured copy's launches name that stream, the graph is launched on
     # the default stream the launches were on.
-    own = _fresh(words, "cu2hip_graph_stream") if stream in streams.DEFAULT_STREAMS else None
+    own = loops.fresh(words, "cu2hip_graph_stream") if stream in streams.DEFAULT_STREAMS else None
     captured = launched if own is None else _on_stream(data, launches, first.start_byte, own)
     launch_on = stream if own is None else (stream if stream in _NAMED_DEFAULTS else "0")
     capture_on = stream if own is None else own
@@ -320,13 +320,6 @@ def _on_stream(data: bytes, launches, start: int, stream: str) -> bytes:
         out += data[at:lo] + new
         at = hi
     return out + data[at:launches[-1].parent.end_byte]
-
-
-def _fresh(words, name: str) -> str:
-    candidate, k = name, 2
-    while candidate.encode() in words:
-        candidate, k = f"{name}_{k}", k + 1
-    return candidate
 
 
 def _prove(ctx, values, data: bytes, loop, launches, function):

@@ -66,6 +66,14 @@ def text(data: bytes, node: ts.Node | None) -> str:
     return "" if node is None else data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
 
+def fresh(words, name: str) -> str:
+    """`name`, or `name_2`, `name_3`...: the first that is not a word of the file."""
+    candidate, k = name, 2
+    while candidate.encode() in words:
+        candidate, k = f"{name}_{k}", k + 1
+    return candidate
+
+
 def line_of(data: bytes, node: ts.Node) -> int:
     """The 1-based line the node starts on (for messages)."""
     return data.count(b"\n", 0, node.start_byte) + 1
