@@ -17,7 +17,8 @@ size known only at run time, pinned where it holds 256 KiB or more, decided ther
 else reports it (R008), and reports `cudaMemcpyAsync` of a pageable buffer (R009).
 `graphs` (pattern 4) captures a loop of launches only, on a stream the function creates
 or on the default stream (captured on a non-blocking stream of its own, launched on the
-default stream), once as a CUDA graph launched per iteration (R012), else reports it with the fix and the
+default stream), once as a CUDA graph launched per iteration (a loop of one launch: 16 of
+them in a row as one graph, launched every 16th iteration; R012), else reports it with the fix and the
 benchmark's estimate (R013). `streams` says which stream each call's work goes to.
 Legal when: the facts of translator.passes.runtime.loops (hoists), .sync (R010, R011),
 .pinned (R007) and .graphs (R012) are all proved (for a hoist: the loop runs at least
