@@ -514,3 +514,25 @@ def test_a_loop_of_one_launch_that_runs_fewer_times_than_a_graph_holds_is_left_a
                          b"    }\n    for (int i = 1; i <= 16; i++) {\n        k<<<1, 64>>>(d, n);\n    }\n}\n")
     assert [d.code for d in result.diagnostics] == ["R012"]
     assert result.output.count(b"cudaGraphLaunch(") == 1 and b"i <= 16" in result.output
+
+
+def test_a_loop_of_launches_whose_header_reads_a_managed_variable_by_name_is_not_captured():
+    # `done` is managed memory the kernel writes: the header reads it as it would `*p`, and a
+    # graph (or a batch of 16 launches enqueued later) would change what each read sees.
+    body = (b"__managed__ int done;\n__global__ void tick(int* c) { if (++*c == 5) done = 1; }\n"
+            b"void f(int* c) {\n    for (int it = 0; it < 1000 && done == 0; ++it) {\n        tick<<<1, 1>>>(c);\n    }\n}\n")
+    result, found = _run(body)
+    assert not result.changed
+    assert "the loop's header reads memory ('done')" in found["R013"]
+
+
+def test_a_refusal_about_a_launch_a_graph_capture_copies_is_said_once():
+    # The capture, its fallback and the remainder copy the launch: the rounds after the
+    # capture see three more launches of the kernel, and rebalancing's note about each would
+    # repeat, word for word, the one it gave the user's launch.
+    body = (b"__global__ void tile(float* x) { __shared__ float t[128]; t[threadIdx.x] = x[threadIdx.x];"
+            b" __syncthreads(); x[threadIdx.x] = t[127 - threadIdx.x]; }\n"
+            b"void f(float* d, int repeat) {\n    for (int i = 0; i < repeat; i++) {\n        tile<<<1, 128>>>(d);\n    }\n}\n")
+    result = translate("case.cu", body, Options(target="cuda"))
+    codes = [d.code for d in result.diagnostics]
+    assert "R012" in codes and codes.count("L009") == 1, [d.format() for d in result.diagnostics]

@@ -397,6 +397,16 @@ def _fewer_trips(values, loop) -> int | None:
     return trips if trips < BATCH else None
 
 
+_MANAGED = re.compile(rb"\b__managed__\b[^;{}]*;")
+_WORD = re.compile(rb"[A-Za-z_]\w*")
+
+
+def _managed_names(data: bytes) -> frozenset[str]:
+    """Every word of the file's `__managed__` declarations: a name among them is memory the
+    device writes, which a loop's header reading it by name reads as it would through `*p`."""
+    return frozenset(w.decode() for m in _MANAGED.finditer(data) for w in _WORD.findall(m.group(0)))
+
+
 def _prove(ctx, values, data: bytes, loop, launches, function):
     """([], the stream) when the rewrite is proved, else (every missing fact, None)."""
     missing: list[str] = []
@@ -422,11 +432,13 @@ def _prove(ctx, values, data: bytes, loop, launches, function):
     if capture is not None:
         missing.append(f"the function captures a stream itself (line {ctx.source.position(capture.start_byte)[0]}): "
                        "the loop may run inside that capture, where another would be illegal")
+    shared = _managed_names(data)
     for field in ("initializer", "condition", "update"):
         part = loop.child_by_field_name(field)
         read = next((n for n in loops.walk(part) if n.type == "subscript_expression" or n.type == "pointer_expression"
                      and text(data, n.child_by_field_name("operator")) == "*" or n.type == "field_expression"
-                     and text(data, n.child_by_field_name("operator")) == "->"), None) if part is not None else None
+                     and text(data, n.child_by_field_name("operator")) == "->"
+                     or n.type == "identifier" and text(data, n) in shared), None) if part is not None else None
         if read is not None:
             missing.append(f"the loop's header reads memory ('{text(data, read)}'): host work between iterations "
                            "that may read what the launches wrote")
