@@ -367,7 +367,13 @@ def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node, taken_ok=None) 
     function: ts.Node | None | bool = False         # (not looked up yet)
     for n in walk(expr):
         if n.type == "call_expression":
+            if _constructs_dim3(data, values, n):
+                continue        # `dim3(x, y)`: a value made of its arguments, which the walk goes on to
             return f"'{text(data, n)}' is a call: its value may change per iteration"
+        if n.parent is not None and n.parent.type in ("call_expression", "argument_list") and \
+                _constructs_dim3(data, values, n.parent if n.parent.type == "call_expression" else n.parent.parent) \
+                and (n.type == "argument_list" or n == n.parent.child_by_field_name("function")):
+            continue
         if n.is_named and n.type not in _INVARIANT_KINDS and n.parent is not None \
                 and n.parent.type not in ("sizeof_expression", "type_descriptor", "cast_expression") \
                 and not n.type.endswith("type") and n.type not in ("field_identifier",):
@@ -404,6 +410,16 @@ def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node, taken_ok=None) 
         if why is not None:
             return why
     return None
+
+
+def _constructs_dim3(data: bytes, values, call: ts.Node | None) -> bool:
+    """`call` is `dim3(...)` (the runtime's type, which the file does not declare): it makes a
+    value of its arguments and reads nothing else."""
+    if call is None or call.type != "call_expression":
+        return False
+    function = call.child_by_field_name("function")
+    return function is not None and function.type == "identifier" and text(data, function) == "dim3" and \
+        not declared_in_file(data, values.root, "dim3")
 
 
 _ASSIGNING_TOKENS = frozenset({"=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "&"})
