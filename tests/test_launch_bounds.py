@@ -324,23 +324,3 @@ def test_report_html_is_one_page_with_a_chart_per_figure(capsys) -> None:
     assert "<h2>VGPRs per kernel</h2>\n<p>VGPRs per kernel: no figures.</p>" in page    # --no-compile
     assert "<td>scale</td><td>128, 256</td><td>256</td>" in page
     assert "<li>--no-compile: no compiler figures</li>" in page
-
-
-def test_a_kernel_no_file_launches_is_said_so_when_a_restructuring_pass_rewrote_the_first_round(tmp_path,
-                                                                                                 capsys) -> None:
-    # A runtime rewrite in round 0 (a buffer made pinned) puts the launch-bounds pass off to
-    # round 1: its L003 was said only in round 0, so it was never said.
-    tree = tmp_path / "src"
-    tree.mkdir()
-    (tree / "main.cu").write_text(
-        "#include <cstdlib>\n__global__ void unused_kernel(float* x) { x[threadIdx.x] = 1; }\n"
-        "__global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }\n"
-        "int main() {\n    const int n = 1 << 20;\n    float* h = (float*)malloc(n * sizeof(float));\n    float* d;\n"
-        "    cudaMalloc(&d, n * sizeof(float));\n    for (int it = 0; it < 10; ++it) {\n"
-        "        cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);\n        twice<<<(n + 255) / 256, 256>>>(d, n);\n"
-        "    }\n    free(h);\n    return 0;\n}\n")
-    assert main(["translate", str(tree), "-o", str(tmp_path / "hip"), "--rocm-version", "5.2", "--no-cache"]) == 0
-    err = capsys.readouterr().err
-    assert "[R007]" in err
-    assert f"{tree / 'main.cu'}:2:17: note: unused_kernel is launched from no translated file: not bounded" in err
-    assert err.count("[L003]") == 1

@@ -81,8 +81,8 @@ def bound(ctx: Context, kernel, sites: KernelLaunches) -> None:
     start, end = kernel.name_span
     found = sites.of(kernel.name)
     if not found:
-        if ctx.options.launch_index is None or ctx.rewritten:
-            return      # one file on its own: its kernels may be launched elsewhere; or said in the pass's first round
+        if ctx.options.launch_index is None or ctx.round > 0:
+            return      # one file on its own: its kernels may be launched elsewhere; or said of the input
         ctx.report(NOT_LAUNCHED, start, f"{kernel.name} is launched from no translated file: not bounded (HIP "
                    "compiles it for blocks of 1024 threads)", end=end, subject=kernel.name)
         return
