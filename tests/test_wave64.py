@@ -74,7 +74,6 @@ NOT_ON_MODEL = {
                                           "of a kernel",
     "corpus/graphs/graph_capture.cu": "HIP-CPU has no graphs (hipGraph_t)",
     "corpus/graphs/graph_explicit.cu": "HIP-CPU has no graphs (hipGraph_t)",
-    "corpus/runtime/launch_graphs.cu": "HIP-CPU has no graphs (hipGraph_t: the runtime pass captures its loop)",
     "corpus/kernels/rebalance_launches.cu": "HIP-CPU does not link its extern __shared__ array "
                                             "(part)",
     "corpus/warp/ptx_idioms.cu": "HIP-CPU has no __bitextract_u32 / __bitinsert_u32 (what the PTX becomes)",

@@ -93,8 +93,11 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
         here = source if round_ == 0 else MappedSource(source, text, OffsetMap(applied))
         ctx = _analyse(here, options, tables, policy, passes, round_, rewritten, codes)
         first, last = first or ctx, ctx
+        said = {(d.code, d.message) for d in diagnostics if d.fix is None}     # by the rounds before
         for d in ctx.diagnostics:
-            if d.format() not in seen:
+            # A refusal a later round repeats word for word elsewhere is about a copy a rewrite
+            # made of the user's code (a graph capture's launches, its fallback's): said once.
+            if d.format() not in seen and not (d.fix is None and (d.code, d.message) in said):
                 seen.add(d.format())
                 diagnostics.append(d)
         # Requested headers first: an include and a rewrite inserting at the same offset (a

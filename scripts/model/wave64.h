@@ -622,3 +622,26 @@ inline hipError_t hipDeviceGetAttribute(int* value, cu2hip_model_device_attribut
                               }, std::make_tuple(__VA_ARGS__));                                 \
         ::cu2hip_model::after_launch(cu2hip_model_stream_);                                     \
     } else ((void)0)
+
+// HIP-CPU has no graphs. The model's stream capture always fails (hipErrorNotSupported), so a
+// translation that captures a loop of launches (R012) runs the launches it keeps, as written,
+// for that case: the fallback path is what runs here.
+typedef struct cu2hip_model_graph* hipGraph_t;
+typedef struct cu2hip_model_graph_exec* hipGraphExec_t;
+enum hipStreamCaptureMode {
+    hipStreamCaptureModeGlobal = 0,
+    hipStreamCaptureModeThreadLocal = 1,
+    hipStreamCaptureModeRelaxed = 2
+};
+inline hipError_t hipStreamBeginCapture(hipStream_t, hipStreamCaptureMode) { return hipErrorNotSupported; }
+inline hipError_t hipStreamEndCapture(hipStream_t, hipGraph_t* graph) {
+    if (graph != nullptr) *graph = nullptr;
+    return hipErrorNotSupported;
+}
+inline hipError_t hipGraphInstantiate(hipGraphExec_t* exec, hipGraph_t, void*, char*, size_t) {
+    if (exec != nullptr) *exec = nullptr;
+    return hipErrorNotSupported;
+}
+inline hipError_t hipGraphLaunch(hipGraphExec_t, hipStream_t) { return hipErrorNotSupported; }
+inline hipError_t hipGraphExecDestroy(hipGraphExec_t) { return hipSuccess; }
+inline hipError_t hipGraphDestroy(hipGraph_t) { return hipSuccess; }

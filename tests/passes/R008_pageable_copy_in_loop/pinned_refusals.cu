@@ -120,10 +120,12 @@ void reset_through_macro(float* d, int n) {
     SHUTDOWN;
     free(h);
 }
-// Every use keeps nothing, but the size is not known: pinning pays only for large copies.
-void size_unknown(float* d, int n) {
-    float* h = (float*)malloc(n * sizeof(float));
-    for (int it = 0; it < 10; ++it) cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+// Every use keeps nothing, but the size is not known and has a call: tested at run time, it
+// would be evaluated twice (the test, then the allocation), and the call may give another size.
+int next_size();
+void size_unknown(float* d) {
+    float* h = (float*)malloc(next_size() * sizeof(float));
+    for (int it = 0; it < 10; ++it) cudaMemcpy(h, d, 1024 * sizeof(float), cudaMemcpyDeviceToHost);
     printf("%f\n", h[0]);
     free(h);
 }

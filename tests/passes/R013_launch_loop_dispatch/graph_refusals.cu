@@ -7,10 +7,12 @@ __global__ void half(float* x, int n) { int i = blockIdx.x * blockDim.x + thread
 float scale;
 
 // Loops of launches only that are not captured, each for the fact it lacks.
-void default_stream(float* d, int n) {
+void default_and_own_stream(float* d, int n) {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
     for (int it = 0; it < 100; ++it) {
         twice<<<(n + 255) / 256, 256>>>(d, n);
-        half<<<(n + 255) / 256, 256>>>(d, n);
+        half<<<(n + 255) / 256, 256, 0, s>>>(d, n);
     }
 }
 void callers_stream(float* d, int n, cudaStream_t s) {

@@ -12,10 +12,13 @@ builds only), replaces one in `main` after work on one stream `main` creates by
 and reports the replacement where a fact is missing (R006). `pinned` (pattern 3)
 allocates a `malloc`/`new T[n]` host buffer copied with `cudaMemcpy` in a loop with
 `cudaMallocHost` (freed with `cudaFreeHost`) when nothing can keep the pointer (R007; also
-`T* h = NULL; ... h = (T*)malloc(n);`, its one assignment on the straight-line path),
+`T* h = NULL; ... h = (T*)malloc(n);`, its one assignment on the straight-line path; of a
+size known only at run time, pinned where it holds 256 KiB or more, decided there),
 else reports it (R008), and reports `cudaMemcpyAsync` of a pageable buffer (R009).
-`graphs` (pattern 4) captures a loop of launches only, on a stream the function creates,
-once as a CUDA graph launched per iteration (R012), else reports it with the fix and the
+`graphs` (pattern 4) captures a loop of launches only, on a stream the function creates
+or on the default stream (captured on a non-blocking stream of its own, launched on the
+default stream), once as a CUDA graph launched per iteration (a loop of one launch: 16 of
+them in a row as one graph, launched every 16th iteration; R012), else reports it with the fix and the
 benchmark's estimate (R013). `streams` says which stream each call's work goes to.
 Legal when: the facts of translator.passes.runtime.loops (hoists), .sync (R010, R011),
 .pinned (R007) and .graphs (R012) are all proved (for a hoist: the loop runs at least

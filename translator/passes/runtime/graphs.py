@@ -1,16 +1,30 @@
 """Dispatch (pattern 4: R012, R013): a loop whose body is nothing but a fixed sequence of
-kernel launches, two or more, with no host work between iterations (no call in the
-loop's header either), pays the launch overhead of every kernel at every iteration. The
-sequence is captured once as a CUDA graph and the graph launched per iteration where
-that is proved to run the same work in the same order; else the loop is reported with the
-fix and the estimate.
+kernel launches, with no host work between iterations (no call in the loop's header
+either), pays the launch overhead of every kernel at every iteration. The sequence is
+captured once as a CUDA graph and the graph launched per iteration where that is proved
+to run the same work in the same order; else the loop is reported with the fix and the
+estimate. A loop of one launch (HeCBench's `for (i < repeat) k<<<g, b>>>(...);`) is
+captured BATCH (16) times in a row as one graph, launched every BATCH-th iteration; the
+iterations after the last such one make the launch as written after the loop. Every
+iteration makes the same launch (the same facts are proved) and nothing else happens in
+the loop, so the stream receives the same launches in the same order; they are only
+enqueued later on the host, which nothing between them can see. A loop known to run
+fewer than BATCH times is left as it is (the graph would never be launched).
 
 The rewrite (R012) is made when:
 
 * every launch is on one stream `s` that the function creates itself
-  (translator.passes.runtime.streams.created): not the default stream, on which capture
-  is illegal (the legacy default stream cannot be captured), not a parameter or a global
-  (a caller's stream may be the default stream or already capturing);
+  (translator.passes.runtime.streams.created), not a parameter or a global (a caller's
+  stream may be already capturing); or every launch is on the default stream (none named,
+  `0`, `NULL`, `cudaStreamLegacy`, `cudaStreamPerThread`...), which cannot be captured (the
+  legacy default stream cannot, and while a blocking stream captures, any use of it is
+  illegal): the launches are then captured on a non-blocking stream the rewrite creates
+  (`cudaStreamCreateWithFlags(&c, cudaStreamNonBlocking)`, checked, destroyed after the
+  loop; the captured copy's configurations name it, a third argument kept) and the graph
+  is launched on the default stream they named. A graph launch is one operation of that
+  stream, ordered as the first launch was (after the stream's earlier work, and, on the
+  legacy stream, after the blocking streams' work) and its nodes run in the launches'
+  order, so every iteration runs the same kernels in the same order after the same work;
 * each launch's configuration and arguments are loop-invariant (loops.invariant: names
   declared outside the loop that nothing in it writes; an address passed to a runtime
   call before the loop, `cudaMalloc(&d, ...)`, keeps nothing): a graph replays the
@@ -51,6 +65,9 @@ MEASURED_SAVING_US = 3.072
 _MEASURED_WHERE = "bench/runtime.py's graph benchmark (bench/results/runtime-h200.json)"
 _HIP_GRAPHS = (4, 3)
 _CHEVRONS = re.compile(rb"<<<")
+# The names the rewrite declares: a loop that names one is the rewrite's own (a batch's
+# capture, fallback or remainder), never captured again.
+_GENERATED = re.compile(rb"\bcu2hip_graph")
 
 _EXAMPLE = """__global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
 __global__ void half(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 0.5f; }
@@ -92,33 +109,45 @@ _OPTIONS = ("--target", "cuda", "--ignore", "L,F")
 
 CAPTURED = rule(
     "R012", "launches-as-graph", NOTE, "a loop of launches only is captured once as a graph, launched per iteration", """
-A loop's body is a fixed sequence of two or more kernel launches and nothing else, with no
-host work between iterations: every iteration pays each launch's overhead on the host.
-Where the launches are all on one stream the function creates (capture is illegal on the
-legacy default stream) and their configurations and arguments are loop-invariant, the
-sequence is captured once before the loop (`cudaStreamBeginCapture` in thread-local
+A loop's body is a fixed sequence of kernel launches and nothing else, with no host work
+between iterations: every iteration pays each launch's overhead on the host.
+Where the launches are all on one stream the function creates, or all on the default
+stream, and their configurations and arguments are loop-invariant, the sequence is
+captured once before the loop (`cudaStreamBeginCapture` in thread-local
 mode, the launches as written, `cudaStreamEndCapture`, `cudaGraphInstantiate`), the loop
-launches the graph (`cudaGraphLaunch(exec, s)`) and the graph is destroyed after it. For
+launches the graph (`cudaGraphLaunch(exec, s)`) and the graph is destroyed after it. The
+default stream cannot be captured (the legacy one at all, and while a blocking stream
+captures, any use of it is illegal): launches on it are captured on a non-blocking stream
+the rewrite creates (`cudaStreamCreateWithFlags(&c, cudaStreamNonBlocking)`, destroyed
+after the loop), whose name the captured copy's configurations give, and the graph is
+launched on the default stream, one operation ordered there as the first launch was. For
 HIP (ROCm 4.3 and later) `hipGraphInstantiate` takes its five arguments (exec, graph,
 error node, log buffer, its size); CUDA 12 and later take three (exec, graph, flags).
 Every graph call's result is checked: where the capture's start or end, the
 instantiation or a graph launch fails (a launch the capture rejects, such as one asking
 for more shared memory than a block has), the loop makes the launches as written from
-then on, as the original did, and their errors are reported as the original's were.""",
+then on, as the original did, and their errors are reported as the original's were.
+A loop of one launch (`for (int i = 0; i < repeat; i++) k<<<g, b>>>(...);`) gains nothing
+from a graph of one launch: the launch is captured 16 times in a row as one graph, which
+the loop launches every 16th iteration (a counter of the iterations since the last), and
+the iterations after the last such one make the launch as written after the loop. Every
+iteration makes the same launch and nothing else, so the stream gets the same launches in
+the same order. A loop known to run fewer than 16 times is left as it is.""",
     edits=True, safe=False, example=_EXAMPLE, translation=_CAPTURED, options=_OPTIONS, topic="runtime")
 
 DISPATCH = rule(
     "R013", "launch-loop-dispatch", WARNING, "a loop of launches only that is not captured as a graph, with the fix", """
-A loop's body is a fixed sequence of two or more launches and nothing else, but capturing
+A loop's body is a fixed sequence of launches and nothing else, but capturing
 it as a graph is not proved safe: the warning names the missing fact (the launches are on
-the default stream or on several streams, the stream is not one the function creates, an
-argument changes per iteration, the target ROCm has no graphs). The fix: capture the
+several streams, the stream is not one the function creates, an argument changes per
+iteration, the target ROCm has no graphs). The fix: capture the
 sequence once on a stream of your own (`cudaStreamBeginCapture(s, ...)`, the launches,
 `cudaStreamEndCapture(s, &graph)`, `cudaGraphInstantiate`), launch the graph per
 iteration (`cudaGraphLaunch(exec, s)`; arguments that change per iteration through
 `cudaGraphExecKernelNodeSetParams`), and destroy it after the loop. The estimate of the
 launch overhead saved comes from the graph benchmark's recorded result on the H200.""",
-    example=_EXAMPLE.replace(", 0, s>>>", ">>>"), options=_OPTIONS, topic="runtime")
+    example=_EXAMPLE.replace("half<<<(n + 255) / 256, 256, 0, s>>>(d, n);", "half<<<(n + 255) / 256, 256, 0, s>>>(d + it, n);"),
+    options=_OPTIONS, topic="runtime")
 
 RULES = (CAPTURED, DISPATCH)
 
@@ -135,16 +164,17 @@ def run(ctx, values) -> None:
     reach = list(accumulate((end for _, end in taken), max))
     # After round 0, only the loops an earlier round's fix edited (deferred then) are new.
     edited = getattr(ctx.source, "omap", None) if ctx.round > 0 else None
+    taken = set(parsed.words)       # the file's words and the names the loops rewritten so far declare
     for loop in _loops_of_launches(parsed):
         before = bisect_right(starts, loop.end_byte)
         if before and reach[before - 1] >= loop.start_byte or \
                 not (ctx.round == 0 or (edited is not None and edited.touching(loop.start_byte, loop.end_byte))):
             continue
         launches = _launches_only(data, loop)
-        if launches is not None:
+        if launches is not None and _GENERATED.search(data, loop.start_byte, loop.end_byte) is None:
             function = loops.host_function(data, loop, parsed.main)
             if function is not None:
-                _consider(ctx, values, data, loop, launches, function)
+                _consider(ctx, values, data, loop, launches, function, taken)
 
 
 def _loops_of_launches(parsed) -> list:
@@ -165,7 +195,7 @@ def _loops_of_launches(parsed) -> list:
 
 
 def _launches_only(data: bytes, loop):
-    """The launches (call nodes) when the loop's body is two or more bare launch statements
+    """The launches (call nodes) when the loop's body is one or more bare launch statements
     and nothing else, and its header calls nothing; else None."""
     body = loops.loop_body(loop)
     if body is None:
@@ -177,7 +207,7 @@ def _launches_only(data: bytes, loop):
         if call is None or call.type != "call_expression" or streams.launch_stream(data, call) is None:
             return None
         calls.append(call)
-    if len(calls) < 2:
+    if not calls:
         return None
     for field in ("initializer", "condition", "update"):
         part = loop.child_by_field_name(field)
@@ -194,16 +224,25 @@ def estimate(count: int) -> str:
 
 
 _CHANGES = "may change per iteration"
+# A loop of one launch is captured as a graph of this many launches in a row.
+BATCH = 16
 
 
-def _consider(ctx, values, data: bytes, loop, launches, function) -> None:
+def _consider(ctx, values, data: bytes, loop, launches, function, taken: set) -> None:
+    """`taken`: the words no generated name may be (the file's, and those of the loops
+    rewritten before this one: two loops of one block declare distinct names)."""
     kernels = ", ".join(dict.fromkeys(text(data, c.child_by_field_name("function")) for c in launches))
     missing, stream = _prove(ctx, values, data, loop, launches, function)
     line = ctx.source.position(loop.start_byte)[0]      # the input's line in every round
+    if not missing and len(launches) == 1:
+        few = _fewer_trips(values, loop)
+        if few is not None:
+            return      # the loop runs fewer times than a graph holds: it would never be launched
     if missing:
         changing = any(f" {_CHANGES}: " in why for why in missing)
         ctx.report(DISPATCH, loop.start_byte,
-                   f"the loop at line {line} makes {len(launches)} launches ({kernels}) per iteration and "
+                   f"the loop at line {line} makes {len(launches)} launch{'es' if len(launches) > 1 else ''} ({kernels}) per "
+                   "iteration and "
                    f"nothing else: {estimate(len(launches))}. Not captured as a graph: {'; '.join(missing)}. Fix: "
                    "capture the launches once on a stream of your own (cudaStreamBeginCapture, the launches, "
                    "cudaStreamEndCapture, cudaGraphInstantiate), cudaGraphLaunch the graph per iteration, destroy it "
@@ -212,9 +251,9 @@ def _consider(ctx, values, data: bytes, loop, launches, function) -> None:
                                        if changing else ""),
                    end=loop.end_byte, subject=kernels)
         return
-    words = ctx.parsed.words
-    graph, exec_, ok = (_fresh(words, "cu2hip_graph"), _fresh(words, "cu2hip_graph_exec"),
-                        _fresh(words, "cu2hip_graph_ok"))
+    words = taken
+    graph, exec_, ok = (loops.fresh(words, "cu2hip_graph"), loops.fresh(words, "cu2hip_graph_exec"),
+                        loops.fresh(words, "cu2hip_graph_ok"))
     newline = b"\r\n" if b"\r\n" in data else b"\n"
     loop_line = data.rfind(b"\n", 0, loop.start_byte) + 1
     indent = data[loop_line:loop.start_byte]
@@ -224,9 +263,18 @@ def _consider(ctx, values, data: bytes, loop, launches, function) -> None:
     body_indent = data[body_line:first.start_byte]
     unit = body_indent[len(indent):] if body_indent.startswith(indent) and len(body_indent) > len(indent) else b"    "
     launched = data[first.start_byte:last.end_byte]
-    # The launches as written, re-indented one level deeper than `base` (they were at `body_indent`).
-    def at(base: bytes) -> bytes:
-        text_ = launched
+    # On the default stream, the capture is on a non-blocking stream of the rewrite's own (the
+    # legacy default stream cannot be captured, and a blocking stream's capture makes any use
+    # of it illegal); the captured copy's launches name that stream, the graph is launched on
+    # the default stream the launches were on.
+    own = loops.fresh(words, "cu2hip_graph_stream") if stream in streams.DEFAULT_STREAMS else None
+    captured = launched if own is None else _on_stream(data, launches, first.start_byte, own)
+    launch_on = stream if own is None else (stream if stream in _NAMED_DEFAULTS else "0")
+    capture_on = stream if own is None else own
+
+    # The launches (as written, or as captured), re-indented one level deeper than `base`
+    # (they were at `body_indent`).
+    def at(base: bytes, text_: bytes = launched) -> bytes:
         if body_indent.strip() == b"" and body_indent:
             text_ = text_.replace(newline + body_indent, newline + base + unit)
         return base + unit + text_
@@ -234,36 +282,129 @@ def _consider(ctx, values, data: bytes, loop, launches, function) -> None:
         instantiate = f"cudaGraphInstantiate(&{exec_}, {graph}, nullptr, nullptr, 0) == cudaSuccess;"
     else:
         instantiate = f"cudaGraphInstantiate(&{exec_}, {graph}, 0) == cudaSuccess;"
-    s = stream
-    lines = [f"cudaGraph_t {graph} = nullptr;".encode(), f"cudaGraphExec_t {exec_} = nullptr;".encode(),
-             f"bool {ok} = cudaStreamBeginCapture({s}, cudaStreamCaptureModeThreadLocal) == cudaSuccess;".encode(),
-             f"if ({ok}) {{".encode(), None,
-             unit + f"{ok} = cudaStreamEndCapture({s}, &{graph}) == cudaSuccess && {graph} != nullptr;".encode(),
-             unit + f"{ok} = {ok} && {instantiate}".encode(), b"}"]
-    before = b"".join((at(indent) if line is None else indent + line) + newline for line in lines)
+    s = capture_on
+    begin = f"cudaStreamBeginCapture({s}, cudaStreamCaptureModeThreadLocal) == cudaSuccess;"
+    lines = [f"cudaGraph_t {graph} = nullptr;".encode(), f"cudaGraphExec_t {exec_} = nullptr;".encode()]
+    if own is not None:
+        lines += [f"cudaStream_t {own} = nullptr;".encode(),
+                  f"bool {ok} = cudaStreamCreateWithFlags(&{own}, cudaStreamNonBlocking) == cudaSuccess &&".encode(),
+                  unit + unit + begin.encode()]
+    else:
+        lines.append(f"bool {ok} = {begin}".encode())
+    batch = len(launches) == 1
+    k, pending = loops.fresh(words, "cu2hip_graph_k"), loops.fresh(words, "cu2hip_graph_pending")
+    repeat = f"for (int {k} = 0; {k} < {BATCH}; ++{k}) {{".encode()
+    lines += [f"if ({ok}) {{".encode(), None,
+              unit + f"{ok} = cudaStreamEndCapture({s}, &{graph}) == cudaSuccess && {graph} != nullptr;".encode(),
+              unit + f"{ok} = {ok} && {instantiate}".encode(), b"}"]
+    capture = at(indent, captured) if not batch else \
+        (indent + unit + repeat + newline + at(indent + unit, captured) + newline + indent + unit + b"}")
+    if batch:
+        lines.insert(0, f"int {pending} = 0;".encode())
+    before = b"".join((capture if line is None else indent + line) + newline for line in lines)
     before = before[len(indent):] + indent
     inner = body_indent if body_indent.strip() == b"" else indent + unit
-    in_loop = (f"if (!{ok} || cudaGraphLaunch({exec_}, {s}) != cudaSuccess) {{".encode() + newline
-               + inner + unit + f"{ok} = false;".encode() + newline + at(inner) + newline + inner + b"}")
-    after = (newline + indent + f"if ({exec_} != nullptr) cudaGraphExecDestroy({exec_});".encode() + newline + indent
+    if not batch:
+        in_loop = (f"if (!{ok} || cudaGraphLaunch({exec_}, {launch_on}) != cudaSuccess) {{".encode() + newline
+                   + inner + unit + f"{ok} = false;".encode() + newline + at(inner) + newline + inner + b"}")
+    else:
+        # One launch per iteration: the graph holds BATCH of them, launched every BATCH-th
+        # iteration; the iterations it did not reach launch after the loop, as written.
+        two, three = inner + unit + unit, inner + unit + unit + unit
+        in_loop = (f"if (!{ok}) {{".encode() + newline + at(inner) + newline + inner
+                   + f"}} else if (++{pending} == {BATCH}) {{".encode() + newline
+                   + inner + unit + f"{pending} = 0;".encode() + newline
+                   + inner + unit + f"if (cudaGraphLaunch({exec_}, {launch_on}) != cudaSuccess) {{".encode() + newline
+                   + two + f"{ok} = false;".encode() + newline
+                   + two + repeat + newline + at(two) + newline + two + b"}" + newline
+                   + inner + unit + b"}" + newline + inner + b"}")
+    rest = b"" if not batch else (newline + indent + f"for (int {k} = 0; {k} < {pending}; ++{k}) {{".encode() + newline
+                                  + at(indent) + newline + indent + b"}")
+    after = (rest + newline + indent + f"if ({exec_} != nullptr) cudaGraphExecDestroy({exec_});".encode() + newline + indent
              + f"if ({graph} != nullptr) cudaGraphDestroy({graph});".encode())
+    if own is not None:
+        after += newline + indent + f"if ({own} != nullptr) cudaStreamDestroy({own});".encode()
     edits = (Edit(loop.start_byte, loop.start_byte, before),
              Edit(first.start_byte, last.end_byte, in_loop),
              Edit(loop.end_byte, loop.end_byte, after))
-    reason = (f"the {len(launches)} launches of the loop at line {line} ({kernels}) captured once as a graph on "
-              f"'{s}' and the graph launched per iteration: the body is nothing but the launches, all on '{s}', a "
-              f"stream the function creates, and their configurations and arguments are loop-invariant; "
-              f"{estimate(len(launches))}")
+    if own is None:
+        where = (f"captured once as a graph on '{s}' and the graph launched per iteration: the body is nothing but "
+                 f"the launches, all on '{s}', a stream the function creates")
+    else:
+        where = (f"captured once as a graph on a non-blocking stream of their own ('{own}': the default stream "
+                 f"cannot be captured) and the graph launched per iteration on the default stream ('{launch_on}'), "
+                 "where they were: the body is nothing but the launches, all on the default stream, so each graph "
+                 "launch runs them in the same order after the same work")
+    if batch:
+        where = where.replace("captured once as a graph", f"captured {BATCH} times in a row once as a graph") \
+            .replace("stream of their own", "stream of its own").replace("the launches", "the launch") \
+            .replace("launched per iteration", f"launched every {BATCH}th iteration (the iterations after the last "
+                     "such one launch after the loop, as written)")
+        reason = (f"the launch of the loop at line {line} ({kernels}) {where}, and its configuration and arguments "
+                  f"are loop-invariant, so every iteration makes the same launch and {BATCH} of them in a row are "
+                  f"one graph; {estimate(BATCH).replace(' per iteration', f' per graph of {BATCH}')}")
+    else:
+        reason = (f"the {len(launches)} launches of the loop at line {line} ({kernels}) {where}, and their "
+                  f"configurations and arguments are loop-invariant; {estimate(len(launches))}")
     fix = ctx.fix(CAPTURED, edits, reason)
     if fix is not None:
         ctx.report(CAPTURED, loop.start_byte, reason, end=loop.end_byte, fix=fix, subject=kernels)
+        taken.update(n.encode() for n in (graph, exec_, ok, own, k, pending) if n is not None)
 
 
-def _fresh(words, name: str) -> str:
-    candidate, k = name, 2
-    while candidate.encode() in words:
-        candidate, k = f"{name}_{k}", k + 1
-    return candidate
+# Default streams that are handles of their own (a graph launched on them goes where the
+# launches went); the others are the null stream, written `0`.
+_NAMED_DEFAULTS = frozenset({"cudaStreamLegacy", "cudaStreamPerThread"})
+
+
+def _on_stream(data: bytes, launches, start: int, stream: str) -> bytes:
+    """The text from `start` to the last launch's end with every launch's configuration
+    naming `stream`: `<<<g, b>>>` -> `<<<g, b, 0, stream>>>`, `<<<g, b, m>>>` -> `<<<g, b, m,
+    stream>>>`, a fourth argument replaced."""
+    edits = []
+    for call in launches:
+        config = next(c for c in call.children if c.type == "kernel_call_syntax")
+        parts = [c for c in config.named_children if c.type != "comment"]
+        close = config.children[-1]
+        if len(parts) > 3:
+            edits.append((parts[3].start_byte, parts[3].end_byte, stream.encode()))
+        else:
+            edits.append((close.start_byte, close.start_byte,
+                          (b", 0, " if len(parts) == 2 else b", ") + stream.encode()))
+    out, at = b"", start
+    for lo, hi, new in sorted(edits):
+        out += data[at:lo] + new
+        at = hi
+    return out + data[at:launches[-1].parent.end_byte]
+
+
+def _fewer_trips(values, loop) -> int | None:
+    """The largest trip count of a `for (... = a; i < b ...)` / `i <= b` loop when a and b
+    are known constants and it is under BATCH, else None."""
+    condition = loop.child_by_field_name("condition") if loop.type == "for_statement" else None
+    init = loop.child_by_field_name("initializer") if condition is not None else None
+    if condition is None or condition.type != "binary_expression" or init is None:
+        return None
+    op = condition.child_by_field_name("operator")
+    bound = values.evaluate(condition.child_by_field_name("right"))
+    start_node = init.child_by_field_name("value") if init.type == "assignment_expression" else \
+        next((d.child_by_field_name("value") for d in init.children_by_field_name("declarator")
+              if d.type == "init_declarator"), None)
+    start = values.evaluate(start_node) if start_node is not None else None
+    if op is None or op.type not in ("<", "<=") or not bound.known or start is None or not start.known:
+        return None
+    trips = max(bound.values) - min(start.values) + (1 if op.type == "<=" else 0)
+    return trips if trips < BATCH else None
+
+
+_MANAGED = re.compile(rb"\b__managed__\b[^;{}]*;")
+_WORD = re.compile(rb"[A-Za-z_]\w*")
+
+
+def _managed_names(data: bytes) -> frozenset[str]:
+    """Every word of the file's `__managed__` declarations: a name among them is memory the
+    device writes, which a loop's header reading it by name reads as it would through `*p`."""
+    return frozenset(w.decode() for m in _MANAGED.finditer(data) for w in _WORD.findall(m.group(0)))
 
 
 def _prove(ctx, values, data: bytes, loop, launches, function):
@@ -275,8 +416,7 @@ def _prove(ctx, values, data: bytes, loop, launches, function):
     if len(distinct) > 1:
         missing.append(f"the launches are on several streams ({', '.join(distinct)})")
     elif stream in streams.DEFAULT_STREAMS:
-        missing.append("the launches are on the default stream, which cannot be captured (capture is illegal on the "
-                       "legacy default stream): launch them on a stream of your own")
+        pass        # captured on a stream of the rewrite's own, the graph launched on the default stream
     else:
         why = streams.created(data, function, stream, loop.start_byte)
         if why is not None:
@@ -292,11 +432,13 @@ def _prove(ctx, values, data: bytes, loop, launches, function):
     if capture is not None:
         missing.append(f"the function captures a stream itself (line {ctx.source.position(capture.start_byte)[0]}): "
                        "the loop may run inside that capture, where another would be illegal")
+    shared = _managed_names(data)
     for field in ("initializer", "condition", "update"):
         part = loop.child_by_field_name(field)
         read = next((n for n in loops.walk(part) if n.type == "subscript_expression" or n.type == "pointer_expression"
                      and text(data, n.child_by_field_name("operator")) == "*" or n.type == "field_expression"
-                     and text(data, n.child_by_field_name("operator")) == "->"), None) if part is not None else None
+                     and text(data, n.child_by_field_name("operator")) == "->"
+                     or n.type == "identifier" and text(data, n) in shared), None) if part is not None else None
         if read is not None:
             missing.append(f"the loop's header reads memory ('{text(data, read)}'): host work between iterations "
                            "that may read what the launches wrote")

@@ -67,6 +67,14 @@ def text(data: bytes, node: ts.Node | None) -> str:
     return "" if node is None else data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
 
+def fresh(words, name: str) -> str:
+    """`name`, or `name_2`, `name_3`...: the first that is not a word of the file."""
+    candidate, k = name, 2
+    while candidate.encode() in words:
+        candidate, k = f"{name}_{k}", k + 1
+    return candidate
+
+
 def line_of(data: bytes, node: ts.Node) -> int:
     """The 1-based line the node starts on (for messages)."""
     return data.count(b"\n", 0, node.start_byte) + 1
@@ -360,7 +368,13 @@ def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node, taken_ok=None) 
     function: ts.Node | None | bool = False         # (not looked up yet)
     for n in walk(expr):
         if n.type == "call_expression":
+            if _constructs_dim3(data, values, n):
+                continue        # `dim3(x, y)`: a value made of its arguments, which the walk goes on to
             return f"'{text(data, n)}' is a call: its value may change per iteration"
+        if n.parent is not None and n.parent.type in ("call_expression", "argument_list") and \
+                _constructs_dim3(data, values, n.parent if n.parent.type == "call_expression" else n.parent.parent) \
+                and (n.type == "argument_list" or n == n.parent.child_by_field_name("function")):
+            continue
         if n.is_named and n.type not in _INVARIANT_KINDS and n.parent is not None \
                 and n.parent.type not in ("sizeof_expression", "type_descriptor", "cast_expression") \
                 and not n.type.endswith("type") and n.type not in ("field_identifier",):
@@ -397,6 +411,16 @@ def invariant(values, data: bytes, loop: ts.Node, expr: ts.Node, taken_ok=None) 
         if why is not None:
             return why
     return None
+
+
+def _constructs_dim3(data: bytes, values, call: ts.Node | None) -> bool:
+    """`call` is `dim3(...)` (the runtime's type, which the file does not declare): it makes a
+    value of its arguments and reads nothing else."""
+    if call is None or call.type != "call_expression":
+        return False
+    function = call.child_by_field_name("function")
+    return function is not None and function.type == "identifier" and text(data, function) == "dim3" and \
+        not declared_in_file(data, values.root, "dim3")
 
 
 _ASSIGNING_TOKENS = frozenset({"=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "&"})

@@ -10,8 +10,15 @@ the buffer itself.
 
 The rewrite is made where the buffer is known to hold MIN_PINNED_BYTES (256 KiB) or more,
 the smallest size at which bench/runtime.py measured pinning to pay (a small buffer's
-pinned allocation costs more than its copies save); one of unknown size is reported with
-the fix (R008), a smaller one not at all. The buffer is proved not to escape when, in its
+pinned allocation costs more than its copies save); one known to be smaller is left as it
+is, with nothing said. Where the size is known only at run time (a parameter, `argv`
+parsed once, a global, a header's or another file's name, a local assigned after its
+declaration), the allocation decides: `T* p = nullptr; bool f = (size) >= 262144 &&
+cudaMallocHost(&p, size) == cudaSuccess; if (!f) p = <the allocation as written>;`, and
+the free becomes `if (f) cudaFreeHost(p); else <the free as written>`. The flag is fixed
+at the allocation, so a size changed later changes nothing; the size is evaluated twice
+(the test, then the allocation), so a size with a call, an assignment or an increment is
+refused (R008). The buffer is proved not to escape when, in its
 function:
 
 * it is declared by `T* p = (T*)malloc(size);` (or `static_cast<T*>(malloc(size))`, or
@@ -114,8 +121,13 @@ is freed once, by a statement of its own block after every use, with no `return`
 `cudaDeviceReset()` (which releases pinned memory; called there directly, by a function
 of the file or in a macro's body); and its size
 is known to be 256 KiB or more (on the H200, pinning a 4 KiB buffer copied 100 times made
-the loop 0.56x as fast, a 256 KiB one 2.4x: a buffer of unknown size gets R008 with the
-fix, a smaller one nothing). Pinned memory is not zero-filled, so a `new T[n]()` is not
+the loop 0.56x as fast, a 256 KiB one 2.4x: a smaller one is left as it is). Where the size
+is known only at run time (a parameter, `argv` parsed once, a global, a name of a header or
+of another file), the allocation decides: pinned where it holds 256 KiB or more and
+`cudaMallocHost` succeeds, else allocated as written, a flag set once there saying which,
+and the free matches it (`if (f) cudaFreeHost(p); else free(p);`); a size with a call, an
+assignment or an increment, which the test and the allocation would evaluate twice, gets
+R008. Pinned memory is not zero-filled, so a `new T[n]()` is not
 changed; a failed allocation leaves the pointer null (the program's null check still sees
 it) where `new` would throw.""",
     edits=True, safe=False, example=_EXAMPLE, translation=_PINNED, options=_OPTIONS, topic="runtime")
@@ -127,7 +139,8 @@ A host buffer allocated with `malloc`, `calloc` or `new` in the function is copi
 the use that may keep the pointer (it is stored, returned, passed to a function, freed
 conditionally or not in this function, `realloc`'d...), or why its allocation is not the
 one value it has (assigned twice, in a branch, read before it) or cannot be pinned (a
-`calloc`: pinned memory is not zeroed). The fix: allocate it with
+`calloc`: pinned memory is not zeroed), or a size known only at run time that cannot be
+tested there (it has a call, which the test and the allocation would make twice). The fix: allocate it with
 `cudaMallocHost(&p, size)` and free it with `cudaFreeHost(p)` on every path that frees
 it (or register it once with `cudaHostRegister`), so that the copies read it directly.""",
     example=_EXAMPLE.replace("    free(h);\n", "    keep(h);\n").replace("void run(", "void keep(float*);\nvoid run("),
@@ -318,12 +331,18 @@ def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str,
     origin = assignment.parent if assignment is not None else declaration
     why = unassigned or facts["escape"] or _kind_refusal(data, declaration, value, how) or \
         _free_refusal(data, declaration, name, how, facts, values, origin)
-    where = ""
+    where, unknown = "", None
     if why is None:
-        small, why = _size_refusal(values, count, element)
+        small, unknown = _size_refusal(values, count, element)
         if small:
             return      # known to be small: pinned, the loop would be slower (nothing to gain, nothing to say)
-        where = f"where it holds {MIN_PINNED_BYTES // 1024} KiB or more, " if why is not None else ""
+        # Of a size known only at run time, the allocation decides (MIN_PINNED_BYTES or more:
+        # pinned), which it can where the size is evaluated again without effect.
+        effect = next((n for n in loops.walk(count) if n.type in _EFFECTS), None) if unknown else None
+        if effect is not None:
+            why = (f"{unknown}, and it cannot be tested at run time: its size '{text(data, count)}' has "
+                   f"'{text(data, effect)}', which evaluated twice would not give the same size")
+            where = f"where it holds {MIN_PINNED_BYTES // 1024} KiB or more, "
     callee = text(data, copy.child_by_field_name("function"))
     if why is not None:
         ctx.report(PAGEABLE_IN_LOOP, copy.start_byte,
@@ -336,22 +355,61 @@ def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str,
     indent = data[line_start:declaration.start_byte]
     indent = indent if indent.strip() == b"" else b""
     free = facts["frees"][0]
-    if assignment is not None:
+    if unknown is not None:
+        allocate, release = _decided_at_run_time(ctx, data, declaration, name, value, size, free, assignment, indent,
+                                                 newline)
+    elif assignment is not None:
         allocate = Edit(assignment.start_byte, assignment.end_byte, f"cudaMallocHost(&{name}, {size})".encode())
+        release = Edit(free.start_byte, free.end_byte, f"cudaFreeHost({name})".encode())
     else:
         allocate = Edit(value.start_byte, declaration.end_byte,
                         b"nullptr;" + newline + indent + f"cudaMallocHost(&{name}, {size});".encode())
-    release = Edit(free.start_byte, free.end_byte, f"cudaFreeHost({name})".encode())
+        release = Edit(free.start_byte, free.end_byte, f"cudaFreeHost({name})".encode())
     line = line_of(data, copy)
-    reason = (f"'{name}' allocated pinned (cudaMallocHost, freed with cudaFreeHost) in place of {how}: it is copied "
+    reason = (f"'{name}' allocated pinned (cudaMallocHost, freed with cudaFreeHost) in place of {how}"
+              f"{' where its size, known at run time, pays' if unknown is not None else ''}: it is copied "
               f"with {callee} in a loop (line {line}), every use of it reads it or passes it to a blocking copy or a "
               "C library function that keeps nothing or to a function of this file that only reads and writes "
               "through it, and the one free is its block's, after every use, on every path" +
               ("; its declaration gives it no value and this is its one assignment, before any use of it, a "
-               "statement of its declaration's block" if assignment is not None else ""))
+               "statement of its declaration's block" if assignment is not None else "") +
+              (f"; {unknown.replace('its size is not known', 'its size is known only at run time', 1)}, so the "
+               f"allocation decides: pinned where it holds {MIN_PINNED_BYTES // 1024} KiB or more and "
+               f"cudaMallocHost succeeds, else with {how} as written, and the free matches"
+               if unknown is not None else ""))
     fix = ctx.fix(PINNED, (allocate, release), reason)
     if fix is not None:
         ctx.report(PINNED, value.start_byte, reason, end=value.end_byte, fix=fix, subject=fname)
+
+
+# What makes an expression give another value when evaluated again.
+_EFFECTS = frozenset({"call_expression", "assignment_expression", "update_expression", "new_expression",
+                      "comma_expression", "co_await_expression"})
+
+
+def _decided_at_run_time(ctx, data: bytes, declaration, name: str, value, size: str, free, assignment, indent: bytes,
+                         newline: bytes) -> tuple[Edit, Edit]:
+    """The edits that allocate the buffer pinned only where its size, known at run time,
+    is MIN_PINNED_BYTES or more and cudaMallocHost succeeds (a flag says which), else as
+    written, and free it to match: `T* p = nullptr; bool f = (size) >= M && cudaMallocHost(&p,
+    size) == cudaSuccess; if (!f) p = <the allocation as written>;` and `if (f) cudaFreeHost(p);
+    else <the free as written>`. After a declaration that gives no value, the flag is declared
+    without one (a jump past it into its scope stays legal) and assigned where `p` was."""
+    flag = loops.fresh(ctx.parsed.words, f"cu2hip_pinned_{name}")
+    test = f"({size}) >= {MIN_PINNED_BYTES} && cudaMallocHost(&{name}, {size}) == cudaSuccess;"
+    statement = free.parent
+    release = Edit(statement.start_byte, statement.end_byte,
+                   f"if ({flag}) cudaFreeHost({name}); else ".encode() + data[statement.start_byte:statement.end_byte])
+    if assignment is not None:
+        line = assignment.parent
+        at = data.rfind(b"\n", 0, line.start_byte) + 1
+        inner = data[at:line.start_byte] if data[at:line.start_byte].strip() == b"" else b""
+        return (Edit(line.start_byte, line.end_byte,
+                     f"bool {flag};".encode() + newline + inner + f"{flag} = {test}".encode() + newline + inner
+                     + f"if (!{flag}) ".encode() + data[line.start_byte:line.end_byte]), release)
+    return (Edit(value.start_byte, declaration.end_byte,
+                 b"nullptr;" + newline + indent + f"bool {flag} = {test}".encode() + newline + indent
+                 + f"if (!{flag}) {name} = ".encode() + data[value.start_byte:value.end_byte] + b";"), release)
 
 
 # Pinning pays where the copies are large: on the H200, a loop of 100 copies down and up
