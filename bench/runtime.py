@@ -15,6 +15,10 @@ result and prints one JSON line per count (bench/runtime/common.cuh). Variants:
   names where hoisting is refused, stream-ordered allocation from the default pool with its
   release threshold raised, written by hand);
 * handles (pattern 5, R003): `original` (a stream and an event per iteration) and `rewrite`;
+* graph1 (pattern 4b, R012): `original` (a loop of one short launch on the default stream,
+  most benchmark programs' repeat loop) and `rewrite` (16 launches captured once as a graph
+  on a stream of the rewrite's own, the graph launched on the default stream every 16th
+  iteration, the rest launched as written);
 * sync (pattern 2, R005): `original` (cudaDeviceSynchronize in the check after every
   launch) and `fix`: the fix R005 reports (the check in `#ifndef NDEBUG`), applied to the
   original's text here and built with -DNDEBUG. The pass does not rewrite it.
@@ -73,12 +77,14 @@ PATTERNS = {
                  "variants": {"original": ("pageable.cu", ()), "rewrite": ("pageable.rewritten.cu", ())}},
     "graph": {"rule": "R012", "what": "a loop of four short launches and nothing else, on the function's stream",
               "variants": {"original": ("graph.cu", ()), "rewrite": ("graph.rewritten.cu", ())}},
+    "graph1": {"rule": "R012", "what": "a loop of one short launch and nothing else, on the default stream",
+               "variants": {"original": ("graph1.cu", ()), "rewrite": ("graph1.rewritten.cu", ())}},
     "sync": {"rule": "R005", "what": "cudaDeviceSynchronize in the error check after every launch",
              "variants": {"original": ("sync.cu", ()), "fix": ("sync.fixed.cu", ("-DNDEBUG",))}},
 }
 SYNC_LINE = "    CHECK(cudaDeviceSynchronize());\n"
 GRAPH_LAUNCHES = 4      # the launches of graph.cu's loop
-REWRITTEN = ("alloc", "handles", "graph")     # the patterns whose `rewrite` is the pass's
+REWRITTEN = ("alloc", "handles", "graph", "graph1")     # the patterns whose `rewrite` is the pass's
 
 
 def debug_only(text: str) -> str:

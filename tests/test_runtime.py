@@ -151,7 +151,7 @@ def test_no_runtime_in_the_configuration_turns_the_pass_off(tmp_path, capsys):
 
 
 def test_the_benchmark_rewrites_are_the_current_translations():
-    for name, rule in (("alloc", "R001"), ("handles", "R003"), ("graph", "R012")):
+    for name, rule in (("alloc", "R001"), ("handles", "R003"), ("graph", "R012"), ("graph1", "R012")):
         src = ROOT / "bench" / "runtime" / f"{name}.cu"
         result = translate(str(src), src.read_bytes(), Options(target="cuda"))
         assert {f.rule for f in result.applied} == {rule}, name
