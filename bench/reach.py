@@ -21,7 +21,8 @@ refusals column whose diagnostic has no fix of its rule in that file); its reaso
 message after the subject's first ": ", with quoted names and numbers folded (and the
 place a launch-bounds refusal names dropped), so that the same reason on two kernels
 counts once. Each family's line gives the programs and sites it edited, and the programs
-and diagnostics it refused.
+and diagnostics it refused. An edit that joins several rewrites of the same bytes carries
+one rule and every reason: a diagnostic whose own fix's reason it holds counts as made.
 """
 
 from __future__ import annotations
@@ -101,7 +102,17 @@ def measure(paths: list[Path], options: list[str]) -> dict:
         refusals = collections.Counter()
         for f in found.get("files", []):
             fixes = {(e["rule"], e.get("fix")) for e in f.get("edits", [])}
-            for rule, _ in fixes:
+            # An edit that joins several rewrites of the same bytes (a launch rebalanced,
+            # then the loop around it captured as a graph) is under one rule, with every
+            # reason: a diagnostic's own fix whose reason it holds was made too.
+            made = [rule for rule, _ in fixes]
+            joined = [e.get("reason", "") for e in f.get("edits", []) if "; then " in e.get("reason", "")]
+            for d in f.get("diagnostics", []):
+                fix = d.get("fix") or {}
+                if fix.get("rule") and fix["rule"] not in made and any(fix.get("reason", "") in r for r in joined):
+                    made.append(fix["rule"])
+                    fixes.add((fix["rule"], None))
+            for rule in made:
                 for family, member in FAMILIES.items():
                     if member(rule):
                         sites[family] += 1

@@ -36,3 +36,35 @@ def test_launch_bounds_refusals_are_counted_under_launch_bounds(tmp_path, monkey
     shown = reach.show(result)
     assert "family          programs  sites  refused  refusals" in shown
     assert "launch bounds          1      1        2         2" in shown
+
+
+def test_a_rewrite_joined_into_a_later_one_over_the_same_bytes_still_counts(tmp_path, monkeypatch) -> None:
+    """A launch rebalanced (L007) inside the loop R012 then captures: the output's one edit
+    is under R012 with both reasons; rebalancing fired there all the same."""
+    monkeypatch.setenv("CU2HIP_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "loop.cu").write_text(
+        '#define TPB 512\n'
+        '__global__ void scale(float *x, long n) {\n'
+        '    for (long i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)\n'
+        '        x[i] *= 2.0f;\n'
+        '}\n'
+        'static int pick(long n) { return n > 65536 ? 1024 : 8; }\n'
+        'int main(int argc, char **argv) {\n'
+        '    long n = 4096;\n'
+        '    int repeat = argc > 1 ? 100 : 50;\n'
+        '    float *d; cudaMalloc(&d, n * sizeof(float));\n'
+        '    int blocks = pick(n);\n'
+        '    for (int r = 0; r < repeat; ++r) {\n'
+        '        scale<<<blocks, TPB>>>(d, n);\n'
+        '    }\n'
+        '    cudaDeviceSynchronize();\n'
+        '    cudaFree(d);\n'
+        '}\n'
+    )
+    reach = _reach()
+    found = reach.translate(tmp_path / "loop.cu", ["--rocm-version", "6.0"])
+    edits = found["files"][0]["edits"]
+    assert "L007" not in {e["rule"] for e in edits} and any("moves from 512 to 256" in e["reason"] for e in edits)
+    result = reach.measure([tmp_path / "loop.cu"], ["--rocm-version", "6.0"])
+    assert result["fired"]["rebalancing"] == [1, 1]
+    assert result["fired"]["runtime"] == [1, 1]
