@@ -536,3 +536,14 @@ def test_a_refusal_about_a_launch_a_graph_capture_copies_is_said_once():
     result = translate("case.cu", body, Options(target="cuda"))
     codes = [d.code for d in result.diagnostics]
     assert "R012" in codes and codes.count("L009") == 1, [d.format() for d in result.diagnostics]
+
+
+def test_a_captured_loop_whose_launch_shares_the_headers_line_is_indented_from_white_space_only():
+    # `for (...) { k<<<...>>>();` on one line: the text before the launch is the loop's header,
+    # not indentation; taking it for one level repeated the header before every line of the
+    # rewrite, which did not parse (P003).
+    result, found = _run(b"void f(float* d, int n, int m) {\n  for (int i = 0; i < m; ++i) { k<<<1, 64>>>(d, n);\n  }\n}\n")
+    assert "P003" not in found and [f.rule for f in result.applied] == ["R012"]
+    assert result.output.count(b"for (int i = 0; i < m; ++i)") == 1
+    # Every line the rewrite starts is indented by white space alone.
+    assert re.search(rb"\n[ ]+k<<<1, 64, 0, cu2hip_graph_stream>>>\(d, n\);\n", result.output)

@@ -261,7 +261,10 @@ def _consider(ctx, values, data: bytes, loop, launches, function, taken: set) ->
     first, last = launches[0].parent, launches[-1].parent
     body_line = data.rfind(b"\n", 0, first.start_byte) + 1
     body_indent = data[body_line:first.start_byte]
-    unit = body_indent[len(indent):] if body_indent.startswith(indent) and len(body_indent) > len(indent) else b"    "
+    # One level of indentation: what the body's first line adds to the loop's, where that is
+    # white space (not the loop's header, on the line of a body `{ k<<<...>>>();`).
+    unit = body_indent[len(indent):] if body_indent.strip() == b"" and body_indent.startswith(indent) \
+        and len(body_indent) > len(indent) else b"    "
     launched = data[first.start_byte:last.end_byte]
     # On the default stream, the capture is on a non-blocking stream of the rewrite's own (the
     # legacy default stream cannot be captured, and a blocking stream's capture makes any use

@@ -67,11 +67,22 @@ def text(data: bytes, node: ts.Node | None) -> str:
     return "" if node is None else data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
 
+_FRESH: list = [None, {}]      # the last `words` asked about, and each name's first suffix not known taken
+
+
 def fresh(words, name: str) -> str:
-    """`name`, or `name_2`, `name_3`...: the first that is not a word of the file."""
-    candidate, k = name, 2
+    """`name`, or `name_2`, `name_3`...: the first that is not a word of the file. The
+    suffixes found taken in the last set of words asked about are not tried again (the
+    sets only grow: each rewrite adds its names), so that a function of many loops, each
+    naming its graph, does not try every earlier loop's name again."""
+    if _FRESH[0] is not words:
+        _FRESH[:] = [words, {}]
+    k = _FRESH[1].get(name, 1)
+    candidate = name if k == 1 else f"{name}_{k}"
     while candidate.encode() in words:
-        candidate, k = f"{name}_{k}", k + 1
+        k += 1
+        candidate = f"{name}_{k}"
+    _FRESH[1][name] = k
     return candidate
 
 
@@ -270,11 +281,11 @@ def first_iteration(values, data: bytes, loop: ts.Node) -> tuple[str | None, str
     return f"{first} {op} {bound}", None
 
 
-_DECLARING = ("declaration", "parameter_declaration", "for_range_loop", "condition_clause")
+DECLARING = ("declaration", "parameter_declaration", "for_range_loop", "condition_clause")
 
 
-def _declared_names(data: bytes, n: ts.Node):
-    """The names one node of `_DECLARING` declares."""
+def declared_names(data: bytes, n: ts.Node):
+    """The names one node of `DECLARING` declares."""
     for d in n.children_by_field_name("declarator"):
         while d is not None and d.type not in ("identifier",):
             d = d.child_by_field_name("declarator")
@@ -285,7 +296,7 @@ def _declared_names(data: bytes, n: ts.Node):
 def declared_in(data: bytes, scope: ts.Node, name: str) -> ts.Node | None:
     """A declarator of `name` inside `scope` (a declaration, a parameter, a for's init)."""
     for n in walk(scope):
-        if n.type in _DECLARING and name in _declared_names(data, n):
+        if n.type in DECLARING and name in declared_names(data, n):
             return n
     return None
 
@@ -298,8 +309,8 @@ def declared_in_file(data: bytes, root: ts.Node, name: str) -> bool:
     gathered once per tree (a question per API constant of every loop walked the whole
     file: the square of its size)."""
     if _FILE_NAMES[0] is not root or _FILE_NAMES[1] is not data:
-        _FILE_NAMES[:] = [root, data, frozenset(x for n in walk(root) if n.type in _DECLARING
-                                                for x in _declared_names(data, n))]
+        _FILE_NAMES[:] = [root, data, frozenset(x for n in walk(root) if n.type in DECLARING
+                                                for x in declared_names(data, n))]
     return name in _FILE_NAMES[2]
 
 
@@ -322,8 +333,8 @@ class Index:
             kind = n.type
             if kind == "identifier":
                 identifiers.setdefault(text(data, n), []).append(n)
-            elif kind in _DECLARING:
-                for name in dict.fromkeys(_declared_names(data, n)):
+            elif kind in DECLARING:
+                for name in dict.fromkeys(declared_names(data, n)):
                     declaring.setdefault(name, []).append(n)
             elif kind == "call_expression":
                 calls.setdefault(text(data, n.child_by_field_name("function")), []).append((position, n))
@@ -577,8 +588,8 @@ def _declares(data: bytes, scope: ts.Node, name: str) -> bool:
         if scope.type == "for_statement":
             items = [scope.child_by_field_name("initializer")]
         names = memo["declares"] = frozenset(x for s in items if s is not None and s.type == "declaration"
-                                             for n in walk(s) if n.type in _DECLARING
-                                             for x in _declared_names(data, n))
+                                             for n in walk(s) if n.type in DECLARING
+                                             for x in declared_names(data, n))
     return name in names
 
 

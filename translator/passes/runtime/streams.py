@@ -162,21 +162,39 @@ def created(data: bytes, function, name: str, before: int) -> str | None:
     return None
 
 
+def _body_streams(data: bytes, body) -> tuple[dict, dict]:
+    """The body's statements read once for every name a question asks about (a function of
+    many loops, each with a stream of its own, asked once per stream): each name's first
+    declaration statement, and the first stream creation statement whose target it is."""
+    memo = loops.index(data, body).memo
+    if "streams of the body" not in memo:
+        declarations: dict = {}
+        creations: dict = {}
+        for statement in loops.statements(body):
+            if statement.type == "declaration":
+                for n in loops.walk(statement):
+                    if n.type in loops.DECLARING:
+                        for declared in loops.declared_names(data, n):
+                            declarations.setdefault(declared, statement)
+            call = loops.call_of_statement(data, statement, STREAM_CREATES)
+            if call is not None and call.arguments:
+                target = loops.target_of(data, call.arguments[0])
+                if target is not None:
+                    creations.setdefault(target, call)
+        memo["streams of the body"] = (declarations, creations)
+    return memo["streams of the body"]
+
+
 def _creation(data: bytes, body, name: str):
     """(why `name` is no stream the body creates, None, ()) or (None, its creation, the
     uses that would make it unknown: (a destruction, whose point matters; the node; the
     reason), in order)."""
-    declaration = next((s for s in loops.statements(body) if s.type == "declaration"
-                        and loops.declared_in(data, s, name) is not None), None)
+    declarations, creations = _body_streams(data, body)
+    declaration = declarations.get(name)
     if declaration is None or text(data, declaration.child_by_field_name("type")) != "cudaStream_t":
         return (f"'{name}' is not a cudaStream_t declared in the function's body (a parameter, a global, an "
                 "expression)"), None, ()
-    creation = None
-    for statement in loops.statements(body):
-        call = loops.call_of_statement(data, statement, STREAM_CREATES)
-        if call is not None and call.arguments and loops.target_of(data, call.arguments[0]) == name:
-            creation = call
-            break
+    creation = creations.get(name)
     if creation is None:
         return f"'{name}' is not created by a cudaStreamCreate statement of the function's body before this point", \
             None, ()
@@ -616,7 +634,7 @@ class Program:
         declaration = loops.declared_in(data, function, name) if function is not None else None
         if declaration is None:
             declaration = next((d for d in self.root.named_children if d.type == "declaration"
-                                and name in loops._declared_names(data, d)), None)
+                                and name in loops.declared_names(data, d)), None)
         if declaration is None:
             return None
         kind = declaration.child_by_field_name("type")
