@@ -297,9 +297,7 @@ def known_real(path) -> None:
     if _FOLDERS is not None:
         name = os.fspath(path)
         if name not in _FOLDERS:
-            head, tail = os.path.split(name)
-            if head and tail not in ("", os.curdir, os.pardir):
-                _FOLDERS[name] = os.path.join(_real(head), tail)
+            _FOLDERS[name] = _resolve(name, plain=True)
 
 
 def _real(path: str) -> str:
@@ -309,11 +307,14 @@ def _real(path: str) -> str:
     return known
 
 
-def _resolve(path: str) -> str:
+def _resolve(path: str, plain: bool = False) -> str:
+    """`path`'s real path below its folder's; `plain`: it is known to be no link."""
     head, tail = os.path.split(path)
     if not head or tail in ("", os.curdir, os.pardir):
         return os.path.realpath(path)
     candidate = os.path.join(_real(head), tail)
+    if plain:
+        return candidate
     try:
         if not stat.S_ISLNK(os.lstat(candidate).st_mode):
             return candidate

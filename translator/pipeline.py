@@ -16,7 +16,6 @@ from __future__ import annotations
 import bisect
 import re
 import time
-from dataclasses import dataclass
 
 from translator import diagnostics as dg
 from translator.buildfiles import CMAKE, BuildSyntaxError, build_kind, parse_cmake, parse_make

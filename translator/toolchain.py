@@ -27,8 +27,12 @@ import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from translator.mapping import Version
+
+if TYPE_CHECKING:
+    import subprocess       # the annotations' (imported where a compile runs)
 
 
 @dataclass(frozen=True)

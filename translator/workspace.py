@@ -281,7 +281,7 @@ class _Walk:
         self.problems.append(problem(FOLDER_LINK_OUT_OF_TREE, path, f"symbolic link to a folder outside the tree "
                                      f"({real}); not followed: neither translated nor mirrored"))
 
-    def file(self, path: Path, root: Path, entry: os.DirEntry | None = None) -> None:
+    def file(self, path: Path, root: Path, entry: os.DirEntry) -> None:
         """`entry`: the walk's entry of `path` (what the folder's listing says of it: a
         plain file needs no system call to be known as one)."""
         dest = self.destination(path)
@@ -292,8 +292,8 @@ class _Walk:
         mirrored = dest is not None and (wanted or self.s.complete)
         if not wanted and not mirrored:
             return
-        link = entry.is_symlink() if entry is not None else path.is_symlink()
-        if entry is not None and not link and entry.is_file(follow_symlinks=False):
+        link = entry.is_symlink()
+        if not link and entry.is_file(follow_symlinks=False):
             what = REGULAR
             known_real(path)    # no link: below its folder's real path
         else:

@@ -313,7 +313,7 @@ def _consider(ctx, values, data: bytes, loop, launches, function, taken: set) ->
     else:
         # One launch per iteration: the graph holds BATCH of them, launched every BATCH-th
         # iteration; the iterations it did not reach launch after the loop, as written.
-        two, three = inner + unit + unit, inner + unit + unit + unit
+        two = inner + unit + unit
         in_loop = (f"if (!{ok}) {{".encode() + newline + at(inner) + newline + inner
                    + f"}} else if (++{pending} == {BATCH}) {{".encode() + newline
                    + inner + unit + f"{pending} = 0;".encode() + newline
