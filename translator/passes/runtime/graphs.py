@@ -3,9 +3,10 @@ kernel launches, with no host work between iterations (no call in the loop's hea
 either), pays the launch overhead of every kernel at every iteration. The sequence is
 captured once as a CUDA graph and the graph launched per iteration where that is proved
 to run the same work in the same order; else the loop is reported with the fix and the
-estimate. A loop of one launch (HeCBench's `for (i < repeat) k<<<g, b>>>(...);`) is
-captured BATCH (16) times in a row as one graph, launched every BATCH-th iteration; the
-iterations after the last such one make the launch as written after the loop. Every
+estimate. A loop of one launch (HeCBench's `for (i < repeat) { k<<<g, b>>>(...); }`; a
+body that is no block is not taken) is captured BATCH (16) times in a row as one graph,
+launched every BATCH-th iteration; the iterations after the last such one make the
+launch as written after the loop. Every
 iteration makes the same launch (the same facts are proved) and nothing else happens in
 the loop, so the stream receives the same launches in the same order; they are only
 enqueued later on the host, which nothing between them can see. A loop known to run
@@ -127,7 +128,7 @@ Every graph call's result is checked: where the capture's start or end, the
 instantiation or a graph launch fails (a launch the capture rejects, such as one asking
 for more shared memory than a block has), the loop makes the launches as written from
 then on, as the original did, and their errors are reported as the original's were.
-A loop of one launch (`for (int i = 0; i < repeat; i++) k<<<g, b>>>(...);`) gains nothing
+A loop of one launch (`for (int i = 0; i < repeat; i++) { k<<<g, b>>>(...); }`) gains nothing
 from a graph of one launch: the launch is captured 16 times in a row as one graph, which
 the loop launches every 16th iteration (a counter of the iterations since the last), and
 the iterations after the last such one make the launch as written after the loop. Every
