@@ -547,3 +547,66 @@ def test_a_captured_loop_whose_launch_shares_the_headers_line_is_indented_from_w
     assert result.output.count(b"for (int i = 0; i < m; ++i)") == 1
     # Every line the rewrite starts is indented by white space alone.
     assert re.search(rb"\n[ ]+k<<<1, 64, 0, cu2hip_graph_stream>>>\(d, n\);\n", result.output)
+
+
+# The one-launch capture of a loop on a stream the function creates (the text between the
+# loop's header and its body, and after the loop, is what a test gives).
+def _captured_on_s(indent: str, header: str, close: str) -> str:
+    u = indent
+    lines = [
+        "int cu2hip_graph_pending = 0;", "cudaGraph_t cu2hip_graph = nullptr;",
+        "cudaGraphExec_t cu2hip_graph_exec = nullptr;",
+        "bool cu2hip_graph_ok = cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) == cudaSuccess;",
+        "if (cu2hip_graph_ok) {",
+        u + "for (int cu2hip_graph_k = 0; cu2hip_graph_k < 16; ++cu2hip_graph_k) {",
+        u * 2 + "k<<<1, 64, 0, s>>>(d, n);", u + "}",
+        u + "cu2hip_graph_ok = cudaStreamEndCapture(s, &cu2hip_graph) == cudaSuccess && cu2hip_graph != nullptr;",
+        u + "cu2hip_graph_ok = cu2hip_graph_ok && cudaGraphInstantiate(&cu2hip_graph_exec, cu2hip_graph, 0) == "
+            "cudaSuccess;",
+        "}", header,
+        u + "if (!cu2hip_graph_ok) {", u * 2 + "k<<<1, 64, 0, s>>>(d, n);",
+        u + "} else if (++cu2hip_graph_pending == 16) {", u * 2 + "cu2hip_graph_pending = 0;",
+        u * 2 + "if (cudaGraphLaunch(cu2hip_graph_exec, s) != cudaSuccess) {", u * 3 + "cu2hip_graph_ok = false;",
+        u * 3 + "for (int cu2hip_graph_k = 0; cu2hip_graph_k < 16; ++cu2hip_graph_k) {",
+        u * 4 + "k<<<1, 64, 0, s>>>(d, n);", u * 3 + "}", u * 2 + "}", u + "}", close,
+        "for (int cu2hip_graph_k = 0; cu2hip_graph_k < cu2hip_graph_pending; ++cu2hip_graph_k) {",
+        u + "k<<<1, 64, 0, s>>>(d, n);", "}",
+        "if (cu2hip_graph_exec != nullptr) cudaGraphExecDestroy(cu2hip_graph_exec);",
+        "if (cu2hip_graph != nullptr) cudaGraphDestroy(cu2hip_graph);"]
+    return "".join(indent + line + "\n" for line in lines)
+
+
+@pytest.mark.parametrize("indent, loop, header, close", [
+    # The launch on the next line: the body's indentation is the level.
+    ("    ", "for (int i = 0; i < m; ++i)\n        k<<<1, 64, 0, s>>>(d, n);\n",
+     "for (int i = 0; i < m; ++i) {", "}"),
+    # On the header's line, after a comment: the level is what the loop's line adds to its
+    # block's; the comment stays on the header's line.
+    ("  ", "for (int i = 0; i < m; ++i) /* timed */ k<<<1, 64, 0, s>>>(d, n);\n",
+     "for (int i = 0; i < m; ++i) { /* timed */", "}"),
+    # A comment after the header, the launch on the next line with tabs, a comment after it,
+    # which stays with the loop's closing brace.
+    ("\t", "while (m-- > 0) // timed\n\t\tk<<<1, 64, 0, s>>>(d, n); // one\n",
+     "while (m-- > 0) { // timed", "} // one"),
+])
+def test_a_one_launch_loop_without_braces_is_given_them_and_captured(indent, loop, header, close):
+    def program(body: str) -> bytes:
+        return (f"void f(float* d, int n, int m) {{\n{indent}cudaStream_t s;\n{indent}cudaStreamCreate(&s);\n"
+                f"{body}{indent}cudaStreamDestroy(s);\n}}\n").encode()
+    result, found = _run(program(indent + loop))
+    assert [d.code for d in result.diagnostics] == ["R012"], found
+    assert result.output == KERNEL + program(_captured_on_s(indent, header, close))
+
+
+@pytest.mark.parametrize("loop", [
+    # Not every iteration launches: the body is an `if`, not a launch.
+    b"for (int i = 0; i < m; i++)\n        if (i % 2 == 0) k<<<1, 64>>>(d, n);\n",
+    # The launch is a macro's expansion: the tree holds a call of LAUNCH, no launch.
+    b"for (int i = 0; i < m; i++)\n        LAUNCH(d, i);\n",
+    # A launch and something else in one statement.
+    b"for (int i = 0; i < m; i++)\n        k<<<1, 64>>>(d, n), ++n;\n",
+])
+def test_a_loop_without_braces_whose_body_is_not_one_launch_is_left_as_it_is(loop):
+    source = b"#define LAUNCH(p, v) k<<<1, 64>>>(p, v)\nvoid f(float* d, int n, int m) {\n    " + loop + b"}\n"
+    result, found = _run(source)
+    assert result.output == KERNEL + source and "R012" not in found and "R013" not in found, found

@@ -3,8 +3,9 @@ kernel launches, with no host work between iterations (no call in the loop's hea
 either), pays the launch overhead of every kernel at every iteration. The sequence is
 captured once as a CUDA graph and the graph launched per iteration where that is proved
 to run the same work in the same order; else the loop is reported with the fix and the
-estimate. A loop of one launch (HeCBench's `for (i < repeat) { k<<<g, b>>>(...); }`; a
-body that is no block is not taken) is captured BATCH (16) times in a row as one graph,
+estimate. A loop of one launch (HeCBench's `for (i < repeat) k<<<g, b>>>(...);`, with
+braces or without: a body without them is made a block, opened at the end of the loop's
+header and closed on a line of its own) is captured BATCH (16) times in a row as one graph,
 launched every BATCH-th iteration; the iterations after the last such one make the
 launch as written after the loop. Every
 iteration makes the same launch (the same facts are proved) and nothing else happens in
@@ -128,7 +129,8 @@ Every graph call's result is checked: where the capture's start or end, the
 instantiation or a graph launch fails (a launch the capture rejects, such as one asking
 for more shared memory than a block has), the loop makes the launches as written from
 then on, as the original did, and their errors are reported as the original's were.
-A loop of one launch (`for (int i = 0; i < repeat; i++) { k<<<g, b>>>(...); }`) gains nothing
+A loop of one launch (`for (int i = 0; i < repeat; i++) k<<<g, b>>>(...);`, with braces or
+without: the rewrite gives a body without them its braces) gains nothing
 from a graph of one launch: the launch is captured 16 times in a row as one graph, which
 the loop launches every 16th iteration (a counter of the iterations since the last), and
 the iterations after the last such one make the launch as written after the loop. Every
@@ -179,7 +181,8 @@ def run(ctx, values) -> None:
 
 
 def _loops_of_launches(parsed) -> list:
-    """The loops whose body (a block) holds a launch statement, found from each `<<<` of
+    """The loops whose body (a block, or a statement without braces) holds a launch
+    statement, found from each `<<<` of
     the file (no walk of the whole tree; each step up is the fragment's Ancestry's, not a
     `.parent`, which costs the depth), in document order."""
     frag, found = parsed.main, {}
@@ -189,19 +192,24 @@ def _loops_of_launches(parsed) -> list:
             n = tree.parent(n)
         statement = tree.parent(n) if n is not None else None
         block = tree.parent(statement) if statement is not None and statement.type == "expression_statement" else None
-        loop = tree.parent(block) if block is not None and block.type == "compound_statement" else None
-        if loop is not None and loop.type in loops.LOOPS and loop.child_by_field_name("body") == block:
+        # The launch's statement in a block that is the loop's body, or the body itself (a
+        # loop without braces: `for (...) k<<<g, b>>>(...);`).
+        body, loop = (block, tree.parent(block)) if block is not None and block.type == "compound_statement" else \
+            (statement, block)
+        if loop is not None and loop.type in loops.LOOPS and loop.child_by_field_name("body") == body:
             found.setdefault((loop.start_byte, loop.end_byte), loop)
     return [found[k] for k in sorted(found)]
 
 
 def _launches_only(data: bytes, loop):
     """The launches (call nodes) when the loop's body is one or more bare launch statements
-    and nothing else, and its header calls nothing; else None."""
+    and nothing else (a block of them, or one launch statement without braces), and its
+    header calls nothing; else None."""
     body = loops.loop_body(loop)
-    if body is None:
+    braceless = loop.child_by_field_name("body")
+    if body is None and (braceless is None or braceless.type != "expression_statement"):
         return None
-    items = loops.statements(body)
+    items = loops.statements(body) if body is not None else [braceless]
     calls = []
     for s in items:
         call = s.named_children[0] if s.type == "expression_statement" and s.named_child_count == 1 else None
@@ -263,9 +271,15 @@ def _consider(ctx, values, data: bytes, loop, launches, function, taken: set) ->
     body_line = data.rfind(b"\n", 0, first.start_byte) + 1
     body_indent = data[body_line:first.start_byte]
     # One level of indentation: what the body's first line adds to the loop's, where that is
-    # white space (not the loop's header, on the line of a body `{ k<<<...>>>();`).
+    # white space (not the loop's header, on the line of a body `{ k<<<...>>>();` or of a body
+    # without braces); else what the loop's line adds to that of the block it is in; else four
+    # spaces.
+    block_line = data.rfind(b"\n", 0, loop.parent.start_byte) + 1 if loop.parent is not None else 0
+    block_indent = data[block_line:len(data) if loop.parent is None else loop.parent.start_byte]
+    block_indent = block_indent[:len(block_indent) - len(block_indent.lstrip())]
     unit = body_indent[len(indent):] if body_indent.strip() == b"" and body_indent.startswith(indent) \
-        and len(body_indent) > len(indent) else b"    "
+        and len(body_indent) > len(indent) else indent[len(block_indent):] \
+        if indent.startswith(block_indent) and len(indent) > len(block_indent) else b"    "
     launched = data[first.start_byte:last.end_byte]
     # On the default stream, the capture is on a non-blocking stream of the rewrite's own (the
     # legacy default stream cannot be captured, and a blocking stream's capture makes any use
@@ -328,9 +342,30 @@ def _consider(ctx, values, data: bytes, loop, launches, function, taken: set) ->
              + f"if ({graph} != nullptr) cudaGraphDestroy({graph});".encode())
     if own is not None:
         after += newline + indent + f"if ({own} != nullptr) cudaStreamDestroy({own});".encode()
-    edits = (Edit(loop.start_byte, loop.start_byte, before),
-             Edit(first.start_byte, last.end_byte, in_loop),
-             Edit(loop.end_byte, loop.end_byte, after))
+    body = loop.child_by_field_name("body")
+    # What follows the loop goes after a comment that ends the loop's last line (`} // timed`,
+    # `k<<<g, b>>>(...); // timed`), which stays with the loop.
+    end = loop.end_byte
+    comment = loop.next_sibling
+    if comment is not None and comment.type == "comment" and b"\n" not in data[end:comment.start_byte] and \
+            data.startswith(b"//", comment.start_byte):
+        end = comment.end_byte
+    if body.type == "compound_statement":
+        edits = (Edit(loop.start_byte, loop.start_byte, before),
+                 Edit(first.start_byte, last.end_byte, in_loop),
+                 Edit(end, end, after))
+    else:
+        # No braces (`for (...) k<<<g, b>>>(...);`): the body becomes a block, opened at the end
+        # of the loop's header (what lies between, a comment, is kept) and closed on a line of
+        # its own at the loop's indentation.
+        head = max((c for c in loop.children if c.end_byte <= body.start_byte and c.type != "comment"),
+                   key=lambda c: c.end_byte)
+        between = data[head.end_byte:body.start_byte]
+        opened = b" {" + between if b"\n" in between else \
+            b" {" + (b" " + between.strip() if between.strip() else b"") + newline + inner
+        edits = (Edit(loop.start_byte, loop.start_byte, before),
+                 Edit(head.end_byte, body.end_byte, opened + in_loop + newline + indent + b"}"),
+                 Edit(end, end, after))
     if own is None:
         where = (f"captured once as a graph on '{s}' and the graph launched per iteration: the body is nothing but "
                  f"the launches, all on '{s}', a stream the function creates")
