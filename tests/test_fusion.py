@@ -65,6 +65,8 @@ def test_elementwise_shapes(body, form, index, bound) -> None:
     (f"{GID} if (i < n) x[i] = threadIdx.x;", "it uses threadIdx beyond the global thread id"),
     (f"{GID} if (i < n) {{ float *p = x; p[i] = 0; }}", "it uses the pointer 'x' other than as x[i] (*p = x)"),
     (f"{GID} if (i < n) x[i] = *x;", "it dereferences a pointer (*x)"),
+    # Every declarator of a declaration declares its name (the second is no use of the pointer).
+    (f"{GID} if (i < n) {{ float a, x; x = 2.0f; a = x; }}", "it declares 'x', the name of a parameter or of the index"),
     (f"{GID} if (i < n) {{ n = 0; x[i] = 0; }}", "it assigns its parameter 'n'"),
     (f"{GID} if (i < n) x[i] = g[i];", "it reads or writes memory it was not given as a parameter (g[i])"),
     (f"{GID} if (i < m) x[i] = 0;", "its guard's bound 'm' uses 'm', not a scalar parameter"),

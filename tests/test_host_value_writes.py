@@ -74,7 +74,8 @@ def _block(body: str) -> tuple[tuple[int, ...], str]:
      "it is captured by reference by the lambda at line 16"),
     ("int t = 128; auto g = [&t]() { return t; }; t = 256; k<<<1, t>>>(x);", "it is captured by reference"),
     ("static int t = 128; if (n) t = 256; k<<<1, t>>>(x);", "'t' is assigned (=)"),
-    ("int t; if (n) t = 256; else t = 128; k<<<1, t>>>(x);", "'t' is assigned (=)"),
+    ("int t; if (n) t = 256; else t = 128; k<<<1, t>>>(x);",
+     "it is declared with no value and first assigned at line 16 in a branch"),
     ("dim3 b(64); if (n) b = dim3(256); b.x = 512; k<<<1, b>>>(x);", "'b.x' is assigned (=)"),
     # A loop's counter: its update is followed only where the rest of the loop reads it.
     ("for (int t = 64; t <= 1024; t *= 2) { k<<<1, t>>>(x); t = 2048; }", "'t' is assigned (=)"),
@@ -180,3 +181,49 @@ def test_a_launch_through_dim3_of_a_constant_gets_its_bound() -> None:
     out = _bounds("const int T = 128;\n__global__ void k(float *x) { x[threadIdx.x] = 0; }\n"
                   "void f(float *x) { dim3 b(T); k<<<1, b>>>(x); }\n")
     assert "__launch_bounds__(128) k" in out
+
+
+# Declarations of several names, and declarations with no value assigned later (HeCBench's
+# haccmk: `int n1, n2, i; n2 = 15000;`): every declarator is a declaration of its name; the
+# first assignment gives the value where it is a statement of the declaration's block
+# before the read, else the value is not known.
+@pytest.mark.parametrize("body, values, why", [
+    ("int a, t, i; t = 256; k<<<1, t>>>(x);", (256,), ""),
+    ("int a = 1, t; t = 2 * T; k<<<1, t>>>(x);", (256,), ""),
+    ("int t, u; t = 64; u = t * 2; k<<<1, u>>>(x);", (128,), ""),
+    ("int t; t = 128; if (n) t = 512; k<<<1, t>>>(x);", (128, 512), ""),
+    ("int *p, t; t = 64; k<<<1, t>>>(x);", (64,), ""),
+    ("int v[4], t = 32; k<<<1, t>>>(x);", (32,), ""),
+    # A local array, pointer or reference of the name hides the global T: not followed.
+    ("int a, T[2]; k<<<1, T>>>(x);", (), "'T' is a local array: its value is not followed"),
+    ("int a, *T; k<<<1, T>>>(x);", (), "'T' is a local pointer: its value is not followed"),
+    ("int a = 4, &T = a; k<<<1, T>>>(x);", (), "'T' is a local reference: its value is not followed"),
+    ("int a, T; T = 64; k<<<1, T>>>(x);", (64,), ""),
+    ("int a, t; k<<<1, t>>>(x);", (), "'t' has no initializer"),
+    ("int a, t; if (n) t = 64; else t = 512; k<<<1, t>>>(x);", (),
+     "it is declared with no value and first assigned at line 16 in a branch, a loop or an expression"),
+    ("int a, t; for (int i = 0; i < 2; ++i) t = 64; k<<<1, t>>>(x);", (), "first assigned at line 16 in a branch"),
+    ("int a, t; a = (t = 64); k<<<1, t>>>(x);", (), "first assigned at line 16 in a branch, a loop or an expression"),
+    ("int t; k<<<1, 32>>>(x); t = 64; k<<<1, t>>>(x); { k<<<1, t>>>(x); }", (64,), ""),
+    ("int t; { t = 64; } k<<<1, t>>>(x);", (), "first assigned at line 16 in a branch"),
+    ("int t; t = n; k<<<1, t>>>(x);", (), "it is assigned 'n' at line 16, a value known at run time"),
+    ("int t; t = 64; t += 64; k<<<1, t>>>(x);", (), "'t' is assigned (+=)"),
+    ("int t; t = 64; parse(t); k<<<1, t>>>(x);", (), "non-const reference"),
+    ("int t; t = 64; if (n) goto out; t = 1024; out: k<<<1, t>>>(x);", (),
+     "it is declared with no value in a function with a goto"),
+    ("switch (n) { int t; case 1: t = 64; k<<<1, t>>>(x); }", (),
+     "where its first assignment cannot be placed on every path"),
+    ("static int t; t = 64; k<<<1, t>>>(x);", (), "'t' may be written at run time"),
+])
+def test_a_declaration_of_several_names_or_with_no_value_assigned_later(body, values, why) -> None:
+    found, reason = _block(body)
+    assert found == values, reason
+    assert why in reason
+
+
+def test_a_read_before_the_first_assignment_of_a_declaration_with_no_value_is_not_known() -> None:
+    source = HEAD + "void f(float *x, int n) {\n int a, t;\n k<<<1, t>>>(x);\n t = 64;\n}\n"
+    parsed = parse_file(source.encode())
+    value = HostValues(parsed).block_size(build_ir("t.cu", parsed).launches[-1])
+    assert value.values == ()
+    assert value.reason == "'t' is declared with no value and read before its first assignment (line 18)"

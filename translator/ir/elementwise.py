@@ -53,7 +53,7 @@ from translator.ir import body as body_facts
 from translator.ir.calls import call_graph
 from translator.ir.macros import expansion_of_use, impure, macros, tokens
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel, Span
-from translator.ir.nodes import assigned, descendants
+from translator.ir.nodes import assigned, declares, descendants
 
 _SPACE = re.compile(r"\s+")
 _INT_CAST = re.compile(r"\((?:const)?(?:unsigned|signed)?(?:int|long|longlong|size_t|int64_t|uint64_t|"
@@ -835,19 +835,20 @@ class _StageWalk:
             stack.extend((c, inner) for c in reversed(n.named_children))
 
     def _declared(self, node: ts.Node) -> None:
-        target = node.child_by_field_name("declarator")
-        while target is not None and target.type != "identifier":
-            target = target.child_by_field_name("declarator")
-        if target is not None:
-            name = self._text(target)
-            if name in self.pointers or name in self.scalars or name in self.indices:
-                self._refuse(f"it declares '{name}', the name of a parameter or of the index")
-            self.locals.add(name)
+        # Every declarator of a declaration (`int a, b;`), each followed to its name.
+        for target in node.children_by_field_name("declarator"):
+            while target is not None and target.type != "identifier":
+                target = target.child_by_field_name("declarator")
+            if target is not None:
+                name = self._text(target)
+                if name in self.pointers or name in self.scalars or name in self.indices:
+                    self._refuse(f"it declares '{name}', the name of a parameter or of the index")
+                self.locals.add(name)
 
     def _is_declared_name(self, node: ts.Node) -> bool:
         parent = node.parent
         return parent is not None and parent.type in ("init_declarator", "array_declarator", "pointer_declarator",
-                                                      "declaration") and parent.child_by_field_name("declarator") == node
+                                                      "declaration") and declares(parent, node)
 
     def _identifier(self, node: ts.Node) -> None:
         name = self._text(node)

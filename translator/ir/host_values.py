@@ -442,6 +442,9 @@ class HostValues:
         declaration = self._visible(function, name, before)
         if declaration is None:
             return None
+        if declaration.type in _COMPOUND_DECLARATORS:
+            return unknown(f"'{name}' is a local {_COMPOUND_DECLARATORS[declaration.type]}: its value is not "
+                           "followed")
         statement = declaration if declaration.type == "declaration" else declaration.parent
         words = _text(self.parsed, statement).split("=")[0].replace("(", " ").split()
         constant = "const" in words or "constexpr" in words
@@ -484,8 +487,10 @@ class HostValues:
         refused = unknown(f"'{name}' may be written at run time in {where}: {written}")
         kind = statement.child_by_field_name("type") if statement.type == "declaration" else None
         words = _text(self.parsed, statement).split("=")[0].replace("(", " ").split() if kind is not None else []
-        if declaration.type != "init_declarator" or kind is None or "static" in words or "extern" in words \
-                or " ".join(_text(self.parsed, kind).split()) not in _COUNTABLE or declaration.id in self._assigning:
+        bare = declaration.type == "declaration"        # `int n;`, `int a, n;`: no value given
+        if declaration.type != "init_declarator" and not bare or kind is None or "static" in words \
+                or "extern" in words or " ".join(_text(self.parsed, kind).split()) not in _COUNTABLE \
+                or (declaration.id, name) in self._assigning:
             return refused
         scope = self._scope(declaration)
         if scope is None:
@@ -493,13 +498,26 @@ class HostValues:
         parent = self._tree.parent(statement)
         loop = parent if parent is not None and parent.type == "for_statement" and \
             parent.child_by_field_name("initializer") == statement else None
+        if bare:
+            # Its value is its first write's, which must be an assignment of a constant, a
+            # statement of the declaration's own block (not in a branch or a loop of it) before
+            # `before`: every path from the declaration to `before` runs it. A block of a
+            # switch (a case label may enter after the assignment) or a function with a goto
+            # (so may a label) is refused.
+            if loop is not None or parent is None or parent != scope or scope.type != "compound_statement" or \
+                    self._tree.parent(scope) is not None and self._tree.parent(scope).type == "switch_statement":
+                return unknown(f"'{name}' may be written at run time in {where}: it is declared with no value "
+                               "where its first assignment cannot be placed on every path")
+            if re.search(rb"\bgoto\b", self.parsed.cleaned[function.start_byte:function.end_byte]):
+                return unknown(f"'{name}' may be written at run time in {where}: it is declared with no value in "
+                               "a function with a goto, which may pass its first assignment")
         update = loop.child_by_field_name("update") if loop is not None else None
         hidden = self._macro_write(function, name)
         if hidden is not None:
             return unknown(f"'{name}' may be written at run time in {where}: {hidden}")
         values, lines, writes = [], [], 0
         pattern = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
-        self._assigning.add(declaration.id)
+        self._assigning.add((declaration.id, name))
         try:
             for match in pattern.finditer(self.parsed.cleaned, declaration.end_byte, scope.end_byte):
                 n = self._tree.node_at(match.start(), match.end())
@@ -524,6 +542,18 @@ class HostValues:
                 if any(t.type == "identifier" and _text(self.parsed, t) == name for t in descendants(right)):
                     return unknown(f"'{name}' may be written at run time in {where}: it is assigned a value "
                                    f"computed from itself at line {line}")
+                if bare and not values:
+                    # The first write: the statement of the declaration's block that gives the
+                    # value, before `before`.
+                    holder = self._tree.parent(assignment)
+                    if holder is None or holder.type != "expression_statement" or \
+                            self._tree.parent(holder) != scope:
+                        return unknown(f"'{name}' may be written at run time in {where}: it is declared with no "
+                                       f"value and first assigned at line {line} in a branch, a loop or an "
+                                       "expression, which not every path runs")
+                    if before < holder.end_byte:
+                        return unknown(f"'{name}' is declared with no value and read before its first assignment "
+                                       f"(line {line})")
                 value = self.value(right, function, right.start_byte, depth + 1)
                 if not value.known:
                     return unknown(f"'{name}' may be written at run time in {where}: it is assigned "
@@ -533,17 +563,20 @@ class HostValues:
                 lines.append(line)
             if not writes:
                 return None
-            initial = self._initial(name, function, declaration, before, depth)
+            if bare:        # the first assignment gives the value an initializer would
+                initial, values = values[0], values[1:]
+            else:
+                initial = self._initial(name, function, declaration, before, depth)
             if not initial.known:
                 return _plain(initial)
             if loop is not None:
                 return self._loop(name, function, loop, declaration, initial, before, depth) or refused
         finally:
-            self._assigning.discard(declaration.id)
+            self._assigning.discard((declaration.id, name))
         every = sorted({v for found in (initial, *values) for v in found.values})
         shown = ", ".join(map(str, lines))
         return _noted(tuple(every), initial, *values) if len(every) == 1 else Value(tuple(every), note="; ".join(
-            [f"'{name}' is {' or '.join(map(str, every))} (its initializer and its assignment"
+            [f"'{name}' is {' or '.join(map(str, every))} ({'' if bare else 'its initializer and '}its assignment"
              f"{'s' if len(lines) > 1 else ''} at line{'s' if len(lines) > 1 else ''} {shown})",
              *dict.fromkeys(v.note for v in (initial, *values) if v.note)]))
 
@@ -686,6 +719,8 @@ class HostValues:
 
     def _name_in(self, function: ts.Node, name: str) -> tuple[list[ts.Node], str | None]:
         """The declarations of `name` in the function's body (init_declarator, declaration
+        (translator.ir.host_values.declaration_of: any declarator of `int a, b;`), the
+        pointer, array or reference declarator of `float *a, *b;`, `int v[4];`, `int& r = n;`
         or, for `dim3 b(T);`, function_declarator nodes, in order) and the first use that
         may write it (translator.ir.writes: its reason and line), None when every use reads
         it: its tokens found by a regex over the body's bytes, each confirmed on the tree
@@ -702,9 +737,9 @@ class HostValues:
                     if n is None or n.type != "identifier":
                         continue
                     parent = self._tree.parent(n)
-                    if parent is not None and parent.type in ("init_declarator", "declaration") \
-                            and parent.child_by_field_name("declarator") == n:
-                        declarations.append(parent)
+                    declared = declaration_of(n, self._tree.parent)
+                    if declared is not None:
+                        declarations.append(declared)
                     elif parent is not None and object_declaration(self.parsed.data, parent, n):
                         declarations.append(parent)
                     elif write is None:
@@ -1188,6 +1223,29 @@ class KernelLaunches:
         """Whether the kernel's launches are the project's (the index's), not the file's own."""
         self.of(kernel)
         return kernel in self._tree
+
+
+# The declarators of a local that is no integer the evaluator follows, and what it is then.
+_COMPOUND_DECLARATORS = {"pointer_declarator": "pointer", "array_declarator": "array",
+                         "reference_declarator": "reference"}
+
+
+def declaration_of(name: ts.Node, parent) -> ts.Node | None:
+    """What declares the identifier `name` when it is a declared name (else None): its
+    init_declarator (`int n = 1`), its declaration where it is a bare declarator of one
+    (`int n;`, any of `int a, b, n;`: each declarator is a `declarator` field of the
+    declaration), or, through `*`, `[...]` and `&`, the outermost pointer, array or reference
+    declarator (`float *a, *b;`, `int v[4];`, `int& r = n;`). `parent(node)`: its parent."""
+    node, up = name, parent(name)
+    while up is not None and up.type in _COMPOUND_DECLARATORS and (
+            up.child_by_field_name("declarator") == node or up.type == "reference_declarator"):   # (no field there)
+        node, up = up, parent(up)
+    if up is None:
+        return None
+    if up.type == "init_declarator" and up.child_by_field_name("declarator") == node or \
+            up.type == "declaration" and any(d == node for d in up.children_by_field_name("declarator")):
+        return up if node == name else node
+    return None
 
 
 def object_declaration(data: bytes, declarator: ts.Node, name: ts.Node) -> bool:

@@ -209,3 +209,10 @@ def assigned(data: bytes, node: ts.Node, parent: ts.Node | None = ...) -> bool:
     if parent.type == "assignment_expression" and parent.child_by_field_name("left") == node:
         return True
     return parent.type == "pointer_expression" and data[parent.start_byte:node.start_byte].strip() == b"&"
+
+
+def declares(parent: ts.Node | None, node: ts.Node) -> bool:
+    """Is `node` a declarator of `parent` (its `declarator` field)? A declaration has one
+    per name it declares (`int a, b;`: `b` is its second), which `child_by_field_name`,
+    the first, does not see."""
+    return parent is not None and any(d == node for d in parent.children_by_field_name("declarator"))

@@ -25,7 +25,7 @@ from translator.ir.model import LaunchSite, Module, Span
 from translator.ir.ancestry import ancestry
 from translator.ir.macros import called_names
 from translator.ir.macros import macros as macro_table
-from translator.ir.nodes import assigned, descendants, function_name, with_parents
+from translator.ir.nodes import assigned, declares, descendants, function_name, with_parents
 
 PURE_CALLS = frozenset({
     "min", "max", "std::min", "std::max", "fmin", "fmax", "fminf", "fmaxf", "abs", "std::abs", "fabs", "fabsf",
@@ -321,7 +321,7 @@ def pointers(parsed: ParsedFile, function_span: Span, shapes: dict | None = None
         role = "other"
         if parent is not None and parent.type in ("init_declarator", "pointer_declarator", "declaration",
                                                   "array_declarator") \
-                and parent.child_by_field_name("declarator") == n:
+                and declares(parent, n):
             role = "declare"
             declared.add(name)
         else:

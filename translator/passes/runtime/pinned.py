@@ -25,7 +25,8 @@ function:
   `malloc(size)` in C style) or `T* p = new T[n];` with `T` a built-in type and no
   initializer (pinned memory is not zeroed, `new T[n]()` is), neither `static` nor
   `const`, outside every loop, the one declaration of its name in the function; or
-  declared with no value (`T* p = NULL;`, `nullptr`, `0`, or none) and allocated by
+  declared with no value (`T* p = NULL;`, `nullptr`, `0`, or none; one declarator of
+  several, `T *p, *q;`, as well) and allocated by
   `p = (T*)malloc(size);` (`new T[n]`), its one assignment in the function, a statement
   of the declaration's block (not in a branch or a loop of it), with no use of `p`
   between the declaration and it: every fact below then holds from that assignment on
@@ -215,6 +216,18 @@ def _allocation(data: bytes, declaration):
 _NULLS = ("NULL", "nullptr", "0")
 
 
+def _declarator_of(data: bytes, declaration, name: str):
+    """The declarator of `declaration` that declares `name` (of `float *a, *b;`, `*b` for
+    b), or None."""
+    for d in declaration.children_by_field_name("declarator"):
+        inner = d
+        while inner is not None and inner.type != "identifier":
+            inner = inner.child_by_field_name("declarator")
+        if inner is not None and text(data, inner) == name:
+            return d
+    return None
+
+
 def _assigned(data: bytes, statement):
     """(the declaration, name, the allocating expression, how, size, count, element, the
     assignment, None or why it is not the buffer's one allocation) of a statement `p =
@@ -239,10 +252,10 @@ def _assigned(data: bytes, statement):
     if len(declarations) != 1 or declarations[0].type != "declaration":
         return None         # a parameter, a global, or declared twice: not this function's buffer
     declaration = declarations[0]
-    declarators = declaration.children_by_field_name("declarator")
-    if len(declarators) != 1:
+    # Its declarator, one of several where the declaration names several (`float *a, *b;`).
+    pointer = _declarator_of(data, declaration, name)
+    if pointer is None:
         return None
-    pointer = declarators[0]
     if pointer.type == "init_declarator":
         if text(data, pointer.child_by_field_name("value")) not in _NULLS:
             return None
@@ -329,7 +342,7 @@ def _consider(ctx, values, data: bytes, declaration, name: str, value, how: str,
         return
     copy = looped[0]
     origin = assignment.parent if assignment is not None else declaration
-    why = unassigned or facts["escape"] or _kind_refusal(data, declaration, value, how) or \
+    why = unassigned or facts["escape"] or _kind_refusal(data, declaration, value, how, name) or \
         _free_refusal(data, declaration, name, how, facts, values, origin)
     where, unknown = "", None
     if why is None:
@@ -664,10 +677,11 @@ def _parameter_facts(data: bytes, definition, params, position: int, callee: str
     return "", inner_facts["copies"]
 
 
-def _kind_refusal(data: bytes, declaration, value, how: str) -> str | None:
+def _kind_refusal(data: bytes, declaration, value, how: str, name: str) -> str | None:
     if any(c.type in ("storage_class_specifier", "type_qualifier") for c in declaration.children):
         return f"its declaration '{text(data, declaration)}' is static, const or volatile"
-    declarator = declaration.children_by_field_name("declarator")[0].child_by_field_name("declarator")
+    declarator = _declarator_of(data, declaration, name)
+    declarator = declarator.child_by_field_name("declarator") if declarator.type == "init_declarator" else declarator
     if any(c.type == "type_qualifier" for c in declarator.children):
         return "the pointer is const: it cannot be given the pinned allocation"
     n = declaration.parent
