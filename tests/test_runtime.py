@@ -610,3 +610,45 @@ def test_a_loop_without_braces_whose_body_is_not_one_launch_is_left_as_it_is(loo
     source = b"#define LAUNCH(p, v) k<<<1, 64>>>(p, v)\nvoid f(float* d, int n, int m) {\n    " + loop + b"}\n"
     result, found = _run(source)
     assert result.output == KERNEL + source and "R012" not in found and "R013" not in found, found
+
+
+def test_a_one_launch_loop_whose_argument_chooses_by_the_counters_parity_is_captured_with_each_parity():
+    # iso2dfd's ping-pong: the capture and the remainder after the loop name the parity of
+    # first + j, the fallback of a failed graph launch that of the batch's own iterations.
+    body = (b"void f(float* p, float* q, int n, unsigned int m) {\n"
+            b"    for (unsigned int t = 2; t < m; t += 1)\n"
+            b"        k<<<1, 64>>>((t % 2) ? p : q, n);\n}\n")
+    result, found = _run(body)
+    assert [d.code for d in result.diagnostics] == ["R012"], found
+    lines = [line.strip() for line in result.output.decode().splitlines() if "k<<<" in line]
+    assert lines == ["k<<<1, 64, 0, cu2hip_graph_stream>>>((((unsigned int)(2 + cu2hip_graph_k)) % 2) ? p : q, n);",
+                     "k<<<1, 64>>>((t % 2) ? p : q, n);",
+                     "k<<<1, 64>>>((((unsigned int)(t - 15 + cu2hip_graph_k)) % 2) ? p : q, n);",
+                     "k<<<1, 64>>>((((unsigned int)(2 + cu2hip_graph_k)) % 2) ? p : q, n);"]
+    assert "choose by the parity of the counter 't' (from 2, stepped by one" in found["R012"]
+
+
+@pytest.mark.parametrize("loop, why", [
+    (b"for (int t = 0; t < m; ++t) k<<<1, 64>>>((t % 3) ? p : q, n);", "'(t % 3) ? p : q' is not a plain expression"),
+    (b"for (int t = 0; t < m; t += 2) k<<<1, 64>>>((t % 2) ? p : q, n);",
+     "the loop's counter 't' is not stepped by one ('t += 2'): its parity need not alternate"),
+    (b"for (int t = 0; t < m; t--) k<<<1, 64>>>((t & 1) ? p : q, n);", "is not stepped by one ('t--')"),
+    (b"for (int t = n; t < m; ++t) k<<<1, 64>>>((t % 2) ? p : q, n);",
+     "the first value of the loop's counter 't' is not a known constant of 0 or more"),
+    (b"for (int t = -1; t < m; ++t) k<<<1, 64>>>((t % 2) ? p : q, n);", "is not a known constant of 0 or more"),
+    (b"for (float t = 0; t < m; ++t) k<<<1, 64>>>(((int)t % 2) ? p : q, n);", "is not a plain expression"),
+    (b"for (int t = 0; t++ < m; ++t) k<<<1, 64>>>((t % 2) ? p : q, n);",
+     "the loop's condition 't++ < m' writes: it may step 't' too"),
+    (b"for (int t = 0; t < m; ++t) k<<<1, 64>>>((t % 2) ? p : q, t++);",
+     "'t' is written in the loop's body (line 4: 't' is incremented or decremented)"),
+    (b"for (int t = 0; t < m; ++t) k<<<1, 64>>>((t % 2) ? p : q, BUMP);", "by the macro BUMP"),
+    (b"int j = 0;\n    for (int t = 0; t < m; ++t) k<<<1, 64>>>((j % 2) ? p : q, n);", "'j' is not the loop's counter"),
+    (b"for (int t = 0; t < m; ++t) k<<<1, 64>>>((t % 2) ? p + t : q, n);",
+     "'t' is declared in the loop: its value changes per iteration (where it alternates with the counter)"),
+    (b"for (int t = 0; t < m; ++t) { k<<<1, 64>>>((t % 2) ? p : q, n); k<<<1, 64>>>(p, n); }",
+     "'(t % 2) ? p : q' is not a plain expression"),
+])
+def test_an_argument_by_the_counters_parity_is_refused_where_the_counter_need_not_alternate(loop, why):
+    body = b"#define BUMP (++t, n)\nvoid f(float* p, float* q, int n, int m) {\n    " + loop + b"\n}\n"
+    result, found = _run(body)
+    assert "R012" not in found and why in found.get("R013", ""), found

@@ -13,6 +13,23 @@ the loop, so the stream receives the same launches in the same order; they are o
 enqueued later on the host, which nothing between them can see. A loop known to run
 fewer than BATCH times is left as it is (the graph would never be launched).
 
+A one-launch loop's argument may alternate with its counter, the ping-pong of two buffers
+(iso2dfd: `(k % 2) ? d_prev : d_next`): `P ? a : b` with `a`, `b` loop-invariant and P
+`k % 2` or `k & 1` (or one compared with a number), `k` its one name there
+(_parity_choice), where `k` is the loop's counter `for (T k = c; ...; ++k)` (T an integer
+type, c a known constant >= 0, the update `++k`, `k++`, `k += 1` or `k = k + 1`, the
+condition writing nothing, nothing in the body nor a macro of the loop writing k:
+_counter). The proof: the t-th iteration (from 0) has k = c + t >= 0, and the argument
+depends on k through k mod 2 alone, so iterations t and t + BATCH (BATCH even) make the
+same launch. Batch m covers iterations 16m .. 16m + 15 (the pending count starts at 0 and
+counts every iteration while the graph is good), whose j-th launch has k = c + 16m + j, of
+the parity of c + j: the capture writes the j-th launch with k replaced by `(T)(c + j)`
+(j the capture's own counter); the remainder after the loop, iterations 16M + j, the same;
+the fallback that makes a batch's launches as written when its graph launch fails runs in
+iteration 16m + 15, whose k is c + 16m + 15, and writes k - 15 + j, the j-th iteration's
+own counter (k >= 15 there: no wrap). Another period (`k % 3`), a step other than one, a
+counter written elsewhere, or a negative or unknown first value is refused (R013).
+
 The rewrite (R012) is made when:
 
 * every launch is on one stream `s` that the function creates itself
@@ -135,7 +152,10 @@ from a graph of one launch: the launch is captured 16 times in a row as one grap
 the loop launches every 16th iteration (a counter of the iterations since the last), and
 the iterations after the last such one make the launch as written after the loop. Every
 iteration makes the same launch and nothing else, so the stream gets the same launches in
-the same order. A loop known to run fewer than 16 times is left as it is.""",
+the same order. A loop known to run fewer than 16 times is left as it is. An argument that
+chooses by the parity of the loop's counter (`(k % 2) ? prev : next`, a counter from a known
+constant of 0 or more stepped by one and written nowhere else) alternates: iterations 16
+apart make the same launch, and each captured launch is given its iteration's parity.""",
     edits=True, safe=False, example=_EXAMPLE, translation=_CAPTURED, options=_OPTIONS, topic="runtime")
 
 DISPATCH = rule(
@@ -241,7 +261,7 @@ def _consider(ctx, values, data: bytes, loop, launches, function, taken: set) ->
     """`taken`: the words no generated name may be (the file's, and those of the loops
     rewritten before this one: two loops of one block declare distinct names)."""
     kernels = ", ".join(dict.fromkeys(text(data, c.child_by_field_name("function")) for c in launches))
-    missing, stream = _prove(ctx, values, data, loop, launches, function)
+    missing, stream, alternating = _prove(ctx, values, data, loop, launches, function)
     line = ctx.source.position(loop.start_byte)[0]      # the input's line in every round
     if not missing and len(launches) == 1:
         few = _fewer_trips(values, loop)
@@ -286,7 +306,27 @@ def _consider(ctx, values, data: bytes, loop, launches, function, taken: set) ->
     # of it illegal); the captured copy's launches name that stream, the graph is launched on
     # the default stream the launches were on.
     own = loops.fresh(words, "cu2hip_graph_stream") if stream in streams.DEFAULT_STREAMS else None
-    captured = launched if own is None else _on_stream(data, launches, first.start_byte, own)
+    k = loops.fresh(words, "cu2hip_graph_k")
+    # An argument that alternates with the counter (`(i % 2) ? a : b`, _parity_choice): the
+    # copies of the launch made where the counter is not the iteration's (the capture, the
+    # remainder after the loop: the j-th launch of a batch or of the remainder is that of an
+    # iteration whose counter is first + 16m + j, of the parity of first + j; the fallback
+    # in the iteration that completes a batch: the counter of its j-th launch is the
+    # current one - 15 + j) name the counter's value there.
+    capture_copy = rest_copy = fallback_copy = launched
+    if alternating is not None:
+        (type_name, first_value), choices = alternating
+        uses = [u for _, found in choices for u in found]
+        counter_name = text(data, uses[0])
+        at_batch = [(u, f"(({type_name})({first_value} + {k}))".encode()) for u in uses]
+        in_batch = [(u, f"(({type_name})({counter_name} - {BATCH - 1} + {k}))".encode()) for u in uses]
+        capture_copy = _on_stream(data, launches, first.start_byte, own, at_batch)
+        rest_copy = _on_stream(data, launches, first.start_byte, None, at_batch)
+        fallback_copy = _on_stream(data, launches, first.start_byte, None, in_batch)
+    if alternating is not None:
+        captured = capture_copy
+    else:
+        captured = launched if own is None else _on_stream(data, launches, first.start_byte, own)
     launch_on = stream if own is None else (stream if stream in _NAMED_DEFAULTS else "0")
     capture_on = stream if own is None else own
 
@@ -310,7 +350,7 @@ def _consider(ctx, values, data: bytes, loop, launches, function, taken: set) ->
     else:
         lines.append(f"bool {ok} = {begin}".encode())
     batch = len(launches) == 1
-    k, pending = loops.fresh(words, "cu2hip_graph_k"), loops.fresh(words, "cu2hip_graph_pending")
+    pending = loops.fresh(words, "cu2hip_graph_pending")
     repeat = f"for (int {k} = 0; {k} < {BATCH}; ++{k}) {{".encode()
     lines += [f"if ({ok}) {{".encode(), None,
               unit + f"{ok} = cudaStreamEndCapture({s}, &{graph}) == cudaSuccess && {graph} != nullptr;".encode(),
@@ -334,10 +374,10 @@ def _consider(ctx, values, data: bytes, loop, launches, function, taken: set) ->
                    + inner + unit + f"{pending} = 0;".encode() + newline
                    + inner + unit + f"if (cudaGraphLaunch({exec_}, {launch_on}) != cudaSuccess) {{".encode() + newline
                    + two + f"{ok} = false;".encode() + newline
-                   + two + repeat + newline + at(two) + newline + two + b"}" + newline
+                   + two + repeat + newline + at(two, fallback_copy) + newline + two + b"}" + newline
                    + inner + unit + b"}" + newline + inner + b"}")
     rest = b"" if not batch else (newline + indent + f"for (int {k} = 0; {k} < {pending}; ++{k}) {{".encode() + newline
-                                  + at(indent) + newline + indent + b"}")
+                                  + at(indent, rest_copy) + newline + indent + b"}")
     after = (rest + newline + indent + f"if ({exec_} != nullptr) cudaGraphExecDestroy({exec_});".encode() + newline + indent
              + f"if ({graph} != nullptr) cudaGraphDestroy({graph});".encode())
     if own is not None:
@@ -378,10 +418,21 @@ def _consider(ctx, values, data: bytes, loop, launches, function, taken: set) ->
         where = where.replace("captured once as a graph", f"captured {BATCH} times in a row once as a graph") \
             .replace("stream of their own", "stream of its own").replace("the launches", "the launch") \
             .replace("launched per iteration", f"launched every {BATCH}th iteration (the iterations after the last "
-                     "such one launch after the loop, as written)")
-        reason = (f"the launch of the loop at line {line} ({kernels}) {where}, and its configuration and arguments "
-                  f"are loop-invariant, so every iteration makes the same launch and {BATCH} of them in a row are "
-                  f"one graph; {estimate(BATCH).replace(' per iteration', f' per graph of {BATCH}')}")
+                     "such one launch after the loop, as written" + (", with the counter's parity of each"
+                                                                     if alternating is not None else "") + ")")
+        if alternating is None:
+            same = (f"and its configuration and arguments are loop-invariant, so every iteration makes the same launch "
+                    f"and {BATCH} of them in a row are one graph")
+        else:
+            (type_name, first_value), choices = alternating
+            counter_name = text(data, choices[0][1][0])
+            shown = ", ".join(f"'{' '.join(text(data, e).split())}'" for e, _ in choices)
+            same = (f"and its configuration and arguments are loop-invariant but for {shown}, which choose by the "
+                    f"parity of the counter '{counter_name}' (from {first_value}, stepped by one and written nowhere "
+                    f"else, so it alternates): iterations {BATCH} apart make the same launch, and {BATCH} of them in a "
+                    f"row are one graph, each captured with the counter's parity of its iteration")
+        reason = (f"the launch of the loop at line {line} ({kernels}) {where}, {same}; "
+                  f"{estimate(BATCH).replace(' per iteration', f' per graph of {BATCH}')}")
     else:
         reason = (f"the {len(launches)} launches of the loop at line {line} ({kernels}) {where}, and their "
                   f"configurations and arguments are loop-invariant; {estimate(len(launches))}")
@@ -396,12 +447,13 @@ def _consider(ctx, values, data: bytes, loop, launches, function, taken: set) ->
 _NAMED_DEFAULTS = frozenset({"cudaStreamLegacy", "cudaStreamPerThread"})
 
 
-def _on_stream(data: bytes, launches, start: int, stream: str) -> bytes:
+def _on_stream(data: bytes, launches, start: int, stream: str | None, replaced=()) -> bytes:
     """The text from `start` to the last launch's end with every launch's configuration
-    naming `stream`: `<<<g, b>>>` -> `<<<g, b, 0, stream>>>`, `<<<g, b, m>>>` -> `<<<g, b, m,
-    stream>>>`, a fourth argument replaced."""
-    edits = []
-    for call in launches:
+    naming `stream` (where one is given): `<<<g, b>>>` -> `<<<g, b, 0, stream>>>`, `<<<g, b,
+    m>>>` -> `<<<g, b, m, stream>>>`, a fourth argument replaced; and each (node, text) of
+    `replaced` written as its text."""
+    edits = [(n.start_byte, n.end_byte, new) for n, new in replaced]
+    for call in launches if stream is not None else ():
         config = next(c for c in call.children if c.type == "kernel_call_syntax")
         parts = [c for c in config.named_children if c.type != "comment"]
         close = config.children[-1]
@@ -493,6 +545,8 @@ def _prove(ctx, values, data: bytes, loop, launches, function):
         call = parent.parent if parent is not None and parent.type == "argument_list" else None
         return call is not None and call.end_byte <= loop.start_byte and \
             loops._LIBRARY.match(text(data, call.child_by_field_name("function"))) is not None
+    alternating: list = []          # the counter's uses in the arguments that alternate with it
+    counter = None
     for call in launches:
         config = next(c for c in call.children if c.type == "kernel_call_syntax")
         parts = [c for c in config.named_children if c.type != "comment"]
@@ -500,6 +554,18 @@ def _prove(ctx, values, data: bytes, loop, launches, function):
         args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
         for expr in parts + args:
             why = loops.invariant(values, data, loop, expr, taken_ok)
+            parity = _parity_choice(data, expr) if why is not None and expr in args and len(launches) == 1 else None
+            if parity is not None:
+                # `(k % 2) ? a : b`: the argument alternates with the loop's counter (_parity_choice).
+                if counter is None:
+                    counter = _counter(values, data, loop, function)
+                name, uses, chosen = parity
+                why = counter[1] if counter[0] is None else \
+                    f"'{name}' is not the loop's counter" if name != counter[0] else \
+                    next((f"{w} (where it alternates with the counter)" for w in
+                          (loops.invariant(values, data, loop, e, taken_ok) for e in chosen) if w is not None), None)
+                if why is None:
+                    alternating.append((expr, uses))
             if why is not None:
                 missing.append(f"'{text(data, expr)}' of the launch of "
                                f"{text(data, call.child_by_field_name('function'))} {_CHANGES}: {why}")
@@ -507,4 +573,82 @@ def _prove(ctx, values, data: bytes, loop, launches, function):
         else:
             continue
         break
-    return missing, (None if missing else stream)
+    if missing:
+        return missing, None, None
+    return missing, stream, (counter[1:], alternating) if alternating else None
+
+
+def _unparenthesized(node):
+    while node is not None and node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node
+
+
+def _parity_choice(data: bytes, expr):
+    """(the name, its identifier nodes, [the two choices]) when `expr` is `P ? a : b` with
+    P, parentheses aside, `k % 2` or `k & 1`, or one of them compared (== or !=) with a
+    number: the argument then depends on `k` through `k`'s parity alone (for k >= 0), the
+    name's one occurrence in it; else None."""
+    choice = _unparenthesized(expr)
+    if choice is None or choice.type != "conditional_expression":
+        return None
+    test = _unparenthesized(choice.child_by_field_name("condition"))
+    if test is not None and test.type == "binary_expression" and \
+            text(data, test.child_by_field_name("operator")) in ("==", "!="):
+        left, right = (_unparenthesized(test.child_by_field_name(f)) for f in ("left", "right"))
+        test = left if right is not None and right.type == "number_literal" else \
+            right if left is not None and left.type == "number_literal" else None
+    if test is None or test.type != "binary_expression":
+        return None
+    operator, left, right = (test.child_by_field_name("operator"), _unparenthesized(test.child_by_field_name("left")),
+                             test.child_by_field_name("right"))
+    if left is None or left.type != "identifier" or right is None or \
+            (text(data, operator), text(data, right)) not in (("%", "2"), ("&", "1")):
+        return None
+    return text(data, left), [left], [choice.child_by_field_name("consequence"),
+                                      choice.child_by_field_name("alternative")]
+
+
+_UNIT_STEPS = ("++{0}", "{0}++", "{0} += 1", "{0} = {0} + 1", "{0} = 1 + {0}")
+
+
+def _counter(values, data: bytes, loop, function):
+    """(the counter's name, its type, its first value) of a `for (T k = a; ...; ++k)` loop
+    whose counter only the update steps, by one: then the counter at the t-th iteration
+    (from 0) is a + t; else (None, why not). T an integer type, a a known constant >= 0,
+    the update `++k`, `k++`, `k += 1` or `k = k + 1`, nothing else in the loop writing k
+    (its condition neither, nor a macro the loop uses)."""
+    init, update = loop.child_by_field_name("initializer"), loop.child_by_field_name("update")
+    declarators = init.children_by_field_name("declarator") if init is not None and init.type == "declaration" else []
+    if loop.type != "for_statement" or len(declarators) != 1 or declarators[0].type != "init_declarator" or \
+            update is None:
+        return None, "the loop has no counter declared in its header and stepped by its update"
+    name_node, start = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
+    kind = init.child_by_field_name("type")
+    type_name = " ".join(text(data, kind).split())
+    if name_node is None or name_node.type != "identifier" or start is None or kind is None or \
+            any(c.type in ("type_qualifier", "storage_class_specifier") for c in init.children) or \
+            not (kind.type in ("primitive_type", "sized_type_specifier") or type_name in loops._INTEGER_TYPEDEFS) or \
+            type_name in ("float", "double", "long double", "bool", "char", "signed char", "unsigned char"):
+        return None, "the loop's counter is not an integer declared in its header with a value"
+    name = text(data, name_node)
+    first = values.evaluate(start)
+    if not first.known or len(first.values) != 1 or first.values[0] < 0:
+        return None, f"the first value of the loop's counter '{name}' is not a known constant of 0 or more"
+    step = " ".join(text(data, update).split())
+    if step not in {s.format(name) for s in _UNIT_STEPS}:
+        return None, f"the loop's counter '{name}' is not stepped by one ('{step}'): its parity need not alternate"
+    condition = loop.child_by_field_name("condition")
+    if condition is not None and any(n.type in ("assignment_expression", "update_expression")
+                                     for n in loops.walk(condition)):
+        return None, f"the loop's condition '{text(data, condition)}' writes: it may step '{name}' too"
+    body = loop.child_by_field_name("body")
+    callees = values.callees
+    for use in loops.index(data, body).identifiers.get(name, ()):
+        why = loops._write(data, use, callees)
+        if why is not None:
+            return None, f"'{name}' is written in the loop's body (line {loops.line_of(data, use)}: {why})"
+    why = loops.macro_write(values, data, loop, name)
+    if why is not None:
+        return None, why
+    return name, type_name, first.values[0]
