@@ -72,6 +72,9 @@ def test_a_pooled_run_reads_and_scans_no_file_in_the_parent(tmp_path, monkeypatc
     scanned = _counting(monkeypatch, workspace_, "scan")
     kernels = _counting(monkeypatch, universe, "kernels_of")
     reads = _counting(monkeypatch, filescan, "read_regular"), _counting(monkeypatch, workspace_, "read_regular")
+    folders: list[str] = []
+    mkdtemp = run.tempfile.mkdtemp
+    monkeypatch.setattr(run.tempfile, "mkdtemp", lambda **kw: folders.append(mkdtemp(**kw)) or folders[-1])
     workspace = Workspace.collect([str(tree)], Selection(), workers=2)
     assert workspace.pool is not None
     batch = run.Batch(workspace, _options(), 2, use_cache=False)
@@ -80,6 +83,8 @@ def test_a_pooled_run_reads_and_scans_no_file_in_the_parent(tmp_path, monkeypatc
     assert scanned == [] and kernels == [] and reads == ([], [])
     assert workspace.qualifier_macros == frozenset({b"HD", b"DEV"})
     assert batch.pool is None       # closed with its last phase
+    # The phases' work went through one folder of the pool, removed with it.
+    assert len(folders) == 1 and not os.path.exists(folders[0])
 
 
 def test_a_run_of_one_worker_scans_each_file_once(tmp_path, monkeypatch):

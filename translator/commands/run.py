@@ -32,9 +32,11 @@ class Batch:
     """Translates a workspace's jobs, `workers` at a time, in job order (so output does not
     depend on the worker count), answering from the cache where it can.
 
-    The options (with the run's local headers and launch index, the largest part of what
-    a worker needs) go to each worker once, when it starts; a task carries a job and its
-    bytes. Each worker looks its files up in the cache and writes their entries itself,
+    Its phases (the launch facts, the translation) run in the run's one pool (`RunPool`:
+    the one the workspace's walk started, which read and scanned the files there; else one
+    started here where there is enough work). The options (with the run's local headers
+    and launch index, the largest part of what a worker needs) go to each worker once, at
+    the phase's first task; a task carries a job and its bytes. Each worker looks its files up in the cache and writes their entries itself,
     so that neither the keys nor the entries wait on the parent.
 
     `nearest(path)` (translator.settings.Nearest) gives a file's own options where its
@@ -164,7 +166,9 @@ class RunPool:
         import itertools
         import pickle
         if self._folder is None:
+            import atexit
             self._folder = tempfile.mkdtemp(prefix="cu2hip-pool-")
+            atexit.register(shutil.rmtree, self._folder, True)      # a run that ends before `close`
         self._phases += 1
         path = os.path.join(self._folder, str(self._phases))
         with open(path, "wb") as handle:
