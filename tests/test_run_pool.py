@@ -1,5 +1,6 @@
 """The run's one pool (translator.commands.run.RunPool) and the files' scans
-(translator.filescan): a pooled run's parent reads and scans no file of the walk, every
+(translator.filescan): a pooled run's parent reads and scans no file of the walk and
+does not walk the project (a worker does), every
 file is scanned once a run, and a pooled run gives what a run of one worker gives, over a
 tree whose files need each other's qualifier macros and launch each other's kernels."""
 
@@ -72,6 +73,7 @@ def test_a_pooled_run_reads_and_scans_no_file_in_the_parent(tmp_path, monkeypatc
     scanned = _counting(monkeypatch, workspace_, "scan")
     kernels = _counting(monkeypatch, universe, "kernels_of")
     reads = _counting(monkeypatch, filescan, "read_regular"), _counting(monkeypatch, workspace_, "read_regular")
+    walks = _counting(monkeypatch, universe, "walk")        # the project's walk (translator.universe.project_files)
     folders: list[str] = []
     mkdtemp = run.tempfile.mkdtemp
     monkeypatch.setattr(run.tempfile, "mkdtemp", lambda **kw: folders.append(mkdtemp(**kw)) or folders[-1])
@@ -80,7 +82,7 @@ def test_a_pooled_run_reads_and_scans_no_file_in_the_parent(tmp_path, monkeypatc
     batch = run.Batch(workspace, _options(), 2, use_cache=False)
     results = list(batch.results())
     assert len(results) == 12
-    assert scanned == [] and kernels == [] and reads == ([], [])
+    assert scanned == [] and kernels == [] and reads == ([], []) and walks == []
     assert workspace.qualifier_macros == frozenset({b"HD", b"DEV"})
     assert batch.pool is None       # closed with its last phase
     # The phases' work went through one folder of the pool, removed with it.
@@ -91,6 +93,7 @@ def test_a_run_of_one_worker_scans_each_file_once(tmp_path, monkeypatch):
     tree = _tree(tmp_path / "t")
     scanned = _counting(monkeypatch, workspace_, "scan")
     kernels = _counting(monkeypatch, universe, "kernels_of")
+    walks = _counting(monkeypatch, universe, "walk")
     workspace = Workspace.collect([str(tree)], Selection(), workers=1)
     assert workspace.pool is None
     batch = run.Batch(workspace, _options(), 1, use_cache=False)
@@ -100,6 +103,7 @@ def test_a_run_of_one_worker_scans_each_file_once(tmp_path, monkeypatch):
     # read its scan (the build files too: the universe reads every file's kernels).
     assert len(scanned) == len(kernels) == len(workspace.jobs) == 12
     assert sorted(scanned) == sorted(workspace.contents.values())
+    assert walks == [tree]      # the project's files, walked once for the headers and the universe
 
 
 def test_the_pooled_workspace_is_the_serial_one(tmp_path):

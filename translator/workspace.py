@@ -94,6 +94,7 @@ class Workspace:
     # The run's pool of workers (translator.commands.run.RunPool), started when the walk
     # found enough files for `workers`; the batch takes it for its phases.
     pool: object = field(default=None, repr=False, compare=False)
+    _project_walk: object = field(default=None, repr=False, compare=False)    # the pool's walk of the project
 
     @classmethod
     def collect(cls, paths: list[str], selection: Selection, workers: int = 1) -> Workspace:
@@ -116,24 +117,34 @@ class Workspace:
         project = selection.project or (base if walk.trees else None)
         if selection.dependents and project is not None:
             walk.dependents(project)
-        pool = None
+        skip = tuple(p for p in (selection.output, *selection.skip) if p is not None)
+        pool = project_walk = None
         if workers > 1:
             from translator.commands.run import start_pool
             pool = start_pool(workers, len(walk.jobs))
         try:
+            if pool is not None and project is not None:
+                from translator.universe import project_files
+                project_walk = pool.submit(project_files, project, skip)    # a worker walks it meanwhile
             contents, macros, declared, scans = walk.read(pool)
             jobs, copies = walk.settle()
         except BaseException:
             if pool is not None:
                 pool.close()
             raise
-        skip = tuple(p for p in (selection.output, *selection.skip) if p is not None)
         return cls(jobs, copies, walk.problems, contents, macros, declared, walk.links, walk.onto, project, skip,
-                   missing=walk.missing, leftovers=walk.leftovers, scans=scans, pool=pool)
+                   missing=walk.missing, leftovers=walk.leftovers, scans=scans, pool=pool,
+                   _project_walk=project_walk)
 
     def project_files(self) -> list[tuple[Path, str]]:
         """The project's C, C++ and CUDA files (translator.universe.project_files), walked
         once a run: the local headers and the launch index both read them."""
+        if self._project_files is None and self._project_walk is not None:
+            walked, self._project_walk = self._project_walk, None
+            try:
+                self._project_files = walked.result()
+            except Exception:       # noqa: BLE001  the pool stopped before it (walked below)
+                pass
         if self._project_files is None:
             from translator.universe import project_files
             self._project_files = project_files(self.project, self.skip) if self.project is not None else []

@@ -175,6 +175,10 @@ class RunPool:
             pickle.dump(work, handle, pickle.HIGHEST_PROTOCOL)
         return self._executor.map(_phase_task, itertools.repeat(path), *tasks, chunksize=chunksize)
 
+    def submit(self, function, *args):
+        """A Future of `function(*args)` in a worker (a plain function: it goes by its name)."""
+        return self._executor.submit(function, *args)
+
     def close(self) -> None:
         """Stop the workers (the tasks not started are cancelled) and remove the folder."""
         self._executor.shutdown(wait=True, cancel_futures=True)
