@@ -391,6 +391,16 @@ class QualifierMacros:
             ok = not body.endswith(b"\\") and all(word in _QUALIFIERS for word in body.split())
             self._verdict[name] = self._verdict.get(name, True) and ok
 
+    def verdicts(self) -> dict[bytes, bool]:
+        """Each name's verdict over the texts added (a file's, merged by `merge`)."""
+        return dict(self._verdict)
+
+    def merge(self, verdicts: dict[bytes, bool]) -> None:
+        """Add the verdicts of other texts (`verdicts()` of a collector that read them):
+        the same as adding those texts, in any order (a verdict is an and)."""
+        for name, ok in verdicts.items():
+            self._verdict[name] = self._verdict.get(name, True) and ok
+
     def names(self) -> frozenset[bytes]:
         return frozenset(name for name, ok in self._verdict.items() if ok)
 

@@ -157,17 +157,25 @@ def _display(path: Path) -> str:
     return absolute if relative.startswith(os.pardir) else relative
 
 
-def _graph(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]] | None) \
+def _graph(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]] | None, scans=None) \
         -> tuple[dict[str, _File], dict[str, list[str]], dict[tuple[str, str], set[str]]]:
     """The files (the jobs', then the project's others), what each reaches by its local
     includes, and who may launch each kernel definition (file, name): the files that
-    reach it, or that declare it without seeing a definition of their own."""
+    reach it, or that declare it without seeing a definition of their own. `scans`
+    (translator.filescan.Scans): the files' kernels and includes where the run read them
+    already, and the project's files read once."""
     files: dict[str, _File] = {}
     for real, display, data in jobs:
-        files[real] = _File(display, data, set(), kernels_of(data))
+        files[real] = _File(display, data, set(), scans.kernels(real, data) if scans is not None else kernels_of(data))
     for path, display in project or ():
         real = real_path(path)
         if real in files:
+            continue
+        if scans is not None:
+            got = scans.project_file(path, real)
+            if got is None:
+                continue
+            files[real] = _File(display, got[0], set(), got[1].kernels)
             continue
         try:
             data = read_regular(path)
@@ -175,10 +183,14 @@ def _graph(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]] |
             continue
         files[real] = _File(display, data, set(), kernels_of(data))
     for real, f in files.items():
-        if b"include" in f.data:
+        if scans is not None:
+            names = scans.includes(real, f.data)
+        else:
+            names = [m.group(1).decode("utf-8", "replace") for m in _LOCAL_INCLUDE.finditer(f.data)] \
+                if b"include" in f.data else ()
+        if names:
             folder = Path(real).parent
-            f.includes = {real_path(folder / m.group(1).decode("utf-8", "replace"))
-                          for m in _LOCAL_INCLUDE.finditer(f.data)}
+            f.includes = {real_path(folder / name) for name in names}
     reach = {real: _reached(real, files) for real in files}
     external: dict[str, list[str]] = {}     # kernel -> the files that define it with external linkage
     for real, f in files.items():
@@ -216,13 +228,14 @@ def affected(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]]
 
 def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]] | None,
                  qualifier_macros: frozenset[bytes] = frozenset(), cache=None,
-                 headers: tuple[tuple[str, bytes], ...] = (), mapper=None) -> tuple[Entry, ...]:
+                 headers: tuple[tuple[str, bytes], ...] = (), mapper=None, scans=None) -> tuple[Entry, ...]:
     """The index of the launches of every kernel that can be launched from another file
     than its own: `jobs` (real path, display, bytes) are the files translated; `project`
     the project's other files (None: the jobs are all there is). See the module's docstring.
     `mapper(facts, tasks)` gives `[facts(t) for t in tasks]`, in order (a pool of workers
-    computes each file's facts: they depend on its bytes and on `facts` alone)."""
-    files, _, audience = _graph(jobs, project)
+    computes each file's facts: they depend on its bytes and on `facts` alone). `scans`:
+    the files' scans (translator.filescan.Scans), where the run made them."""
+    files, _, audience = _graph(jobs, project, scans)
     included = set().union(*(f.includes for f in files.values())) if files else set()
     # A definition's launches span files when a header defines it, or another file reaches it.
     wanted = {key: who for key, who in audience.items()

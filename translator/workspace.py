@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from translator import diagnostics as dg
 from translator.buildfiles import build_kind
-from translator.cudanames import declared_names
+from translator.filescan import Scans, read_and_scan, scan
 from translator.frontend import QualifierMacros
 from translator.ignore import IGNORED_FOLDER, UNMATCHED, GitIgnore, Patterns
 from translator.inputs import (FOLDER_LINK_OUT_OF_TREE, LINK_OUT_OF_TREE, LOOP, MISSING, NOT_REGULAR,
@@ -37,7 +36,6 @@ from translator.inputs import (FOLDER_LINK_OUT_OF_TREE, LINK_OUT_OF_TREE, LOOP, 
 CUDA_SUFFIXES = frozenset({".cu", ".cuh"})
 CXX_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".inc", ".ipp",
                           ".tpp"})
-_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 
 
 @dataclass(frozen=True)
@@ -89,14 +87,23 @@ class Workspace:
     missing: list[str] = field(default_factory=list)       # inputs that do not exist (the command fails)
     leftovers: list[Path] = field(default_factory=list)    # the tool's own temporary files met (never read)
     _project_files: list[tuple[Path, str]] | None = field(default=None, repr=False)
+    # Each file's Scan (translator.filescan), read with its bytes: the local headers and
+    # the launch universe read them, not the text again.
+    scans: Scans = field(default_factory=Scans, repr=False)
+    # The run's pool of workers (translator.commands.run.RunPool), started when the walk
+    # found enough files for `workers`; the batch takes it for its phases.
+    pool: object = field(default=None, repr=False, compare=False)
+    _project_walk: object = field(default=None, repr=False, compare=False)    # the pool's walk of the project
 
     @classmethod
-    def collect(cls, paths: list[str], selection: Selection) -> Workspace:
+    def collect(cls, paths: list[str], selection: Selection, workers: int = 1) -> Workspace:
+        """`workers`: the run's; with more than one and enough files, the files are read
+        and scanned in a pool of that many workers, which the run's batch then uses."""
         with folders_known():       # each folder's real path found once
-            return cls._collect(paths, selection)
+            return cls._collect(paths, selection, workers)
 
     @classmethod
-    def _collect(cls, paths: list[str], selection: Selection) -> Workspace:
+    def _collect(cls, paths: list[str], selection: Selection, workers: int = 1) -> Workspace:
         base = Path(os.path.abspath(selection.base)) if selection.base else common_parent(paths)
         walk = _Walk(selection, base)
         for raw in paths:
@@ -109,20 +116,59 @@ class Workspace:
         project = selection.project or (base if walk.trees else None)
         if selection.dependents and project is not None:
             walk.dependents(project)
-        contents, macros = walk.read()
-        jobs, copies = walk.settle()
-        declared = frozenset(name for data in contents.values() for name in declared_names(data))
         skip = tuple(p for p in (selection.output, *selection.skip) if p is not None)
+        pool = project_walk = None
+        if workers > 1:
+            from translator.commands.run import start_pool
+            pool = start_pool(workers, len(walk.jobs))
+        try:
+            if pool is not None and project is not None:
+                from translator.universe import project_files
+                project_walk = pool.submit(project_files, project, skip)    # a worker walks it meanwhile
+            contents, macros, declared, scans = walk.read(pool)
+            jobs, copies = walk.settle()
+        except BaseException:
+            if pool is not None:
+                pool.close()
+            raise
         return cls(jobs, copies, walk.problems, contents, macros, declared, walk.links, walk.onto, project, skip,
-                   missing=walk.missing, leftovers=walk.leftovers)
+                   missing=walk.missing, leftovers=walk.leftovers, scans=scans, pool=pool,
+                   _project_walk=project_walk)
 
     def project_files(self) -> list[tuple[Path, str]]:
         """The project's C, C++ and CUDA files (translator.universe.project_files), walked
         once a run: the local headers and the launch index both read them."""
+        if self._project_files is None and self._project_walk is not None:
+            walked, self._project_walk = self._project_walk, None
+            try:
+                self._project_files = walked.result()
+            except Exception:       # noqa: BLE001  the pool stopped before it (walked below)
+                pass
         if self._project_files is None:
             from translator.universe import project_files
             self._project_files = project_files(self.project, self.skip) if self.project is not None else []
         return self._project_files
+
+    def scan_project(self, pool) -> None:
+        """Read and scan in `pool` the project's files that the walk did not (the local
+        headers and the launch universe read them: translator.filescan.Scans.project_file)."""
+        if self.project is None:
+            return
+        todo = [(path, real) for path, _ in self.project_files()
+                if (real := real_path(path)) not in self.scans.known and real not in self.contents]
+        if not todo:
+            return
+        count = len(todo)
+        for (_, real), got in zip(todo, pool.map(read_and_scan, [str(path) for path, _ in todo], [False] * count,
+                                                 [False] * count)):
+            if got is not None:
+                self.scans.keep(real, *got)
+
+    def close(self) -> None:
+        """Stop the pool the walk started, where no batch took it (the command ends early)."""
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
 
     def read(self, job: Job) -> bytes | OSError:
         data = self.contents.get(job.resolved())
@@ -329,26 +375,48 @@ class _Walk:
                                  else problem(NOT_REGULAR, path, "not a regular file; skipped"))
         return what in (LOOP, SPECIAL)
 
-    def read(self) -> tuple[dict[Path, bytes], frozenset[bytes]]:
-        """Read every file once: add the local headers the files of a tree include
-        (`#include "x.inc"`, whatever the suffix), and collect the qualifier macros."""
+    def read(self, pool=None) -> tuple[dict[Path, bytes], frozenset[bytes], frozenset[bytes], Scans]:
+        """Read and scan every file once (translator.filescan: in `pool` where there is one,
+        the files the walk found; the headers found by their includes here): add the local
+        headers the files of a tree include (`#include "x.inc"`, whatever the suffix), and
+        collect the qualifier macros and the CUDA-shaped names the files declare."""
         macros = QualifierMacros()
         contents: dict[Path, bytes] = {}
+        scans = Scans()
+        declared: set[bytes] = set()
         roots = [(root, real_path(root)) for root in self.trees]
         pending = list(self.jobs.values())
+        stdin = self.s.stdin
+        ahead: dict[Path, tuple | None] = {}
+        if pool is not None:
+            todo = [job for job in pending if stdin is None or job.display != stdin[0]]
+            builds = [build_kind(job.source) is None for job in todo]
+            ahead = dict(zip([job.resolved() for job in todo],
+                             pool.map(read_and_scan, [str(job.source) for job in todo], builds, [True] * len(todo))))
         while pending:
             job = pending.pop()
-            try:
-                data = self.s.stdin[1] if self.s.stdin is not None and job.display == self.s.stdin[0] \
-                    else read_regular(job.source)
-            except OSError:
-                continue   # reported when the file itself is translated
+            build = build_kind(job.source) is not None
+            if stdin is not None and job.display == stdin[0]:
+                data, found = stdin[1], scan(stdin[1], not build)
+            elif job.resolved() in ahead:
+                got = ahead.pop(job.resolved())
+                if got is None:
+                    continue   # reported when the file itself is translated
+                data, found = got
+            else:
+                try:
+                    data = read_regular(job.source)
+                except OSError:
+                    continue   # reported when the file itself is translated
+                found = scan(data, not build)
             contents[job.resolved()] = data
-            if build_kind(job.source) is not None:
+            scans.keep(job.resolved(), data, found)
+            declared |= found.declared
+            if build:
                 continue    # a build file: no C preprocessor in it
-            macros.add(data)
-            for match in _LOCAL_INCLUDE.finditer(data):
-                target = job.source.parent / match.group(1).decode("utf-8", "replace")
+            macros.merge(found.macros)
+            for name in found.includes:
+                target = job.source.parent / name
                 resolved = real_path(target)
                 if resolved in self.jobs:
                     # A header a translated file includes is written with it, even unchanged.
@@ -361,7 +429,7 @@ class _Walk:
                 dest = self.destination(home[0] / resolved.relative_to(home[1]))
                 new = self.jobs[resolved] = Job(target, dest, str(target), included=True, real=resolved)
                 pending.append(new)
-        return contents, macros.names()
+        return contents, macros.names(), frozenset(declared), scans
 
     def settle(self) -> tuple[list[Job], list[tuple[Path, Path]]]:
         """The jobs and copies, each output path written once (see `collisions`); a file
@@ -395,20 +463,18 @@ def local_headers(workspace: Workspace, probed: set[str] | None = None) -> tuple
                 continue
             data = workspace.contents.get(real)
             if data is None:
-                try:
-                    data = read_regular(path)
-                except OSError:
+                got = workspace.scans.project_file(path, real)
+                if got is None:
                     continue
+                data = got[0]
             files[real] = data
     todo = list(files.items())
     found: dict[str, bytes] = {}
     seen = {str(real) for real in files}
+    scans = workspace.scans
     while todo:
         real, data = todo.pop()
-        if b"include" not in data:
-            continue
-        for match in _LOCAL_INCLUDE.finditer(data):
-            name = match.group(1).decode("utf-8", "replace")
+        for name in scans.includes(real, data):
             target = real_path(real.parent / name)
             if probed is not None:
                 # As written, the system resolving it: a link retargeted is seen too.
@@ -416,6 +482,8 @@ def local_headers(workspace: Workspace, probed: set[str] | None = None) -> tuple
             if str(target) in found:
                 continue
             text = workspace.contents.get(target)
+            if text is None and target in scans.known:
+                text = scans.known[target][0]
             if text is None:
                 if kind(target) != REGULAR:
                     continue
@@ -447,4 +515,4 @@ def launch_index(workspace: Workspace, cache=None, headers: tuple[tuple[str, byt
         if isinstance(data, bytes):
             jobs.append((job.resolved(), job.display, data))
     project = workspace.project_files() if workspace.project is not None else None
-    return index(jobs, project, workspace.qualifier_macros, cache, headers, mapper)
+    return index(jobs, project, workspace.qualifier_macros, cache, headers, mapper, workspace.scans)

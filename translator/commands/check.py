@@ -28,8 +28,9 @@ def run(args, settings: Settings) -> int:
                                                         project=settings.config.root,
                                                         patterns_root=settings.patterns_root,
                                                         gitignore=settings.gitignore,
-                                                        dependents=output is not None))
+                                                        dependents=output is not None), settings.jobs)
     if workspace.onto_inputs:
+        workspace.close()
         raise UsageError(f"the output folder {output} is where the inputs are ({', '.join(workspace.onto_inputs)}): "
                          "there is no translation there to check")
     for d in workspace.problems:

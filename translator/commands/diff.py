@@ -33,8 +33,9 @@ def run(args, settings: Settings) -> int:
     selection = Selection(against, complete=False, include=settings.include, exclude=settings.exclude,
                           project=settings.config.root, skip=tuple(p for p in (settings.output,) if p),
                           patterns_root=settings.patterns_root, gitignore=settings.gitignore, stdin=args.stdin)
-    workspace = Workspace.collect(args.paths, selection)
+    workspace = Workspace.collect(args.paths, selection, settings.jobs)
     if workspace.onto_inputs:
+        workspace.close()
         raise UsageError(f"--against {against} is where the inputs are ({', '.join(workspace.onto_inputs)}): "
                          "give the folder of their translations")
     for d in workspace.problems:

@@ -40,7 +40,8 @@ def run(args, settings: Settings) -> int:
                                                         exclude=settings.exclude, project=settings.config.root,
                                                         skip=tuple(p for p in (settings.output,) if p),
                                                         patterns_root=settings.patterns_root,
-                                                        gitignore=settings.gitignore, stdin=args.stdin))
+                                                        gitignore=settings.gitignore, stdin=args.stdin),
+                                  settings.jobs)
     for d in workspace.problems:
         print(d.format(), file=sys.stderr)
     nearest = settings.nearest

@@ -32,9 +32,11 @@ class Batch:
     """Translates a workspace's jobs, `workers` at a time, in job order (so output does not
     depend on the worker count), answering from the cache where it can.
 
-    The options (with the run's local headers and launch index, the largest part of what
-    a worker needs) go to each worker once, when it starts; a task carries a job and its
-    bytes. Each worker looks its files up in the cache and writes their entries itself,
+    Its phases (the launch facts, the translation) run in the run's one pool (`RunPool`:
+    the one the workspace's walk started, which read and scanned the files there; else one
+    started here where there is enough work). The options (with the run's local headers
+    and launch index, the largest part of what a worker needs) go to each worker once, at
+    the phase's first task; a task carries a job and its bytes. Each worker looks its files up in the cache and writes their entries itself,
     so that neither the keys nor the entries wait on the parent.
 
     `nearest(path)` (translator.settings.Nearest) gives a file's own options where its
@@ -45,14 +47,24 @@ class Batch:
                  mirror: Mirror | None = None):
         # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
         folder = default_dir() if use_cache else None
+        self.workers = workers
         # The statistics of the results read the catalog (a cached run: from its snapshot).
         whole_catalog(Cache(folder) if folder is not None else None)
         # Every local header looked for, found or not, wherever it is (a run's record
         # holds their states: translator.runcache).
         self.headers_probed: set[str] = set()
-        with folders_known():       # each folder's real path found once (translator.inputs)
-            headers = local_headers(workspace, self.headers_probed)
-            index = launch_index(workspace, Cache(folder) if folder else None, headers, self._facts_mapper(workers))
+        # One pool for the run's phases: the one the walk started (it read and scanned
+        # the files there), else one started now where there is enough work.
+        self.pool, workspace.pool = workspace.pool or start_pool(workers, len(workspace.jobs)), None
+        try:
+            with folders_known():       # each folder's real path found once (translator.inputs)
+                if self.pool is not None:
+                    workspace.scan_project(self.pool)
+                headers = local_headers(workspace, self.headers_probed)
+                index = launch_index(workspace, Cache(folder) if folder else None, headers, self._facts_mapper())
+        except BaseException:
+            self.close()
+            raise
         shared = dict(qualifier_macros=workspace.qualifier_macros, tree_names=workspace.declared_names,
                       local_headers=headers, launch_index=index)
         self.options = dataclasses.replace(options, **shared)
@@ -69,19 +81,23 @@ class Batch:
                         number[id(own)] = len(self.variants)
                         self.variants.append(dataclasses.replace(own, **shared))
                     self.which[k] = number[id(own)]
-        self.workspace, self.workers, self.folder, self.mirror = workspace, workers, folder, mirror
+        self.workspace, self.folder, self.mirror = workspace, folder, mirror
         self.hits = 0
 
-    @staticmethod
-    def _facts_mapper(workers: int):
-        """How the launch index gets each file's launch facts: in a pool of `workers`
-        where there is enough work (the index must be whole before any file is translated)."""
+    def _facts_mapper(self):
+        """How the launch index gets each file's launch facts: in the run's pool where it
+        has one (the index must be whole before any file is translated)."""
         def mapper(facts, tasks: list) -> list:
-            if workers == 1 or len(tasks) < _POOL_MIN_FILES:
+            if self.pool is None or not tasks:
                 return [facts(task) for task in tasks]
-            with _pool(min(workers, len(tasks)), facts) as pool:
-                return list(pool.map(_one, tasks, chunksize=_chunk(len(tasks), workers)))
+            return list(self.pool.map(facts, tasks, chunksize=_chunk(len(tasks), self.workers)))
         return mapper
+
+    def close(self) -> None:
+        """Stop the run's pool (its last phase done, or the run failed)."""
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
 
     def results(self):
         """(job, Result) pairs in job order."""
@@ -99,25 +115,76 @@ class Batch:
     def _stream(self, jobs: list[Job], inputs: list):
         """(Result, from the cache) of each job, in order, from a pool of workers where
         there is enough work."""
-        if self.workers == 1 or len(jobs) < _POOL_MIN_FILES:
+        if self.pool is None:
             work = _Work(self.variants, self.folder, self.mirror)
             for job, data, which in zip(jobs, inputs, self.which):
                 yield work(job, data, which)
             return
-        with _pool(min(self.workers, len(jobs)), _Work(self.variants, self.folder, self.mirror)) as pool:
-            yield from pool.map(_one, jobs, inputs, self.which, chunksize=_chunk(len(jobs), self.workers))
+        try:
+            yield from self.pool.map(_Work(self.variants, self.folder, self.mirror), jobs, inputs, self.which,
+                                     chunksize=_chunk(len(jobs), self.workers))
+        finally:
+            self.close()
 
 
-def _pool(workers: int, work):
-    """`workers` processes, each calling `work` (sent once, when it starts) on its tasks
-    (a ProcessPoolExecutor: imported here, a run of one file starts no pool)."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    context = multiprocessing.get_context()
-    # A forkserver's workers are its children, not ours: it ends with us, and they with it.
-    parent = None if context.get_start_method() == "forkserver" else os.getpid()
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
-                               initargs=(parent, work))
+def start_pool(workers: int, jobs: int) -> RunPool | None:
+    """The run's pool for `jobs` files with `workers` workers, or None where a pool costs
+    more than it saves (one worker, or fewer files than `_POOL_MIN_FILES`)."""
+    if workers == 1 or jobs < _POOL_MIN_FILES:
+        return None
+    return RunPool(min(workers, jobs))
+
+
+class RunPool:
+    """The worker processes of a run, started once (`start_pool`, when the walk has found
+    the files) and used by each of its phases in turn: the files' scans
+    (translator.filescan), their launch facts, their translation. A phase's work (the
+    options, the launch index: megabytes) is pickled once, into a file of the pool's
+    folder, and each worker loads it when the phase's first task reaches it; a task
+    carries its arguments alone. A ProcessPoolExecutor: imported here, a run of one
+    file starts no pool."""
+
+    def __init__(self, workers: int):
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        context = multiprocessing.get_context()
+        # A forkserver's workers are its children, not ours: it ends with us, and they with it.
+        parent = None if context.get_start_method() == "forkserver" else os.getpid()
+        self.workers = workers
+        self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
+                                             initargs=(parent,))
+        self._folder: str | None = None
+        self._phases = 0
+
+    def map(self, work, *tasks, chunksize: int = 0):
+        """`work(*task)` of each task (one item of each of `tasks`), in order. A plain
+        function goes by its name; any other `work` is sent to each worker once."""
+        import types
+        chunksize = chunksize or _chunk(len(tasks[0]), self.workers)
+        if isinstance(work, types.FunctionType):
+            return self._executor.map(work, *tasks, chunksize=chunksize)
+        import itertools
+        import pickle
+        if self._folder is None:
+            import atexit
+            self._folder = tempfile.mkdtemp(prefix="cu2hip-pool-")
+            atexit.register(shutil.rmtree, self._folder, True)      # a run that ends before `close`
+        self._phases += 1
+        path = os.path.join(self._folder, str(self._phases))
+        with open(path, "wb") as handle:
+            pickle.dump(work, handle, pickle.HIGHEST_PROTOCOL)
+        return self._executor.map(_phase_task, itertools.repeat(path), *tasks, chunksize=chunksize)
+
+    def submit(self, function, *args):
+        """A Future of `function(*args)` in a worker (a plain function: it goes by its name)."""
+        return self._executor.submit(function, *args)
+
+    def close(self) -> None:
+        """Stop the workers (the tasks not started are cancelled) and remove the folder."""
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
 
 
 def _chunk(jobs: int, workers: int) -> int:
@@ -185,17 +252,22 @@ class _Work:
         return result, False
 
 
-_WORKER = None     # what a worker of a pool calls on each task
+_PHASE: tuple = (None, None)     # a worker's phase: (the file of its work, the work)
 
 
-def _start_worker(parent: int | None, work) -> None:
-    global _WORKER
+def _start_worker(parent: int | None) -> None:
     _end_with_parent(parent)
-    _WORKER = work
 
 
-def _one(*task):
-    return _WORKER(*task)
+def _phase_task(path: str, *task):
+    """A task of a phase whose work is in the file `path` (loaded at the phase's first task)."""
+    global _PHASE
+    if _PHASE[0] != path:
+        import pickle
+        _PHASE = (None, None)       # the last phase's work freed before the next is loaded
+        with open(path, "rb") as handle:
+            _PHASE = (path, pickle.load(handle))
+    return _PHASE[1](*task)
 
 
 def varied(nearest, change):

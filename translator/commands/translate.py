@@ -67,15 +67,18 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
                           settings.config.root if settings.output_from_config and output is not None else None,
                           settings.config.root, tuple(p for p in (settings.output,) if p is not None),
                           settings.patterns_root, settings.gitignore, dependents=args.pre_commit, stdin=args.stdin)
-    workspace = Workspace.collect(args.paths, selection)
+    workspace = Workspace.collect(args.paths, selection, settings.jobs)
     if workspace.onto_inputs:
+        workspace.close()
         raise UsageError(f"the output folder {output} would overwrite the inputs themselves "
                          f"({', '.join(workspace.onto_inputs)}): to rewrite them, use --in-place")
     if workspace.missing and (args.stdout or args.output_file):
+        workspace.close()
         for d in workspace.problems:
             print(d.format(), file=sys.stderr)
         return 1
     if (args.stdout or args.output_file) and len(workspace.jobs) != 1:
+        workspace.close()
         raise UsageError(f"{'--stdout' if args.stdout else '-o FILE'} takes exactly one file "
                          f"({len(workspace.jobs)} given)")
     if args.pre_commit and settings.config.rocm_version is None and args.rocm_version is None:
