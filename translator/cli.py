@@ -288,7 +288,7 @@ def add_pass_options(p: argparse.ArgumentParser, default_none: bool = True) -> N
     `--no-NAME` for a switch, `--NAME N` for a number. Unset flags are None (the
     configuration's value or the declared default applies), unless `default_none` is
     False (the declared default then)."""
-    from translator.passes.declarations import pass_options
+    from translator.options import pass_options
     for option in pass_options():
         default = None if default_none else option.default
         if option.switch:

@@ -189,7 +189,7 @@ def _decode(data: bytes) -> str:
     return data.decode("utf-8").removeprefix("\ufeff")
 def _pass_keys() -> dict:
     """The passes' declared options as keys: key -> the option."""
-    from translator.passes.declarations import pass_options
+    from translator.options import pass_options
     return {o.name: o for o in pass_options()}
 
 
