@@ -14,13 +14,10 @@ entry. translator.passes re-exports all of it (the passes' API).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from typing import Callable
-
-    from translator.mapping import Version
+from translator.versions import Version
 
 # The Python API's default target (the command decides its own: translator.settings).
 DEFAULT_ROCM_VERSION: Version = (5, 2, 3)

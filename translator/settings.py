@@ -11,10 +11,9 @@ from pathlib import Path
 
 from translator.catalog import check_selectors
 from translator.config import Config, ConfigError, config_in, load, load_config
-from translator.mapping import (NEWEST_KNOWN_RELEASE, load_tables, newest_in_tables, parse_version,
-                                version_at_least, version_str)
+from translator.versions import NEWEST_KNOWN_RELEASE, parse_version, version_at_least, version_str
 from translator.options import Options
-from translator.toolchain import DEFAULT_TIMEOUT, installed_hip_version
+from translator.compilers import DEFAULT_TIMEOUT, installed_hip_version
 
 
 class UsageError(Exception):
@@ -60,8 +59,9 @@ def _selectors(raw) -> tuple[str, ...]:
 def resolve(args) -> Settings:
     """Settings for parsed command-line `args` (any subcommand that translates)."""
     explicit = Path(args.config) if getattr(args, "config", None) else None
+    looked: dict[Path, Path | None] = {}        # each folder's own configuration file, found once
     try:
-        config = load([Path(p) for p in args.paths], explicit)
+        config = load([Path(p) for p in args.paths], explicit, looked)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
     options, source = _options(args, config)
@@ -82,7 +82,7 @@ def resolve(args) -> Settings:
                     roots,
                     not getattr(args, "no_ignore", False),
                     _compile_timeout(_flag_or(args, "compile_timeout", config.compile_timeout, DEFAULT_TIMEOUT)),
-                    Nearest(args, config) if explicit is None else None)
+                    Nearest(args, config, looked) if explicit is None else None)
 
 
 class Nearest:
@@ -90,9 +90,11 @@ class Nearest:
     file found walking up from the file's folder, the flags over it. The run's own
     configuration (the first input's) answers for files that find the same file."""
 
-    def __init__(self, args, config: Config):
+    def __init__(self, args, config: Config, looked: dict[Path, Path | None] | None = None):
         self.args, self.config = args, config
         self.by_folder: dict[Path, Path | None] = {}
+        # What config_in said of the folders the run's own configuration was looked for in.
+        self.looked = dict(looked or {})
         self.by_file: dict[Path | None, tuple] = {config.path: None}
 
     def __call__(self, path: Path):
@@ -110,7 +112,7 @@ class Nearest:
         """find_config([folder]), each folder of a run looked at once (a tree's folders
         share their parents)."""
         if folder not in self.by_folder:
-            found = config_in(folder)
+            found = self.looked[folder] if folder in self.looked else config_in(folder)
             if found is None and folder.parent != folder:
                 found = self._nearest(folder.parent)
             self.by_folder[folder] = found
@@ -231,6 +233,7 @@ def _rocm_version(args, config: Config):
                                           f"cu2hip knows")
         return installed, "the installed hipcc's"
     # No ROCm here (a CUDA machine): modern HIP, not the oldest packaged one.
+    from translator.mapping import load_tables, newest_in_tables
     return newest_in_tables(load_tables()), "the newest the tables know: no hipcc found"
 
 
