@@ -24,7 +24,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -193,6 +192,7 @@ def write_entry(path: Path, key: str, payload) -> None:
     text = json.dumps(payload, separators=(",", ":"))
     data = json.dumps({"format": FORMAT, "key": key, "digest": _payload_digest(text), "payload": text},
                       separators=(",", ":")).encode("ascii")
+    import tempfile         # here: a run answered from the cache writes no entry
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
