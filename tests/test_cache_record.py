@@ -385,3 +385,18 @@ def test_a_tampered_catalog_snapshot_is_not_read_and_the_cached_run_is_the_same(
     assert second.stderr.replace(b", 1 cached", b"") == first.stderr
     assert b"1 cached" in second.stderr
     assert json.loads(json.loads(snapshot_entry.read_bytes())["payload"])[0]["severity"] != "fatal"
+
+
+def test_the_tools_fingerprint_is_each_package_file_by_its_path_size_and_time() -> None:
+    # What translator.cache.fingerprint digests, with pathlib: every file below the
+    # package (links followed) but the compiled ones, in pathlib's order of their paths.
+    import hashlib
+
+    import translator
+    from translator.cache import fingerprint
+    root = Path(translator.__file__).parent
+    digest = hashlib.sha256(translator.__version__.encode())
+    for path in sorted(Path(folder, name) for folder, _, names in os.walk(root, followlinks=True) for name in names):
+        if path.suffix != ".pyc":
+            digest.update(f"{path.relative_to(root)}:{path.stat().st_size}:{path.stat().st_mtime_ns}\n".encode())
+    assert fingerprint() == digest.hexdigest()
