@@ -83,7 +83,9 @@ def test_no_module_outside_the_passes_names_a_pass_or_its_codes() -> None:
         for code in pass_codes:
             if re.search(rf"\b{code}\b", text):
                 offenders.append(f"{path.name}: {code}")
-        for name in passes:
+        # translator.options declares the passes' options by pass id, as data that
+        # register_pass checks each pass against (a cached run reads it without the passes).
+        for name in passes if path.name != "options.py" else ():
             if re.search(rf"[\"'.]{re.escape(name)}\b", text):
                 offenders.append(f"{path.name}: {name}")
     assert offenders == []

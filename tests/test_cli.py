@@ -503,3 +503,26 @@ def test_diff_colours_a_terminal_unless_no_color_is_set(tmp_path: Path, no_color
         out += b"%s: %s\n" % (color.encode(), b"colour" if b"\x1b[" in text else b"plain")
     # NO_COLOR set and not empty turns auto off; --color always still colours.
     assert out == (b"auto: plain\nalways: colour\n" if no_color else b"auto: colour\nalways: colour\n")
+
+
+def test_a_commands_own_parser_parses_and_helps_as_the_whole_command_line() -> None:
+    # A run builds its own command's arguments only (translator.cli._parser(command)).
+    import argparse
+
+    from translator.cli import COMMANDS, _parser
+
+    def commands(parser):
+        return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    full = _parser()
+    assert tuple(commands(full)) == COMMANDS
+    for argv in (["translate", "a.cu", "--stdout", "--no-fuse", "--block-size", "128", "-j", "2", "--roc"],
+                 ["check", "src", "-o", "out", "--select", "H"], ["diff", "x", "--format", "json"],
+                 ["report", "x", "--no-compile", "-I", "inc", "-D", "N=1"], ["batch", "m.toml", "-o", "o"],
+                 ["rules", "H001"], ["toolchain-file", "-o", "f"]):
+        own = _parser(argv[0])
+        assert vars(own.parse_args(argv)) == vars(full.parse_args(argv))
+        assert commands(own)[argv[0]].format_help() == commands(full)[argv[0]].format_help()
+        assert own.format_help() == full.format_help()
+        # The others are listed, with no arguments of their own.
+        assert [a.dest for c, p in commands(own).items() if c != argv[0] for a in p._actions] == \
+            ["help"] * (len(COMMANDS) - 1)

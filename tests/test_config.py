@@ -402,6 +402,26 @@ def test_invalid_pyproject_counts_only_if_it_mentions_the_table(tmp_path):
     assert str(info.value) == f"{bad}:3:8: error: invalid TOML: invalid value"
 
 
+def test_a_run_reads_each_configuration_file_once(tmp_path, monkeypatch, capsys):
+    # The run's configuration is looked for from the input's folder up, and the input's
+    # nearest (translator.settings.Nearest) from the same folders: each file is read once.
+    import translator.config
+    from translator.cli import main
+    top = write(tmp_path / "cu2hip.toml", 'rocm-version = "6.0"\n')
+    between = write(tmp_path / "proj" / "pyproject.toml", '[project]\nname = "uses-cu2hip"\n')  # no table
+    write(tmp_path / "proj" / "src" / "k.cu", "void f() { cudaDeviceSynchronize(); }\n")
+    reads: list[Path] = []
+    real = translator.config.read_limited
+
+    def counted(path, *args, **kwargs):
+        reads.append(Path(path))
+        return real(path, *args, **kwargs)
+    monkeypatch.setattr(translator.config, "read_limited", counted)
+    assert main(["translate", str(tmp_path / "proj" / "src" / "k.cu"), "--stdout", "--no-cache", "-q"]) == 0
+    assert capsys.readouterr().out == "#include <hip/hip_runtime.h>\nvoid f() { hipDeviceSynchronize(); }\n"
+    assert sorted(reads) == sorted([top, between])
+
+
 def test_first_input_decides(tmp_path):
     a = write(tmp_path / "a" / "cu2hip.toml", "jobs = 1\n")
     b = write(tmp_path / "b" / "cu2hip.toml", "jobs = 2\n")

@@ -83,15 +83,15 @@ def test_pass_options_are_declared_once_and_the_cli_configuration_and_settings_d
 
 
 def test_the_passes_options_are_their_declarations_and_a_pass_cannot_register_others():
-    # translator.passes.declarations holds them apart from the passes' code (a cached run reads
+    # translator.options holds them apart from the passes' code (a cached run reads
     # them alone): each registered pass's options are its entry there, every entry a pass's.
     import pytest
 
-    from translator.passes.declarations import DECLARED, PassOption
+    from translator.options import DECLARED, PassOption
     from translator.passes import all_passes, register_pass
     passes = all_passes()
     assert set(DECLARED) <= set(passes)
     assert {pid: p.options for pid, p in passes.items() if p.options} == DECLARED
-    with pytest.raises(ValueError, match="its options are not translator.passes.declarations.DECLARED"):
+    with pytest.raises(ValueError, match="its options are not translator.options.DECLARED"):
         register_pass("fusion-copy", rules=(), options=(PassOption("fuse", "fuse", True, "h"),))(lambda ctx: None)
     assert "fusion-copy" not in passes

@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -75,8 +76,8 @@ def test_a_pooled_run_reads_and_scans_no_file_in_the_parent(tmp_path, monkeypatc
     reads = _counting(monkeypatch, filescan, "read_regular"), _counting(monkeypatch, workspace_, "read_regular")
     walks = _counting(monkeypatch, universe, "walk")        # the project's walk (translator.universe.project_files)
     folders: list[str] = []
-    mkdtemp = run.tempfile.mkdtemp
-    monkeypatch.setattr(run.tempfile, "mkdtemp", lambda **kw: folders.append(mkdtemp(**kw)) or folders[-1])
+    mkdtemp = tempfile.mkdtemp      # run.py imports tempfile where the pool's folder is made
+    monkeypatch.setattr(tempfile, "mkdtemp", lambda **kw: folders.append(mkdtemp(**kw)) or folders[-1])
     workspace = Workspace.collect([str(tree)], Selection(), workers=2)
     assert workspace.pool is not None
     batch = run.Batch(workspace, _options(), 2, use_cache=False)

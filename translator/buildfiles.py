@@ -29,22 +29,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import PurePath
 
-CMAKE = "cmake"
-MAKE = "make"
-BUILD_KINDS = (CMAKE, MAKE)
-_MAKE_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile"})
-
-
-def build_kind(path: str | PurePath) -> str | None:
-    """"cmake", "make", or None for a file that is not a build file."""
-    name = PurePath(path).name
-    if name == "CMakeLists.txt" or name.endswith(".cmake"):
-        return CMAKE
-    if name in _MAKE_NAMES or name.endswith(".mk"):
-        return MAKE
-    return None
+# What a build file is, by its name: translator.source's (the workspace reads it without this module).
+from translator.source import BUILD_KINDS, CMAKE, MAKE, build_kind  # noqa: F401 (the API)
 
 
 class BuildSyntaxError(Exception):

@@ -24,7 +24,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -44,14 +43,19 @@ def default_dir() -> Path:
 @cache
 def fingerprint() -> str:
     """The tool's version and the size and mtime of each file of the package."""
-    root = Path(translator.__file__).parent
+    root = os.path.dirname(translator.__file__)
     digest = hashlib.sha256(translator.__version__.encode())
-    # Through links too: grammars/ and templates/ are links in a checkout.
-    paths = [Path(folder, name) for folder, _, names in os.walk(root, followlinks=True) for name in names]
-    for path in sorted(paths):
-        if path.suffix != ".pyc":
-            stat = path.stat()
-            digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    # Through links too: grammars/ and templates/ are links in a checkout. Each file by
+    # the parts of its path below the package, in their order (as pathlib sorts paths);
+    # plain strings, not Path objects (a run answered from the cache does this every time).
+    files = []
+    for folder, _, names in os.walk(root, followlinks=True):
+        below = os.path.relpath(folder, root)
+        parts = () if below == os.curdir else tuple(below.split(os.sep))
+        files += [(*parts, name) for name in names if os.path.splitext(name)[1] != ".pyc"]
+    for parts in sorted(files):
+        stat = os.stat(os.path.join(root, *parts))
+        digest.update(f"{'/'.join(parts)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()
 
 
@@ -193,6 +197,7 @@ def write_entry(path: Path, key: str, payload) -> None:
     text = json.dumps(payload, separators=(",", ":"))
     data = json.dumps({"format": FORMAT, "key": key, "digest": _payload_digest(text), "payload": text},
                       separators=(",", ":")).encode("ascii")
+    import tempfile         # here: a run answered from the cache writes no entry
     tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

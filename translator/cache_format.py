@@ -14,8 +14,7 @@ from __future__ import annotations
 from translator.catalog import ERROR, NOTE, RULES, WARNING
 from translator.diagnostics import Diagnostic
 from translator.edits import SAFE, SEMANTIC, Edit, Fix, apply_fixes
-from translator.ir.model import ApiUse
-from translator.result import Result
+from translator.result import ApiUse, Result
 
 _SEVERITIES = frozenset({ERROR, WARNING, NOTE})
 _SAFETIES = frozenset({SAFE, SEMANTIC})

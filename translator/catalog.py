@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
-import pkgutil
 import re
 from dataclasses import dataclass
 
@@ -97,6 +95,8 @@ _DECLARING = ("translator.pipeline", "translator.suppress", "translator.inputs",
 
 def catalog() -> dict[str, Rule]:
     """Every rule, by id, sorted."""
+    import importlib
+
     import translator.passes as passes
     for name in _DECLARING:
         importlib.import_module(name)
@@ -149,6 +149,8 @@ def discover(package) -> None:
     once per process: listing the package's folders costs more than a translation."""
     if package.__name__ in _DISCOVERED:
         return
+    import importlib
+    import pkgutil
     for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
         importlib.import_module(info.name)
     _DISCOVERED.add(package.__name__)

@@ -28,7 +28,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    parser = _parser()
     argv = sys.argv[1:] if argv is None else list(argv)
     translate_options: list[str] = []
     if argv[:1] == ["batch"] and "--" in argv:
@@ -36,6 +35,10 @@ def _main(argv: list[str] | None) -> int:
         # list after the options of a subcommand, so the tail is cut off first.
         cut = argv.index("--")
         argv, translate_options = argv[:cut], argv[cut + 1:]
+    # The command is the first word that is no option (the command line's own options,
+    # -h and --version, take no value): its parser alone gets its arguments.
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = _parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)
     if args.command == "batch":
         args.translate_options = translate_options
@@ -162,77 +165,92 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no summary line")
 
 
+COMMANDS = ("translate", "check", "diff", "report", "batch", "rules", "toolchain-file")
+
+
 @functools.cache
-def _parser() -> argparse.ArgumentParser:
-    # Built once per process (16 ms: 2,000 add_argument calls): parse_args leaves the
-    # parser as it was, each call getting a namespace of its own.
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line; with `command`, only that subcommand's arguments are added (a
+    run parses its own: the others' add_argument calls would cost more than a cached
+    translation), every subcommand still listed with its help. Built once per process
+    and command: parse_args leaves the parser as it was, each call getting a namespace
+    of its own."""
+    def wanted(name: str) -> bool:
+        return command is None or command == name
+
     parser = argparse.ArgumentParser(prog="cu2hip", description="Translate CUDA C++ to HIP C++.")
     parser.add_argument("--version", action="version", version=f"cu2hip {__version__}")
     sub = parser.add_subparsers(dest="command")
     t = sub.add_parser("translate", help="translate files and trees",
                        description="Translate CUDA files and trees to HIP. Diagnostics go to stderr "
                                    "as path:line:col: severity: message [ID].")
-    _common(t)
-    out = t.add_mutually_exclusive_group()
-    out.add_argument("-o", "--output", metavar="DIR",
-                     help="write translations under DIR, mirroring the input tree (default: `output` of the "
-                          "configuration); with one input file, -o FILE.hip writes that file (HIPIFY's -o)")
-    out.add_argument("--in-place", action="store_true", help="rewrite the files (atomically)")
-    out.add_argument("--stdout", action="store_true", help="write the translation of one file to stdout")
-    out.add_argument("--examine", action="store_true", help="statistics only, write nothing (implies --print-stats)")
-    t.add_argument("--only-translated", action="store_true", default=None,
-                   help="with -o, write only CUDA files, the headers they include and files that change "
-                        "(by default every file of the tree is written, translated or copied)")
-    t.add_argument("--copy-all", action="store_true",
-                   help="with -o, copy every other file too (the default; accepted for HIPIFY scripts)")
-    t.add_argument("--print-stats", action="store_true", help="statistics per file and in total")
-    t.add_argument("--report", metavar="FILE.json", help="write every file's edits and diagnostics as JSON")
-    hipify_compat.add_options(t)
-    t.add_argument("--pre-commit", action="store_true",
-                   help="the pre-commit hook: write under the output folder, print `Rewriting PATH` for each file "
-                        "changed, exit 1 when any changed")
+    if wanted("translate"):
+        _common(t)
+        out = t.add_mutually_exclusive_group()
+        out.add_argument("-o", "--output", metavar="DIR",
+                         help="write translations under DIR, mirroring the input tree (default: `output` of the "
+                              "configuration); with one input file, -o FILE.hip writes that file (HIPIFY's -o)")
+        out.add_argument("--in-place", action="store_true", help="rewrite the files (atomically)")
+        out.add_argument("--stdout", action="store_true", help="write the translation of one file to stdout")
+        out.add_argument("--examine", action="store_true",
+                         help="statistics only, write nothing (implies --print-stats)")
+        t.add_argument("--only-translated", action="store_true", default=None,
+                       help="with -o, write only CUDA files, the headers they include and files that change "
+                            "(by default every file of the tree is written, translated or copied)")
+        t.add_argument("--copy-all", action="store_true",
+                       help="with -o, copy every other file too (the default; accepted for HIPIFY scripts)")
+        t.add_argument("--print-stats", action="store_true", help="statistics per file and in total")
+        t.add_argument("--report", metavar="FILE.json", help="write every file's edits and diagnostics as JSON")
+        hipify_compat.add_options(t)
+        t.add_argument("--pre-commit", action="store_true",
+                       help="the pre-commit hook: write under the output folder, print `Rewriting PATH` for each file "
+                            "changed, exit 1 when any changed")
 
     c = sub.add_parser("check", help="the pre-commit checks, writing nothing",
                        description="Exit 1 when a file has an error diagnostic or, with an output folder "
                                    "(configuration or -o), when its translation there is missing or stale.")
-    _common(c)
-    c.add_argument("-o", "--output", metavar="DIR", help="the translated tree to check (default: the configuration's)")
+    if wanted("check"):
+        _common(c)
+        c.add_argument("-o", "--output", metavar="DIR",
+                       help="the translated tree to check (default: the configuration's)")
 
     d = sub.add_parser("diff", help="review what translation changes",
                        description="A unified diff of each CUDA file against its translation, each hunk annotated "
                                    "with the ids and reasons of its edits.")
-    _common(d)
-    d.add_argument("--against", metavar="DIR", type=Path,
-                   help="diff against an existing translated tree: what a regeneration would change")
-    d.add_argument("--format", choices=("text", "patch", "json", "sarif", "markdown", "github"), default="text",
-                   help="text: annotated for review; patch: plain, for patch or git apply; markdown: a pull-request "
-                        "comment under GitHub's 65,536-character limit; github: workflow annotations")
-    d.add_argument("--min-severity", choices=("note", "warning", "error"), default="note",
-                   help="show only the diagnostics of this severity or above (above note, SARIF and github also "
-                        "leave out the applied fixes)")
-    d.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                   help="colour the text diff (auto: on a terminal, unless NO_COLOR is set)")
+    if wanted("diff"):
+        _common(d)
+        d.add_argument("--against", metavar="DIR", type=Path,
+                       help="diff against an existing translated tree: what a regeneration would change")
+        d.add_argument("--format", choices=("text", "patch", "json", "sarif", "markdown", "github"), default="text",
+                       help="text: annotated for review; patch: plain, for patch or git apply; markdown: a pull-request "
+                            "comment under GitHub's 65,536-character limit; github: workflow annotations")
+        d.add_argument("--min-severity", choices=("note", "warning", "error"), default="note",
+                       help="show only the diagnostics of this severity or above (above note, SARIF and github also "
+                            "leave out the applied fixes)")
+        d.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                       help="colour the text diff (auto: on a terminal, unless NO_COLOR is set)")
 
     rp = sub.add_parser("report", help="what the optimizing passes found, and why they did or did not act",
                         description="Translate as `translate` would and report, per topic, each rewrite "
                                     "an optimizing pass made and each one it refused, with the reason "
                                     "(`cu2hip rules` lists each rule's topic); writes nothing else.")
-    _common(rp)
-    rp.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text",
-                    help="html: one self-contained page with a chart of registers and occupancy")
-    rp.add_argument("--no-compile", action="store_false", dest="compile",
-                    help="no compiler figures (faster; the kernel table keeps launches and bounds)")
-    rp.add_argument("--compile-timeout", type=float, metavar="SECONDS",
-                    help="stop a compile (and its children) after this long; its figures are then missing "
-                         "(default: `compile-timeout` of the configuration, else 300)")
-    rp.add_argument("-I", dest="include_dir", action="append", metavar="DIR",
-                    help="an include folder of the project's compiles (a folder of the tree: its translation)")
-    rp.add_argument("-D", dest="define", action="append", metavar="NAME[=VALUE]",
-                    help="a macro definition of the project's compiles")
-    rp.add_argument("--std", metavar="STD", help="the language standard of the compiles (default c++17)")
-    rp.add_argument("-p", dest="database", metavar="DIR",
-                    help="read the include folders, definitions and standard of each file from "
-                         "DIR/compile_commands.json (a compilation database, as clang tools read it)")
+    if wanted("report"):
+        _common(rp)
+        rp.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text",
+                        help="html: one self-contained page with a chart of registers and occupancy")
+        rp.add_argument("--no-compile", action="store_false", dest="compile",
+                        help="no compiler figures (faster; the kernel table keeps launches and bounds)")
+        rp.add_argument("--compile-timeout", type=float, metavar="SECONDS",
+                        help="stop a compile (and its children) after this long; its figures are then missing "
+                             "(default: `compile-timeout` of the configuration, else 300)")
+        rp.add_argument("-I", dest="include_dir", action="append", metavar="DIR",
+                        help="an include folder of the project's compiles (a folder of the tree: its translation)")
+        rp.add_argument("-D", dest="define", action="append", metavar="NAME[=VALUE]",
+                        help="a macro definition of the project's compiles")
+        rp.add_argument("--std", metavar="STD", help="the language standard of the compiles (default c++17)")
+        rp.add_argument("-p", dest="database", metavar="DIR",
+                        help="read the include folders, definitions and standard of each file from "
+                             "DIR/compile_commands.json (a compilation database, as clang tools read it)")
 
     b = sub.add_parser("batch", help="translate many repositories on a Dask cluster",
                        usage="cu2hip batch [-h] [-o DIR] [--scheduler ADDRESS] [--workers N] [--summary-json FILE] "
@@ -241,31 +259,34 @@ def _parser() -> argparse.ArgumentParser:
                                    "its own configuration), on an embedded Dask LocalCluster or a running cluster, "
                                    "and write one summary. Options after `--` are translate options for every "
                                    "repository. Needs cu2hip[batch].")
-    b.add_argument("manifest", metavar="MANIFEST", help="a TOML manifest, or a text file of `SOURCE [REF]` lines")
-    b.add_argument("-o", "--output", metavar="DIR",
-                   help="the folder of the repositories' outputs, each in DIR/NAME (default: the manifest's "
-                        "`output`, else ./cu2hip-batch)")
-    b.add_argument("--scheduler", metavar="ADDRESS",
-                   help="a running Dask scheduler (tcp://host:8786); its workers need cu2hip and the local "
-                        "repositories' folders (default: an embedded LocalCluster sized to this machine)")
-    b.add_argument("--workers", type=int, metavar="N",
-                   help="the embedded cluster's workers (default: one per repository, at most the CPU count)")
-    b.add_argument("--summary-json", metavar="FILE", help="default: OUTPUT/cu2hip-batch.json")
-    b.add_argument("--summary-markdown", metavar="FILE", help="default: OUTPUT/cu2hip-batch.md")
-    b.add_argument("--strict", action="store_true", help="exit 1 when any repository has an error diagnostic")
-    b.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary line")
+    if wanted("batch"):
+        b.add_argument("manifest", metavar="MANIFEST", help="a TOML manifest, or a text file of `SOURCE [REF]` lines")
+        b.add_argument("-o", "--output", metavar="DIR",
+                       help="the folder of the repositories' outputs, each in DIR/NAME (default: the manifest's "
+                            "`output`, else ./cu2hip-batch)")
+        b.add_argument("--scheduler", metavar="ADDRESS",
+                       help="a running Dask scheduler (tcp://host:8786); its workers need cu2hip and the local "
+                            "repositories' folders (default: an embedded LocalCluster sized to this machine)")
+        b.add_argument("--workers", type=int, metavar="N",
+                       help="the embedded cluster's workers (default: one per repository, at most the CPU count)")
+        b.add_argument("--summary-json", metavar="FILE", help="default: OUTPUT/cu2hip-batch.json")
+        b.add_argument("--summary-markdown", metavar="FILE", help="default: OUTPUT/cu2hip-batch.md")
+        b.add_argument("--strict", action="store_true", help="exit 1 when any repository has an error diagnostic")
+        b.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary line")
 
     r = sub.add_parser("rules", help="list the rules, or explain one", description="The rule catalog.")
-    r.add_argument("id", nargs="?", metavar="ID", help="explain this rule")
-    r.add_argument("--format", choices=("text", "markdown", "json"), default="text")
-    r.add_argument("--rules", action="append", metavar="FILE", help="also list the user rules of FILE")
+    if wanted("rules"):
+        r.add_argument("id", nargs="?", metavar="ID", help="explain this rule")
+        r.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+        r.add_argument("--rules", action="append", metavar="FILE", help="also list the user rules of FILE")
 
     tf = sub.add_parser("toolchain-file", help="the CMake toolchain file for Debian's ROCm packages",
                         description="Print the path of the CMake toolchain file that lets Debian 12's CMake "
                                     "(3.25) find Debian's hip-lang package and clang for CMake's HIP language: "
                                     "cmake -DCMAKE_TOOLCHAIN_FILE=\"$(cu2hip toolchain-file)\" ... "
                                     "Newer CMake and ROCm installs do not need it.")
-    tf.add_argument("-o", "--output", metavar="FILE", help="write a copy to FILE (or into the folder FILE)")
+    if wanted("toolchain-file"):
+        tf.add_argument("-o", "--output", metavar="FILE", help="write a copy to FILE (or into the folder FILE)")
     return parser
 
 
@@ -276,7 +297,7 @@ def translate_options_error(options: list[str]) -> str | None:
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         try:
-            _parser().parse_args(["translate", ".", "-o", ".", *options])
+            _parser("translate").parse_args(["translate", ".", "-o", ".", *options])
         except SystemExit:
             lines = err.getvalue().strip().splitlines()
             return lines[-1].split(": error: ", 1)[-1] if lines else "not taken"
@@ -288,7 +309,7 @@ def add_pass_options(p: argparse.ArgumentParser, default_none: bool = True) -> N
     `--no-NAME` for a switch, `--NAME N` for a number. Unset flags are None (the
     configuration's value or the declared default applies), unless `default_none` is
     False (the declared default then)."""
-    from translator.passes.declarations import pass_options
+    from translator.options import pass_options
     for option in pass_options():
         default = None if default_none else option.default
         if option.switch:

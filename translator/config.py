@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -189,12 +188,13 @@ def _decode(data: bytes) -> str:
     return data.decode("utf-8").removeprefix("\ufeff")
 def _pass_keys() -> dict:
     """The passes' declared options as keys: key -> the option."""
-    from translator.passes.declarations import pass_options
+    from translator.options import pass_options
     return {o.name: o for o in pass_options()}
 
 
 def _parse(path: Path, data: bytes) -> dict:
     """The TOML document, or a ConfigError at the line and column tomllib (or UTF-8) reports."""
+    import tomllib      # here: a run that finds no configuration file parses no TOML
     try:
         return tomllib.loads(text := _decode(data))
     except RecursionError:
@@ -265,13 +265,17 @@ def _counts(pyproject: Path) -> bool:
     return isinstance(tool, dict) and "cu2hip" in tool
 
 
-def find_config(paths: list[Path]) -> Path | None:
-    """The configuration file for these inputs, or None (see the module docstring)."""
+def find_config(paths: list[Path], looked: dict[Path, Path | None] | None = None) -> Path | None:
+    """The configuration file for these inputs, or None (see the module docstring).
+    `looked` gets what `config_in` said of each folder looked at (translator.settings.Nearest
+    reads no folder's files again)."""
     for p in paths:
         p = Path(os.path.abspath(p))
         start = p if p.is_dir() else p.parent
         for folder in (start, *start.parents):
             found = config_in(folder)
+            if looked is not None:
+                looked[folder] = found
             if found is not None:
                 return found
     return None
@@ -286,9 +290,10 @@ def config_in(folder: Path) -> Path | None:
     return None
 
 
-def load(paths: list[Path], explicit: Path | None = None) -> Config:
-    """`explicit` (--config FILE) if given, else the file `find_config` finds, else Config()."""
-    found = explicit if explicit is not None else find_config(paths)
+def load(paths: list[Path], explicit: Path | None = None, looked: dict[Path, Path | None] | None = None) -> Config:
+    """`explicit` (--config FILE) if given, else the file `find_config` finds (filling
+    `looked`), else Config()."""
+    found = explicit if explicit is not None else find_config(paths, looked)
     return load_config(found) if found is not None else Config()
 
 
@@ -296,6 +301,7 @@ def locate(text: str, path: tuple[str, ...]) -> tuple[int, int]:
     """1-based (line, col) in valid TOML `text` of the key `path` names: of the part naming path[-1]
     in its first definition (`key =` in its table, dotted `a.b.key =`, a `[a.b.key]` header, a key
     of an inline table); (1, 1) if there is none."""
+    import tomllib
     try:
         at = next(offsets[len(path) - 1] for full, offsets in _entries(text) if full[:len(path)] == path)
     except (StopIteration, IndexError, tomllib.TOMLDecodeError, RecursionError):
@@ -311,6 +317,7 @@ _TOKEN = re.compile("|".join((
 
 def _entries(text: str) -> list[tuple[tuple[str, ...], list[int]]]:
     """Every definition in valid TOML, in order: (full key path, offset of each part of it)."""
+    import tomllib
     toks = [(m[0], m.start()) for m in _TOKEN.finditer(text) if m[0][0] not in " \t\r#"] + [("\n", len(text))]
     out: list = []
     i = 0

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from translator.macrotext import directives
+
 # The shapes of CUDA's names: its runtime, driver (`cuInit`, `CUdevice`, `CU_CTX_*`),
 # libraries, intrinsics (`__nv_*`, `__*_sync`, the scoped atomics) and macros.
 SHAPE = (rb"(?:cuda[A-Z_]\w*|cu[A-Z]\w*|CU[a-z]\w*|CU_\w+|CUDA_\w+|CUDART_\w+|CUBLAS\w*|CUSPARSE\w*|CURAND\w*|CUFFT\w*|"
@@ -32,7 +34,6 @@ def declared_names(text: bytes) -> set[bytes]:
     defined with a body (a name after a type word, before `(...) {`)."""
     if b"cu" not in text and b"CU" not in text and b"__" not in text and b"atomic" not in text:
         return set()
-    from translator.frontend import directives
     names = {m.group(1) for _, end in directives(text, b"define") if (m := _MACRO.match(text, end))}
     names |= {m.group(1) for m in _TYPE.finditer(text)} | {m.group(1) for m in _TYPEDEF.finditer(text)}
     for m in CUDA_SHAPED.finditer(text):

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from translator.cudanames import declared_names
-from translator.frontend import QualifierMacros
 from translator.inputs import read_regular
+from translator.macrotext import QualifierMacros
 
 _LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 

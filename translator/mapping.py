@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
-Version = tuple[int, ...]
+# ROCm and CUDA versions: translator.versions' (the settings read them without the tables).
+from translator.versions import (NEWEST_KNOWN_RELEASE, Version, parse_version, version_at_least,  # noqa: F401
+                                 version_str)
 
 # Lookup priority when a CUDA name is listed by several libraries (a handful of
 # runtime/driver struct tags and libraryPropertyType): the core APIs win.
@@ -30,28 +31,6 @@ TSV_HEADER = (
 CORRECTIONS_TSV_HEADER = "table\tname\tfield\tvalue\tevidence"
 HEADERS_TSV_HEADER = "cuda_header\thip_header\troc_header\tapi\tunsupported"
 
-_VERSION_RE = re.compile(r"[0-9]+(?:\.[0-9]+)*")  # ASCII digits only, unlike str.isdigit
-
-
-def parse_version(text: str) -> Version | None:
-    """'5.2.0' -> (5, 2, 0); '12.4' -> (12, 4); '' -> None.  Raises ValueError otherwise."""
-    if text == "":
-        return None
-    if not _VERSION_RE.fullmatch(text):
-        raise ValueError(f"not a version: {text!r}")
-    return tuple(int(part) for part in text.split("."))
-
-
-def version_str(version: Version | None) -> str:
-    """Inverse of parse_version: None -> ''."""
-    return "" if version is None else ".".join(str(part) for part in version)
-
-
-# The newest ROCm release whose changes cu2hip knows: HIP 7.0 (warp-sync builtins on by
-# default, `__syncwarp`, `__reduce_*_sync`: reference facts, S10 of the project's notes);
-# the tables themselves reach 6.3.
-NEWEST_KNOWN_RELEASE: Version = (7, 0)
-
 
 def newest_in_tables(tables: "MappingTables") -> Version:
     """The newest ROCm version any table entry names (added, deprecated, removed,
@@ -59,13 +38,6 @@ def newest_in_tables(tables: "MappingTables") -> Version:
     return max(v for e in tables.entries() for v in (
         e.hip_added, e.hip_deprecated, e.hip_removed, e.hip_experimental,
         e.roc_added, e.roc_deprecated, e.roc_removed, e.roc_experimental) if v is not None)
-
-
-def version_at_least(version: Version, floor: Version) -> bool:
-    """version >= floor, with missing trailing parts read as zero: (5, 2) == (5, 2, 0)."""
-    width = max(len(version), len(floor))
-    padded = version + (0,) * (width - len(version))
-    return padded >= floor + (0,) * (width - len(floor))
 
 
 @dataclass(frozen=True, slots=True)

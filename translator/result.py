@@ -11,6 +11,18 @@ from translator.catalog import ERROR
 from translator.edits import Fix
 
 
+@dataclass(frozen=True)
+class ApiUse:
+    """A use of a CUDA API in the input (translator.scan finds them; the IR's, which
+    re-exports it, translator.ir.model)."""
+    name: str
+    kind: str                  # function, type, constant, device_function, device_type, header, namespace
+    library: str
+    span: tuple[int, int]      # the bytes [start, end) of the input
+    in_macro: bool
+    in_preprocessor: bool      # inside a #if condition or similar directive
+
+
 @dataclass
 class Result:
     path: str

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from translator.catalog import check_selectors
 from translator.config import Config, ConfigError, config_in, load, load_config
-from translator.mapping import (NEWEST_KNOWN_RELEASE, load_tables, newest_in_tables, parse_version,
-                                version_at_least, version_str)
-from translator.passes import Options, all_passes
-from translator.rules import RulesError, declare, load_rules
-from translator.toolchain import DEFAULT_TIMEOUT, installed_hip_version
+from translator.versions import NEWEST_KNOWN_RELEASE, parse_version, version_at_least, version_str
+from translator.options import Options
+from translator.compilers import DEFAULT_TIMEOUT, installed_hip_version
 
 
 class UsageError(Exception):
@@ -60,8 +59,9 @@ def _selectors(raw) -> tuple[str, ...]:
 def resolve(args) -> Settings:
     """Settings for parsed command-line `args` (any subcommand that translates)."""
     explicit = Path(args.config) if getattr(args, "config", None) else None
+    looked: dict[Path, Path | None] = {}        # each folder's own configuration file, found once
     try:
-        config = load([Path(p) for p in args.paths], explicit)
+        config = load([Path(p) for p in args.paths], explicit, looked)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
     options, source = _options(args, config)
@@ -82,7 +82,7 @@ def resolve(args) -> Settings:
                     roots,
                     not getattr(args, "no_ignore", False),
                     _compile_timeout(_flag_or(args, "compile_timeout", config.compile_timeout, DEFAULT_TIMEOUT)),
-                    Nearest(args, config) if explicit is None else None)
+                    Nearest(args, config, looked) if explicit is None else None)
 
 
 class Nearest:
@@ -90,9 +90,11 @@ class Nearest:
     file found walking up from the file's folder, the flags over it. The run's own
     configuration (the first input's) answers for files that find the same file."""
 
-    def __init__(self, args, config: Config):
+    def __init__(self, args, config: Config, looked: dict[Path, Path | None] | None = None):
         self.args, self.config = args, config
         self.by_folder: dict[Path, Path | None] = {}
+        # What config_in said of the folders the run's own configuration was looked for in.
+        self.looked = dict(looked or {})
         self.by_file: dict[Path | None, tuple] = {config.path: None}
 
     def __call__(self, path: Path):
@@ -110,7 +112,7 @@ class Nearest:
         """find_config([folder]), each folder of a run looked at once (a tree's folders
         share their parents)."""
         if folder not in self.by_folder:
-            found = config_in(folder)
+            found = self.looked[folder] if folder in self.looked else config_in(folder)
             if found is None and folder.parent != folder:
                 found = self._nearest(folder.parent)
             self.by_folder[folder] = found
@@ -129,9 +131,9 @@ def _options(args, config: Config) -> tuple[Options, str]:
     try:
         if not getattr(args, "rules", None):
             config.check_rules_files()
-        declare(load_rules(rules))          # user rule ids join the catalog before selectors are checked
-    except (RulesError, ConfigError) as exc:
+    except ConfigError as exc:
         raise UsageError(str(exc)) from None
+    _declare_rules(rules)                   # user rule ids join the catalog before selectors are checked
     select = _selectors(getattr(args, "select", None)) or config.select
     ignore = _selectors(getattr(args, "ignore", None)) or config.ignore
     for values, name in ((select, "select"), (ignore, "ignore")):
@@ -143,8 +145,8 @@ def _options(args, config: Config) -> tuple[Options, str]:
             raise UsageError(str(config.error(name, f"'{name}': " + str(exc).removeprefix(f"--{name}: ")))) \
                 from None
     only = getattr(args, "only", None)
-    if only is not None and only not in all_passes():
-        raise UsageError(f"--only: no pass {only!r} (passes: {', '.join(sorted(all_passes()))})")
+    if only is not None and only not in _all_passes():
+        raise UsageError(f"--only: no pass {only!r} (passes: {', '.join(sorted(_all_passes()))})")
     options = Options(
         target=_flag_or(args, "target", config.target, "hip"), rocm_version=version,
         roc=bool(_flag_or(args, "roc", config.roc)), miopen=bool(_flag_or(args, "miopen", config.miopen)),
@@ -156,6 +158,29 @@ def _options(args, config: Config) -> tuple[Options, str]:
         **_pass_options(args, config),
         offload_arch=_offload_arch(getattr(args, "offload_arch", None)) or config.offload_arch or ("gfx90a",))
     return options, source
+
+
+def _declare_rules(rules: tuple[str, ...]) -> None:
+    """The user rules of `rules` (files) in the catalog, and no others (translator.rules.declare).
+    With none, translator.rules is not imported: a process that never imported it has
+    declared none, so there is nothing to take back (a run answered from the cache
+    imports no rule parser)."""
+    if not rules:
+        declared = sys.modules.get("translator.rules.declare")
+        if declared is not None:
+            declared.forget()
+        return
+    from translator.rules import RulesError, declare, load_rules
+    try:
+        declare(load_rules(rules))
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _all_passes() -> dict:
+    """Every pass, by id (imported here: only --only needs them)."""
+    from translator.passes import all_passes
+    return all_passes()
 
 
 def _offload_arch(raw: str | None) -> tuple[str, ...]:
@@ -178,7 +203,7 @@ def _compile_timeout(seconds: float) -> float:
 def _pass_options(args, config: Config) -> dict:
     """The passes' declared options (translator.passes.PassOption): the flag, else the
     configuration, else the declared default; each checked as declared."""
-    from translator.passes.declarations import pass_options
+    from translator.options import pass_options
     out = {}
     for option in pass_options():
         value = _flag_or(args, option.field, config.passes.get(option.field), option.default)
@@ -208,6 +233,7 @@ def _rocm_version(args, config: Config):
                                           f"cu2hip knows")
         return installed, "the installed hipcc's"
     # No ROCm here (a CUDA machine): modern HIP, not the oldest packaged one.
+    from translator.mapping import load_tables, newest_in_tables
     return newest_in_tables(load_tables()), "the newest the tables know: no hipcc found"
 
 

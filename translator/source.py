@@ -9,10 +9,26 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 _LINE_BREAK = re.compile(rb"\r\n?|\n")
 # The suffixes of headers: files other files include, never compiled alone.
 HEADER_SUFFIXES = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc", ".ipp"})
+# The build files (translated as such, never parsed as CUDA: translator.buildfiles), by name.
+CMAKE = "cmake"
+MAKE = "make"
+BUILD_KINDS = (CMAKE, MAKE)
+_MAKE_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile"})
+
+
+def build_kind(path: str | PurePath) -> str | None:
+    """"cmake", "make", or None for a file that is not a build file."""
+    name = PurePath(path).name
+    if name == "CMakeLists.txt" or name.endswith(".cmake"):
+        return CMAKE
+    if name in _MAKE_NAMES or name.endswith(".mk"):
+        return MAKE
+    return None
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The real compilers: find hipcc and nvcc, their versions, and run them.
+"""The real compilers: run them (translator.compilers finds hipcc and nvcc and their versions).
 
 Passes and commands use this module, never subprocess calls of their own. hipcc is
 always run with HIP_PLATFORM=amd: with nvcc on PATH it would otherwise pick NVIDIA.
@@ -25,11 +25,11 @@ import sys
 import tempfile
 import threading
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from translator.mapping import Version
+from translator.compilers import (DEFAULT_TIMEOUT, hip_include_dirs, hipcc, installed_hip_version,  # noqa: F401
+                                  nvcc)
 
 if TYPE_CHECKING:
     import subprocess       # the annotations' (imported where a compile runs)
@@ -40,50 +40,6 @@ class CompileResult:
     ok: bool
     command: tuple[str, ...]
     output: str
-
-
-@cache
-def hipcc() -> str | None:
-    return shutil.which("hipcc")
-
-
-@cache
-def nvcc() -> str | None:
-    found = shutil.which("nvcc")
-    if found is None and Path("/usr/local/cuda/bin/nvcc").exists():
-        found = "/usr/local/cuda/bin/nvcc"
-    return found
-
-
-@cache
-def installed_hip_version() -> Version | None:
-    """HIP's major.minor from the hip_version.h next to hipcc (no process is started:
-    a pre-commit hook runs this on every file)."""
-    tool = hipcc()
-    if tool is None:
-        return None
-    prefix = Path(os.path.realpath(tool)).parent.parent
-    for candidate in (prefix / "include/hip/hip_version.h", Path("/usr/include/hip/hip_version.h"),
-                      Path("/opt/rocm/include/hip/hip_version.h")):
-        try:
-            text = candidate.read_text(errors="replace")
-        except OSError:
-            continue
-        major = re.search(r"#define\s+HIP_VERSION_MAJOR\s+(\d+)", text)
-        minor = re.search(r"#define\s+HIP_VERSION_MINOR\s+(\d+)", text)
-        if major and minor:
-            return int(major.group(1)), int(minor.group(1))
-    return None
-
-
-def hip_include_dirs() -> tuple[Path, ...]:
-    """The folders hipcc searches for HIP's and the ROCm libraries' headers."""
-    tool = hipcc()
-    if tool is None:
-        return ()
-    prefix = Path(os.path.realpath(tool)).parent.parent
-    return tuple(dict.fromkeys(p for p in (prefix / "include", Path("/usr/include"), Path("/opt/rocm/include"))
-                               if p.is_dir()))
 
 
 def missing_hip_headers(source: bytes) -> list[str]:
@@ -116,7 +72,6 @@ def missing_header(output: str) -> MissingHeader | None:
     return MissingHeader(m[1], int(m[2]), int(m[3]), m[4] or m[5]) if m else None
 
 
-DEFAULT_TIMEOUT = 300.0
 _LIVE: set[subprocess.Popen] = set()
 _LIVE_LOCK = threading.Lock()
 

@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from translator import diagnostics as dg
-from translator.buildfiles import build_kind
 from translator.filescan import Scans, read_and_scan, scan
-from translator.frontend import QualifierMacros
 from translator.ignore import IGNORED_FOLDER, UNMATCHED, GitIgnore, Patterns
 from translator.inputs import (FOLDER_LINK_OUT_OF_TREE, LINK_OUT_OF_TREE, LOOP, MISSING, NOT_REGULAR,
                                OUTSIDE_MIRRORED, REGULAR, SPECIAL, TEMPORARY, UNREADABLE, collisions, common_parent,
                                folders_known, known_real, kind, problem, read_regular, real_path, walk)
+from translator.macrotext import QualifierMacros
+from translator.source import build_kind
 
 CUDA_SUFFIXES = frozenset({".cu", ".cuh"})
 CXX_SUFFIXES = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl", ".inc", ".ipp",

@@ -7,11 +7,8 @@ import dataclasses
 import errno
 import os
 import shutil
-import signal
 import stat
 import sys
-import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,6 +164,7 @@ class RunPool:
         import pickle
         if self._folder is None:
             import atexit
+            import tempfile
             self._folder = tempfile.mkdtemp(prefix="cu2hip-pool-")
             atexit.register(shutil.rmtree, self._folder, True)      # a run that ends before `close`
         self._phases += 1
@@ -290,6 +288,7 @@ def _end_with_parent(parent: int | None) -> None:
     """A worker's initializer: the worker ends when the process that started it does (a
     killed command leaves no worker behind, translating on or blocked on its queue), by
     the parent death signal (Linux), else by a thread that watches the parent."""
+    import threading        # here, as signal and tempfile: a run answered from the cache starts no worker
     start = os.getppid()
     if not _parent_death_signal():
         threading.Thread(target=_watch_parent, args=(start,), name="cu2hip-parent", daemon=True).start()
@@ -303,6 +302,7 @@ def _parent_death_signal() -> bool:
         return False
     try:
         import ctypes
+        import signal
         return ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
@@ -436,6 +436,7 @@ def write_atomic(path: Path, data, like: Path | None = None, durable: bool = Fal
         # As root, a rename would replace the device node itself (`-o /dev/sda.hip` left alone,
         # `/dev/null` made a file). A FIFO in an output place is replaced, never read.
         raise OSError(errno.EINVAL, "a device or socket, not a regular file", str(path))
+    import tempfile
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".cu2hip-tmp", dir=path.parent)
     try:
         _fill(fd, data, like, durable)

@@ -11,12 +11,10 @@ import sys
 import time
 from pathlib import Path
 
-from translator import runcache
 from translator.cache import default_dir
 from translator.ignore import ignore_files_above
 from translator.inputs import (STALE_TEMPORARY_S, UNWRITABLE, StreamError, open_for_writing, open_regular, problem,
                                write_problem)
-from translator.output.jsonfmt import to_json
 from translator.output.positions import path_text
 from translator.settings import Settings, UsageError
 
@@ -180,6 +178,7 @@ def _run(args, settings: Settings, output: Path | None, replay: _Replay | None) 
     if args.o_stats:
         stats_stream.close()
     if args.report:
+        from translator.output.jsonfmt import to_json
         try:
             with open_for_writing(args.report) as handle:
                 handle.write(to_json(results, tool_version=_version(), summary=total.summary()))
@@ -212,6 +211,7 @@ class _Replay:
     the same messages and status, no file read or written."""
 
     def __init__(self, folder: Path, key: str, paths: list[str], output: Path | None):
+        from translator import runcache
         self.folder, self.key, self.paths, self.output = folder, key, paths, output
         self.inputs: list[tuple] = []
         self.reads = runcache.Reads([])
@@ -227,6 +227,8 @@ class _Replay:
         if not args.cache or args.stdin or args.stdout or args.output_file or args.in_place or args.report \
                 or args.o_stats:
             return None
+        # Imported here, as in each method: a run that keeps no record imports no part of it.
+        from translator import runcache
         mode = (str(output) if output else None, args.examine, args.no_output, args.print_stats,
                 args.print_stats_csv, args.pre_commit, settings.only_translated, args.quiet, settings.strict,
                 settings.include, settings.exclude, settings.patterns_root, settings.gitignore,
@@ -239,12 +241,14 @@ class _Replay:
     @contextlib.contextmanager
     def locked(self):
         """The output folder's lock, from the first look at the states to the record's write."""
+        from translator import runcache
         with runcache.lock(self.folder, self.output):
             self.inputs = runcache.tree_state(self.paths, skip=self.output)
             self.record = runcache.load(self.folder, self.output, self.key)
             yield
 
     def _outputs(self) -> list[tuple]:
+        from translator import runcache
         return runcache.tree_state([self.output]) if self.output is not None and self.output.exists() else []
 
     def matches(self) -> bool:
@@ -257,6 +261,7 @@ class _Replay:
         state now, once the run has read it: the local headers looked for, the
         configuration and rules files, and the project's files when its folder is not in
         one of the trees (the launch universe reads them all)."""
+        from translator import runcache
         paths = set(headers) | {str(p) for p in settings.options.rules}
         if settings.config.path is not None:
             paths.add(os.path.abspath(settings.config.path))
@@ -284,6 +289,7 @@ class _Replay:
     @contextlib.contextmanager
     def recording(self):
         """Print as usual and keep a copy of what is printed."""
+        from translator import runcache
         out, err = io.StringIO(), io.StringIO()
         real_out, real_err = sys.stdout, sys.stderr
         self.stderr = real_err
@@ -301,6 +307,7 @@ class _Replay:
 
     def keep(self, summary: str | None, status: int) -> None:
         """Record this run (called when it wrote all it had to)."""
+        from translator import runcache
         self.kept = runcache.RunRecord(self.inputs, self._outputs(), self.reads, self.read_states, summary=summary,
                                        status=status)
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-# The analyses are imported where they run: a cache hit reads ApiUse from model and
-# builds no IR (translator.cache_format), so importing the package costs no analysis.
+# The analyses are imported where they run, so importing the package costs no analysis
+# (a cache hit imports none of the IR: it reads ApiUse from translator.result).
 from translator.ir.model import (SYNC_POINTS, WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, ApiUse, Expr,
                                  Kernel, LaunchSite, Module, Param, SharedDecl, Span, SyncPoint)
 

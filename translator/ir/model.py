@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+# A use of a CUDA API: translator.result's, where a cache hit reads it without the IR.
+from translator.result import ApiUse  # noqa: F401 (the IR's vocabulary)
+
 Span = tuple[int, int]
 
 # CUDA's warp-level builtins, the one list of them: the mask-taking forms of CUDA 9 and
@@ -135,16 +138,6 @@ class LaunchSite:
     statement_index: int | None  # its position in the enclosing block
     in_macro: bool
     clean: bool
-
-
-@dataclass(frozen=True)
-class ApiUse:
-    name: str
-    kind: str                  # function, type, constant, device_function, device_type, header, namespace
-    library: str
-    span: Span
-    in_macro: bool
-    in_preprocessor: bool      # inside a #if condition or similar directive
 
 
 @dataclass(frozen=True)

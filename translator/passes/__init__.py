@@ -22,57 +22,15 @@ from translator.catalog import Rule, discover
 from translator.edits import SAFE, SEMANTIC, Edit, Fix
 from translator import facts as fl
 from translator.frontend import ParsedFile
-from translator.mapping import MappingTables, Version
-# The passes' options are declared apart from their code (a cached run reads them alone).
-from translator.passes.declarations import DECLARED, PassOption, pass_options  # noqa: F401 (the API)
+from translator.mapping import MappingTables
+# The options are declared apart from the passes' code (a cached run reads them alone).
+from translator.options import DEFAULT_ROCM_VERSION, DECLARED, Options, PassOption, pass_options  # noqa: F401 (the API)
 from translator.source import SourceFile
 from translator.suppress import Policy
 
-# The Python API's default target (the command decides its own: translator.settings).
-DEFAULT_ROCM_VERSION: Version = (5, 2, 3)
 # The IR's facts a pass may declare by string (translator.facts.module); the analyses are
 # declared by their provider class (translator.facts).
 IR_FACTS = frozenset({"kernels", "launches", "api_uses", "sync_points", "uses", "tree"})
-
-
-@dataclass(frozen=True)
-class Options:
-    target: str = "hip"                     # "hip" or "cuda"
-    rocm_version: Version = DEFAULT_ROCM_VERSION
-    roc: bool = False                       # map BLAS/RAND/SPARSE/SOLVER to roc* libraries
-    miopen: bool = False                    # map cuDNN to MIOpen
-    experimental: bool = False              # translate APIs HIP marks experimental
-    use_hip_data_types: bool = False
-    hip_kernel_execution_syntax: bool = False
-    # Object-like macros that the whole tree defines only as qualifiers or as nothing
-    # (collected by the command over every file it translates; see frontend.preclean).
-    qualifier_macros: frozenset[bytes] = frozenset()
-    # CUDA-shaped names the tree declares itself (`#define CUDA_CHECK`, a `cudaCheck()` of
-    # its own): not unknown CUDA APIs (collected by the command, as the macros are).
-    tree_names: frozenset[bytes] = frozenset()
-    select: tuple[str, ...] = ()            # rule ids or prefixes to report and apply (default: all)
-    ignore: tuple[str, ...] = ()            # ... and to drop
-    only: str | None = None                 # run this pass alone (for debugging and goldens)
-    fuse: bool = True                       # fuse chains of elementwise launches (--no-fuse)
-    rebalance: bool = True                  # move block-size agnostic launches (--no-rebalance)
-    runtime: bool = True                    # hoist allocations and handles out of loops (--no-runtime)
-    block_size: int = 256                   # ... to this many threads per block (--block-size)
-    # The launches across the translated files of the kernels headers define (per kernel
-    # and defining file, translator.universe.Entry: each launch's kernel, "path:line:col",
-    # block sizes, why unknown, overridable macro), gathered by the command before
-    # translating; None: the Python API's one file, which counts its own launches only.
-    launch_index: tuple[tuple[str, str, tuple[tuple[str, str, tuple[int, ...], str, str], ...]], ...] | None = None
-    # The local headers of the run's files and project (real path, bytes), gathered by the
-    # command: their macros and constants are read where a file includes them.
-    local_headers: tuple[tuple[str, bytes], ...] = ()
-    # Paths of user rules files (translator.rules), applied in this order by the user
-    # rules pass; each worker process parses each file once while its mtime stays.
-    rules: tuple[str, ...] = ()
-    # The AMD targets build files are translated for (`--offload-arch`, `offload-arch`).
-    offload_arch: tuple[str, ...] = ("gfx90a",)
-    # The build's macro definitions (`report -D NAME[=VALUE]`): where a file parses only
-    # configuration by configuration, the one they select is parsed first (frontend).
-    defines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -213,7 +171,7 @@ def register_pass(pass_id: str, *, rules: tuple[Rule, ...], requires: tuple = ()
         fields = {f.name for f in Options.__dataclass_fields__.values()}
         if tuple(options) != DECLARED.get(pass_id, ()):
             raise ValueError(f"pass {pass_id!r}: its options are not "
-                             f"translator.passes.declarations.DECLARED[{pass_id!r}]")
+                             f"translator.options.DECLARED[{pass_id!r}]")
         for option in options:
             if option.field not in fields:
                 raise ValueError(f"pass {pass_id!r}: option {option.name!r} sets no Options field {option.field!r}")

@@ -16,7 +16,7 @@ from translator.facts.aliases import Aliases
 from translator.facts.elementwise import Elementwise
 from translator.facts.host_values import HostValues
 from translator.facts.statements import LaunchBlocks
-from translator.passes.declarations import DECLARED
+from translator.options import DECLARED
 from translator.passes import Context, register_pass
 from translator.passes.fusion import chains, rewrite
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from translator.facts.block_agnostic import BlockAgnostic
 from translator.facts.host_values import HostValues
 from translator.facts.kernel_launches import KernelLaunches
-from translator.passes.declarations import DECLARED
+from translator.options import DECLARED
 from translator.passes import Context, register_pass
 from translator.passes.rebalance import block_size, resident_grid
 

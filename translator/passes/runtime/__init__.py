@@ -50,7 +50,7 @@ before any rename); the next round renames what it moved. `--no-runtime` (or
 from __future__ import annotations
 
 from translator.facts.host_values import HostValues
-from translator.passes.declarations import DECLARED
+from translator.options import DECLARED
 from translator.passes import Context, register_pass
 from translator.passes.runtime import graphs, hoist, pinned, sync
 
