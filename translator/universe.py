@@ -23,11 +23,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from translator.filescan import includes_of
 from translator.inputs import read_regular, real_path, walk
 from translator.memory import Every
 from translator.source import HEADER_SUFFIXES
 
-_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 # What kernels_of reads: outside a signature, comments, literals and `__global__`; inside
 # one, also identifiers, brackets and the `{` or `;` that ends it.
 _LITERALS = (rb'//[^\n]*|/\*.*?(?:\*/|\Z)|(?P<raw>\b(?:u8|u|U|L)?R"(?P<delim>[^()\\\s"]{0,16})\()'
@@ -186,8 +186,7 @@ def _graph(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]] |
         if scans is not None:
             names = scans.includes(real, f.data)
         else:
-            names = [m.group(1).decode("utf-8", "replace") for m in _LOCAL_INCLUDE.finditer(f.data)] \
-                if b"include" in f.data else ()
+            names = includes_of(f.data)
         if names:
             folder = Path(real).parent
             f.includes = {real_path(folder / name) for name in names}
