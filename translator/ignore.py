@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from translator.catalog import WARNING, rule
-from translator.inputs import problem, read_limited
+from translator.inputs import below, problem, read_limited
 
 MAX_IGNORE_BYTES = 1024 * 1024
 
@@ -101,9 +101,10 @@ class IgnoreFile:
     def check(self, path: Path, folder: bool) -> tuple[bool | None, int]:
         """(whether a pattern ignores `path` (None: no pattern is about it), the index of
         the one that decides)."""
-        if not path.is_relative_to(self.home) or path == self.home:
+        rel = below(path, self.home)
+        if not rel:
             return None, -1
-        result = self.spec.check_file(path.relative_to(self.home).as_posix() + ("/" if folder else ""))
+        result = self.spec.check_file(rel + ("/" if folder else ""))
         return result.include, (-1 if result.index is None else result.index)
 
     def pattern(self, index: int) -> tuple[int, str]:
@@ -193,15 +194,18 @@ class Patterns:
         self.exclude = [(p, _spec([p])) for p in exclude]
         self.matched: set[tuple[str, str]] = set()
 
-    def _rel(self, path: Path, tree_rel: str, root: Path | None) -> str:
+    def _rel(self, path: Path, tree_rel, root: Path | None) -> str:
         if root is not None:
-            full = Path(os.path.abspath(path))
-            if full.is_relative_to(root):
-                return full.relative_to(root).as_posix()
-        return tree_rel
+            rel = below(os.path.abspath(path), root)
+            if rel is not None:
+                return rel or "."
+        return tree_rel() if callable(tree_rel) else tree_rel
 
-    def chosen(self, path: Path, tree_rel: str) -> bool:
-        """Do the patterns let `path` (`tree_rel` in its tree) be translated?"""
+    def chosen(self, path: Path, tree_rel) -> bool:
+        """Do the patterns let `path` (`tree_rel` in its tree: a string, or a function
+        that gives it) be translated?"""
+        if not self.include and not self.exclude:
+            return True
         rel_in, rel_out = (self._rel(path, tree_rel, root) for root in self.roots)
         hits_in = [p for p, spec in self.include if spec.match_file(rel_in)]
         hits_out = [p for p, spec in self.exclude if spec.match_file(rel_out)]

@@ -348,6 +348,21 @@ def walk(root: Path, onerror=None):
         stack.extend(here / d.name for d in reversed(folders) if not d.is_symlink())
 
 
+def below(path, folder) -> str | None:
+    """`path` relative to `folder` as a POSIX string ("" for `folder` itself), or None
+    where `path` is not `folder` or below it: PurePath.relative_to's answer (lexical, no
+    look at the disk) for paths in pathlib's normal form (a Path's, or str of one), by
+    string comparison. Python 3.12's relative_to and is_relative_to build and compare
+    every parent of the path: a walk asked them for each file of a tree."""
+    p, f = os.fspath(path), os.fspath(folder)
+    if p == f:
+        return ""
+    if f in ("", os.curdir):
+        return None if os.path.isabs(p) else p
+    prefix = f if f.endswith(os.sep) else f + os.sep
+    return p[len(prefix):] if p.startswith(prefix) else None
+
+
 def common_parent(paths: list[str]) -> Path | None:
     """The folder the inputs' paths are mirrored from under -o (their `..` taken as written)."""
     existing = [Path(os.path.abspath(p)) for p in paths if os.path.lexists(p)]

@@ -28,8 +28,8 @@ from translator import diagnostics as dg
 from translator.filescan import Scans, read_and_scan, scan
 from translator.ignore import IGNORED_FOLDER, UNMATCHED, GitIgnore, Patterns
 from translator.inputs import (FOLDER_LINK_OUT_OF_TREE, LINK_OUT_OF_TREE, LOOP, MISSING, NOT_REGULAR,
-                               OUTSIDE_MIRRORED, REGULAR, SPECIAL, TEMPORARY, UNREADABLE, collisions, common_parent,
-                               folders_known, known_real, kind, problem, read_regular, real_path, walk)
+                               OUTSIDE_MIRRORED, REGULAR, SPECIAL, TEMPORARY, UNREADABLE, below, collisions,
+                               common_parent, folders_known, known_real, kind, problem, read_regular, real_path, walk)
 from translator.macrotext import QualifierMacros
 from translator.source import build_kind
 
@@ -331,8 +331,8 @@ class _Walk:
         """`entry`: the walk's entry of `path` (what the folder's listing says of it: a
         plain file needs no system call to be known as one)."""
         dest = self.destination(path)
-        rel = path.relative_to(root).as_posix()
-        chosen = self.patterns.chosen(path, rel)      # for every file: a pattern's match is recorded
+        # For every file: a pattern's match is recorded.
+        chosen = self.patterns.chosen(path, lambda: below(path, root))
         wanted = (path.suffix in CUDA_SUFFIXES or path.suffix.lower() in CXX_SUFFIXES
                   or build_kind(path) is not None) and chosen
         mirrored = dest is not None and (wanted or self.s.complete)
@@ -422,11 +422,11 @@ class _Walk:
                     # A header a translated file includes is written with it, even unchanged.
                     self.jobs[resolved] = dataclasses.replace(self.jobs[resolved], included=True)
                     continue
-                home = next((r for r in roots if resolved.is_relative_to(r[1])), None)
+                home = next((r for r in roots if below(resolved, r[1]) is not None), None)
                 if home is None or kind(target) != REGULAR:
                     continue   # outside the trees being translated, or not a file: left alone
                 # Mirrored where the file is, whatever the path that includes it.
-                dest = self.destination(home[0] / resolved.relative_to(home[1]))
+                dest = self.destination(home[0] / below(resolved, home[1]))
                 new = self.jobs[resolved] = Job(target, dest, str(target), included=True, real=resolved)
                 pending.append(new)
         return contents, macros.names(), frozenset(declared), scans
