@@ -45,8 +45,6 @@ class Batch:
         # Qualifier macros defined in one header and used in another (HOST_DEVICE ...).
         folder = default_dir() if use_cache else None
         self.workers = workers
-        # The statistics of the results read the catalog (a cached run: from its snapshot).
-        whole_catalog(Cache(folder) if folder is not None else None)
         # Every local header looked for, found or not, wherever it is (a run's record
         # holds their states: translator.runcache).
         self.headers_probed: set[str] = set()
@@ -105,21 +103,32 @@ class Batch:
         """(job, Result, what `mirror` wrote of it: Mirror.write's answer) in job order."""
         jobs = self.workspace.jobs
         inputs = [self.workspace.read(job) for job in jobs]
-        for job, (result, hit, wrote) in zip(jobs, self._stream(jobs, inputs)):
+        for job, (result, hit, wrote) in zip(jobs, self._stream(jobs, inputs, self._whole_catalog)):
             self.hits += hit
             yield job, result, wrote
 
-    def _stream(self, jobs: list[Job], inputs: list):
+    def _whole_catalog(self) -> None:
+        """The statistics of the results read the rule catalog (a cached run: from its
+        snapshot; else every pass is imported): made whole once the workers have the
+        translation's tasks, while they translate."""
+        whole_catalog(Cache(self.folder) if self.folder is not None else None)
+
+    def _stream(self, jobs: list[Job], inputs: list, meanwhile=None):
         """(Result, from the cache) of each job, in order, from a pool of workers where
-        there is enough work."""
+        there is enough work; `meanwhile()` is called once the work is under way."""
         if self.pool is None:
+            if meanwhile is not None:
+                meanwhile()
             work = _Work(self.variants, self.folder, self.mirror)
             for job, data, which in zip(jobs, inputs, self.which):
                 yield work(job, data, which)
             return
         try:
-            yield from self.pool.map(_Work(self.variants, self.folder, self.mirror), jobs, inputs, self.which,
-                                     chunksize=_chunk(len(jobs), self.workers))
+            results = self.pool.map(_Work(self.variants, self.folder, self.mirror), jobs, inputs, self.which,
+                                    chunksize=_chunk(len(jobs), self.workers))
+            if meanwhile is not None:
+                meanwhile()
+            yield from results
         finally:
             self.close()
 
@@ -255,6 +264,17 @@ _PHASE: tuple = (None, None)     # a worker's phase: (the file of its work, the 
 
 def _start_worker(parent: int | None) -> None:
     _end_with_parent(parent)
+    import threading
+    # The translation's modules (every pass, the IR, the front end) are imported by a
+    # thread of the worker's own while its first phases (the scans, the launch facts)
+    # keep the parent busy merging: the translation's first task finds them loaded.
+    threading.Thread(target=_import_translation, name="cu2hip-imports", daemon=True).start()
+
+
+def _import_translation() -> None:
+    from translator import catalog
+    import translator.pipeline  # noqa: F401
+    catalog.catalog()
 
 
 def _phase_task(path: str, *task):
