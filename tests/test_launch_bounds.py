@@ -530,13 +530,14 @@ def test_a_kernel_no_file_launches_is_said_so_when_a_pinned_buffer_rewrite_takes
 
 def test_a_kernel_no_file_launches_is_said_so_when_a_graph_capture_takes_the_first_round(tmp_path, capsys) -> None:
     # R012 copies the loop's launch into the capture and its fallback: the kernel it launches
-    # is launched (no L003); the one nothing launches gets its note once.
-    source = (_TWICE + "__global__ void spare(float* x) { x[threadIdx.x] = 0; }\n"
-              "void f(float* d, int n, int repeat) {\n    for (int i = 0; i < repeat; i++) {\n"
-              "        twice<<<(n + 255) / 256, 256>>>(d, n);\n    }\n}\n")
+    # is launched (no L003); the one nothing launches gets its note once, at its place in
+    # the input (after the rewritten loop: the round's offsets are mapped back).
+    source = (_TWICE + "void f(float* d, int n, int repeat) {\n    for (int i = 0; i < repeat; i++) {\n"
+              "        twice<<<(n + 255) / 256, 256>>>(d, n);\n    }\n}\n"
+              "__global__ void spare(float* x) { x[threadIdx.x] = 0; }\n")
     notes, codes, out = _tree_notes(tmp_path, capsys, "graph.cu", source)
     assert "R012" in codes
-    assert notes == [_NOT_LAUNCHED.format(path=tmp_path / "src" / "graph.cu", line=2, kernel="spare")]
+    assert notes == [_NOT_LAUNCHED.format(path=tmp_path / "src" / "graph.cu", line=7, kernel="spare")]
     assert "__global__ void __launch_bounds__(256) twice(" in out.read_text()
 
 
