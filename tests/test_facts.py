@@ -41,6 +41,22 @@ def test_a_pass_reading_a_fact_it_does_not_declare_fails():
     assert "call-graph" in _round(FUSABLE, [declared]).facts.built()
 
 
+def test_a_later_round_reads_the_inputs_facts_under_the_passs_declarations():
+    # Context.of_input: round 0's store, read with the running pass's declared reads (and
+    # built there, once); a fact the pass does not declare fails there as in its own round.
+    first = _round(FUSABLE, [])
+    seen = []
+
+    def reads_the_inputs_kernels(ctx):
+        seen.append([k.name for k in ctx.of_input("kernels")])
+        ctx.of_input(CallGraph)
+    later = SourceFile("t.cu", b"// a rewrite\n" + FUSABLE)
+    passes = [Pass("reads-input", reads_the_inputs_kernels, (), ("tree", "kernels"), (), ("hip",))]
+    with pytest.raises(fl.UndeclaredFact, match="reads-input.*'call-graph'"):
+        _analyse(later, Options(), load_tables(), Policy(), passes, 1, input_facts=first.facts)
+    assert seen == [["a", "b"]] and "kernels" in first.facts.built() and "call-graph" not in first.facts.built()
+
+
 def test_a_pass_reading_the_ir_through_ctx_module_is_checked():
     def reads_launches(ctx):
         return ctx.module.launches

@@ -490,3 +490,73 @@ def test_report_html_is_one_page_with_a_chart_per_figure(capsys) -> None:
     assert "<h2>VGPRs per kernel</h2>\n<p>VGPRs per kernel: no figures.</p>" in page    # --no-compile
     assert "<td>scale</td><td>128, 256</td><td>256</td>" in page
     assert "<li>--no-compile: no compiler figures</li>" in page
+
+
+def _tree_notes(tmp_path, capsys, name: str, source: str, *options: str) -> tuple[list[str], list[str], Path]:
+    """Translates `source` as a one-file tree (the command gathers the tree's launches
+    first, so L003 is said): (its L003 lines, its other diagnostics' codes, the output)."""
+    tree = tmp_path / "src"
+    tree.mkdir()
+    (tree / name).write_text(source)
+    out = tmp_path / "hip"
+    assert main(["translate", str(tree), "-o", str(out), "--rocm-version", "5.2", "--no-cache", "-j", "1",
+                 *options]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    codes = [line.rsplit("[", 1)[-1].rstrip("]") for line in lines if line.endswith("]")]
+    return [line for line in lines if line.endswith("[L003]")], codes, out / name
+
+
+_NOT_LAUNCHED = "{path}:{line}:17: note: {kernel} is launched from no translated file: not bounded (HIP compiles " \
+                "it for blocks of 1024 threads) [L003]"
+_TWICE = "__global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }\n"
+
+
+def test_a_kernel_no_file_launches_is_said_so_when_a_pinned_buffer_rewrite_takes_the_first_round(tmp_path,
+                                                                                                  capsys) -> None:
+    # R007 (a restructuring rewrite) takes round 0, so the launch-bounds pass first runs in
+    # round 1: the note was said in round 0 alone, so this file never got it (jaccard).
+    source = ("#include <cstdlib>\n__global__ void unused_kernel(float* x) { x[threadIdx.x] = 1; }\n" + _TWICE +
+              "int main() {\n    const int n = 1 << 20;\n    float* h = (float*)malloc(n * sizeof(float));\n"
+              "    float* d;\n    cudaMalloc(&d, n * sizeof(float));\n    for (int it = 0; it < 10; ++it) {\n"
+              "        cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);\n"
+              "        twice<<<(n + 255) / 256, 256>>>(d, n);\n    }\n    free(h);\n    return 0;\n}\n")
+    notes, codes, out = _tree_notes(tmp_path, capsys, "main.cu", source)
+    assert "R007" in codes
+    assert notes == [_NOT_LAUNCHED.format(path=tmp_path / "src" / "main.cu", line=2, kernel="unused_kernel")]
+    # The launched kernel is bounded, the other is not.
+    assert "__global__ void __launch_bounds__(256) twice(" in out.read_text()
+    assert "__global__ void unused_kernel(" in out.read_text()
+
+
+def test_a_kernel_no_file_launches_is_said_so_when_a_graph_capture_takes_the_first_round(tmp_path, capsys) -> None:
+    # R012 copies the loop's launch into the capture and its fallback: the kernel it launches
+    # is launched (no L003); the one nothing launches gets its note once, at its place in
+    # the input (after the rewritten loop: the round's offsets are mapped back).
+    source = (_TWICE + "void f(float* d, int n, int repeat) {\n    for (int i = 0; i < repeat; i++) {\n"
+              "        twice<<<(n + 255) / 256, 256>>>(d, n);\n    }\n}\n"
+              "__global__ void spare(float* x) { x[threadIdx.x] = 0; }\n")
+    notes, codes, out = _tree_notes(tmp_path, capsys, "graph.cu", source)
+    assert "R012" in codes
+    assert notes == [_NOT_LAUNCHED.format(path=tmp_path / "src" / "graph.cu", line=7, kernel="spare")]
+    assert "__global__ void __launch_bounds__(256) twice(" in out.read_text()
+
+
+def test_fusion_leaves_no_l003_on_its_fused_kernel_or_the_kernels_it_fused(tmp_path, capsys) -> None:
+    # Fusion takes round 0: in round 1 the stages' launches are the fused kernel's one, so
+    # the stages are launched from no file of that round's text; they are launched by the
+    # input, and the fused kernel by its own launch: neither is "not launched". A kernel
+    # the input never launches still gets its note, once.
+    source = (ROOT / "corpus" / "fusion" / "chain2_scale_add.cu").read_text().replace(
+        "// The pointers are __restrict__",
+        "__global__ void idle(float* x) { x[threadIdx.x] = 0; }\n\n// The pointers are __restrict__", 1)
+    line = source.splitlines().index("__global__ void idle(float* x) { x[threadIdx.x] = 0; }") + 1
+    notes, codes, out = _tree_notes(tmp_path, capsys, "chain.cu", source)
+    assert "F001" in codes
+    assert notes == [_NOT_LAUNCHED.format(path=tmp_path / "src" / "chain.cu", line=line, kernel="idle")]
+    assert "__global__ void __launch_bounds__(256) fused_scale_add(" in out.read_text()
+
+
+def test_a_fused_chain_says_no_l003_at_all(tmp_path, capsys) -> None:
+    source = (ROOT / "corpus" / "fusion" / "chain3_host_arith.cu").read_text()
+    notes, codes, _ = _tree_notes(tmp_path, capsys, "chain.cu", source)
+    assert "F001" in codes and notes == []

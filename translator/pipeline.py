@@ -90,7 +90,7 @@ def translate(path: str, data: bytes, options: Options = Options()) -> Result:
     rewritten, codes = False, frozenset()
     for round_ in range(MAX_ROUNDS + 1):
         here = source if round_ == 0 else MappedSource(source, text, OffsetMap(applied))
-        ctx = _analyse(here, options, tables, policy, passes, round_, rewritten, codes)
+        ctx = _analyse(here, options, tables, policy, passes, round_, rewritten, codes, first and first.facts)
         first, last = first or ctx, ctx
         said = {(d.code, d.message) for d in diagnostics if d.fix is None}     # by the rounds before
         for d in ctx.diagnostics:
@@ -166,15 +166,17 @@ def _translate_build(result: Result, source: SourceFile, kind: str, options: Opt
 
 
 def _analyse(source: SourceFile, options: Options, tables, policy: Policy, passes, round_: int,
-             rewritten: bool = False, applied: frozenset[str] = frozenset()) -> Context:
+             rewritten: bool = False, applied: frozenset[str] = frozenset(), input_facts=None) -> Context:
     """Front end, IR and passes over one text: the context holds the fixes and diagnostics.
-    The first round (the input) also reads the suppression comments and reports parse errors."""
+    The first round (the input) also reads the suppression comments and reports parse errors;
+    a later one gets the input's facts (`input_facts`, Context.of_input)."""
     parsed = parse_file(source.data, mentions_api(tables), options.qualifier_macros, defines=options.defines)
     first_round = round_ == 0
     if first_round:
         policy.comments = suppressions(source, parsed.main.root)
     facts = fl.Facts(parsed, source, options, tables)
-    ctx = Context(source, facts, options, tables, policy, round=round_, rewritten=rewritten, applied=applied)
+    ctx = Context(source, facts, options, tables, policy, round=round_, rewritten=rewritten, applied=applied,
+                  input_facts=input_facts)
     with fl.active(facts):       # each pass reads the facts it declares, each built once, on first use
         if first_round:
             for site in parsed.error_sites:

@@ -148,13 +148,18 @@ class Facts:
         """A context in which only `declared` facts may be read (by `reader`)."""
         return _Reading(self, reader, frozenset(name_of(d) for d in declared))
 
+    def reading_as(self, other: "Facts") -> "_Reading":
+        """A context in which this store answers what `other` answers now: the facts its
+        reader declares, and no other (a pass of a later round reading the input's store)."""
+        return _Reading(self, other._reader, other._allowed)
+
 
 class _Reading:
     """Facts.reading's context (a class: it is entered for every pass and per-item answer,
     where a generator-based context manager costs several times more)."""
     __slots__ = ("facts", "reader", "allowed", "saved")
 
-    def __init__(self, facts: Facts, reader: str, allowed: frozenset[str]):
+    def __init__(self, facts: Facts, reader: str, allowed: frozenset[str] | None):
         self.facts, self.reader, self.allowed = facts, reader, allowed
 
     def __enter__(self) -> Facts:

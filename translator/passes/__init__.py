@@ -53,6 +53,9 @@ class Context:
     round: int = 0          # of the pipeline's fix loop: 0 analyses the input, later ones its rewrites
     rewritten: bool = False  # an earlier round applied edits of passes that do not restructure
     applied: frozenset[str] = frozenset()   # the rules whose fixes earlier rounds applied
+    # The input's facts (round 0's store), in a later round; None in round 0, whose `facts`
+    # are the input's: see `of_input`.
+    input_facts: fl.Facts | None = None
     # The declared precedence of each fix's pass (by id of the Fix), stamped by `fix`
     # from the pass running (`running`, set by the pipeline): see `order` and `overridden`.
     ranks: dict[int, int] = field(default_factory=dict)
@@ -79,6 +82,22 @@ class Context:
     def uses(self) -> list:
         """translator.scan.Use, in source order (the fact "uses")."""
         return self.facts.get("uses")
+
+    def of_input(self, fact):
+        """A fact of the input (round 0's text), read under the running pass's declarations:
+        what a later round says of the user's file as it was (which of its kernels no file
+        launches) is decided on the input, not on what a rewrite made of it (a fused chain's
+        stages, which the round's text no longer launches)."""
+        if self.input_facts is None:
+            return self.facts.get(fact)
+        with self.input_facts.reading_as(self.facts), fl.active(self.input_facts):
+            return self.input_facts.get(fact)
+
+    def input_offset(self, offset: int) -> int:
+        """The input's offset of a byte of the round's text (of a byte an earlier round
+        wrote: where it was written)."""
+        omap = getattr(self.source, "omap", None)      # translator.pipeline.MappedSource's
+        return offset if omap is None else omap.to_old(offset)
 
     def fix(self, rule: Rule, edits: tuple[Edit, ...] | Edit, reason: str) -> Fix | None:
         """Add a fix of `rule` (its safety is the rule's), unless --select/--ignore or a

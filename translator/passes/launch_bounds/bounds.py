@@ -8,7 +8,10 @@ What it does:
     `__launch_bounds__(N)` before the kernel's name, N the largest number of threads per
     block (L001). A kernel with a launch of unknown size, or whose name is used as a
     value (passed to cudaLaunchKernel, stored in a pointer), gets L002 naming the kernel,
-    the place and the reason; a kernel no translated file launches gets L003.
+    the place and the reason; a kernel no translated file launches gets L003, once, in
+    the pass's first round (round 1 where a restructuring rewrite took round 0), decided
+    on the input's launches, so that a fused chain's stages, which the rewritten text no
+    longer launches, and the kernels a rewrite wrote, are never called unlaunched.
 Legal when:
     Every launch of the kernel is counted, and each is at most N threads: a launch with
     more would fail (HIP and CUDA both refuse it), so a bound that is too small is never
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
+from translator.facts.kernel_launches import KernelLaunches as KernelLaunchesFact
 from translator.ir.host_values import KernelLaunches
 from translator.passes import Context
 
@@ -90,8 +94,10 @@ def bound(ctx: Context, kernel, sites: KernelLaunches) -> None:
     start, end = kernel.name_span
     found = sites.of(kernel.name)
     if not found:
-        if ctx.options.launch_index is None or ctx.round > 0:
-            return      # one file on its own: its kernels may be launched elsewhere; or said of the input
+        if ctx.options.launch_index is None or ctx.rewritten:
+            return      # one file on its own: its kernels may be launched elsewhere; or said in an earlier round
+        if ctx.round > 0 and not _launched_by_no_input(ctx, kernel):
+            return      # a rewrite's kernel, or one whose launches in the input a rewrite replaced
         ctx.report(NOT_LAUNCHED, start, f"{kernel.name} is launched from no translated file: not bounded (HIP "
                    "compiles it for blocks of 1024 threads)", end=end, subject=kernel.name)
         return
@@ -125,3 +131,18 @@ def bound(ctx: Context, kernel, sites: KernelLaunches) -> None:
     ctx.fix(BOUNDED, Edit(start, start, f"__launch_bounds__({largest}) ".encode()),
             f"{kernel.name} is launched with at most {largest} threads per block ({places}){notes}: without bounds "
             "HIP compiles it for 1024")
+
+
+def _launched_by_no_input(ctx: Context, kernel) -> bool:
+    """In a round after the first, whose text a restructuring rewrite made: is `kernel` one
+    of the input's kernels (its name where the input has a kernel of that name, which round
+    0 would have read: defined, clean, not in a macro, without bounds), of which the input's
+    launches (this file's and every file's of the run) hold no launch or other use? The
+    round's text is no witness: a fused chain's stages are launched by the input but no
+    longer by the text fusion made, and a kernel a rewrite wrote is no kernel of the
+    user's that launches are missing for."""
+    at = ctx.input_offset(kernel.name_span[0])
+    if not any(k.name == kernel.name and k.name_span[0] == at and k.body_span is not None and not k.in_macro
+               and k.clean and not k.launch_bounds for k in ctx.of_input("kernels")):
+        return False
+    return not ctx.of_input(KernelLaunchesFact).of(kernel.name)
