@@ -10,10 +10,16 @@ call gives none, a template argument of a calling template followed to its own c
 `instantiations`), unknown when one may be unseen (the template is in a header or a file
 another includes, its name is used another way: its address, a member call, a macro; an
 argument deduced, but for a type from a `T *` parameter's argument); `dim3(x, y, z)` and
-`dim3 b(x, y)` (the number of threads: the product); arithmetic, casts, `?:`, `min`/`max`
-and `sizeof` of the common types. Anything else is unknown, with the reason: a
-parameter (its value comes from the caller), a variable written in the function, a call,
-a name the file does not declare.
+`dim3 b(x, y)` (the number of threads: the product); a local dim3 written member by member
+(`dim3 block; block.x = 256;`, `dim3 b(1, 1, 1); b.x = T;`, HeCBench's shape: `_members`),
+not static, each write of it a plain assignment (=) of a member, of a known value: each
+member is its last such write before the launch (or its declaration's value, 1 where it
+gives none) where that write is a statement of a block around the launch with no case
+label between them, no goto in the function and no loop around the launch inside that
+block that writes the member, and `b.x` reads it (`grid.x = (n + block.x - 1) /
+block.x`); arithmetic, casts, `?:`, `min`/`max` and `sizeof` of the common types.
+Anything else is unknown, with the reason: a parameter (its value comes from the
+caller), a variable written in the function, a call, a name the file does not declare.
 
 Several values at run time, each known: a macro with several definitions under `#if`
 branches that cover every path, each a constant (`_alternatives`: whichever branch the
@@ -21,9 +27,14 @@ build compiles, it is one of them); a local of an integer type or `dim3`, not st
 whose every write in its scope is an assignment (=) of a constant (`int threads = 256; if
 (n < 1000) threads = 128;`: 128 or 256); the counter of a `for` loop that only the loop's
 update changes, in the loop's body (`for (int bs = 64; bs <= 1024; bs *= 2)`: 64 to 1024,
-the loop followed step by step). Such a value carries a note (`Value.note`) that says how
-its values were found. Its address taken, a non-const reference, a capture by reference,
-a compound assignment, `++`, or an assignment of anything but a constant keeps it unknown.
+the loop followed step by step); a member of a dim3 written member by member where a
+path to the launch may skip or repeat its writes (in a branch, a loop, after a case
+label or a goto): each of the values its declaration and its assignments give
+(`dim3 b; if (n) b.x = 512;`: 1 or 512). Such a value carries a note (`Value.note`)
+that says how its values were found. Its address taken, a non-const reference, a capture
+by reference, a compound assignment, `++`, or an assignment of anything but a constant
+keeps it unknown (for a dim3 written member by member, also an assignment of the whole
+dim3).
 
 A value is a tuple of the integers it may take (one per instantiation of the launching
 template, or one of the several above, else one); the block size of a launch is the
