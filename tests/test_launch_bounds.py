@@ -541,3 +541,34 @@ def test_a_dim3_member_written_another_way_leaves_the_kernel_unbounded(body, rea
     output, diagnostics = _translate(source)
     assert "__launch_bounds__" not in output
     assert len(diagnostics) == 1 and "k is not bounded" in diagnostics[0] and reason in diagnostics[0], diagnostics
+
+
+def test_hecbench_jaccards_dim3s_written_between_launches_bound_each_kernel() -> None:
+    # jaccard_weight's shape (its four L002 before issue 28): one pair of dim3s written
+    # member by member before each launch, the grid's z from a count known at run time.
+    source = """#define CUDA_MAX_BLOCKS 65535
+__global__ void row_sum(int n, float *x) { x[threadIdx.y * blockDim.x + threadIdx.x] = 0; }
+__global__ void jis(int n, float *x) { x[threadIdx.z * blockDim.x + threadIdx.x] = 0; }
+static void jaccard_weight(int n, float *x) {
+  dim3 nthreads, nblocks;
+  int y = 4;
+  nthreads.x = 64 / y;
+  nthreads.y = y;
+  nthreads.z = 1;
+  nblocks.x = 1;
+  nblocks.y = (n + nthreads.y - 1) / nthreads.y;
+  nblocks.z = 1;
+  row_sum<<<nblocks, nthreads>>>(n, x);
+  nthreads.x = 32 / y;
+  nthreads.y = y;
+  nthreads.z = 8;
+  nblocks.x = 1;
+  nblocks.y = 1;
+  nblocks.z = min((n + nthreads.z - 1) / nthreads.z, CUDA_MAX_BLOCKS);
+  jis<<<nblocks, nthreads>>>(n, x);
+}
+"""
+    output, diagnostics = _translate(source)
+    assert output == "#include <hip/hip_runtime.h>\n" + source.replace(
+        "void row_sum(", "void __launch_bounds__(64) row_sum(").replace("void jis(", "void __launch_bounds__(256) jis(")
+    assert diagnostics == []
