@@ -265,6 +265,11 @@ def _members(body: str, at: str = "block") -> tuple[tuple[int, ...], str, str]:
     ("dim3 b; b.x = 64; k<<<1, b>>>(x); b.x = 128; k<<<1, b>>>(x);", (128,)),
     ("dim3 b; k<<<1, b>>>(x); b.x = 128;", (1,)),
     ("dim3 a, b; a.x = 4; b.x = 8 * a.x; k<<<1, b>>>(x);", (32,)),
+    # A member its declaration gives at run time, replaced before the launch.
+    ("dim3 b(n); b.x = 256; k<<<1, b>>>(x);", (256,)),
+    ("for (dim3 b; n; ) { b.x = 64; k<<<1, b>>>(x); }", (64,)),
+    ("dim3 b; b.x = 64; if (n) { dim3 b; b.x = 512; k<<<1, b>>>(x); }", (512,)),
+    ("dim3 b; b.x = 64; dim3 c = b; c.x = 1024; k<<<1, b>>>(x);", (64,)),
     # Reads that write nothing.
     ("dim3 b; b.x = 256; by_value(b.x); printf(\"%d\", b.x); k<<<1, b>>>(x);", (256,)),
 ])
@@ -303,6 +308,11 @@ def test_the_grid_reads_the_members_of_a_block_written_member_by_member() -> Non
     ("dim3 b; b.x = 64; switch (n) { case 0: b.x = 32; { case 1: ; } k<<<1, b>>>(x); }", (1, 32, 64),
      "'b.x' is 1 or 32 or 64"),
     ("dim3 b; b.y = 2; if (n) b.x = 64; k<<<1, b>>>(x);", (2, 128), "'b.x' is 1 or 64"),
+    # A lambda's copy is taken where it is made, not where it launches.
+    ("dim3 b; b.x = 64; auto g = [=]() { k<<<1, b>>>(x); }; b.x = 128; g();", (1, 64, 128),
+     "'b.x' is 1 or 64 or 128"),
+    ("dim3 b; b.x = 64; try { b.x = 128; k<<<1, b>>>(x); } catch (...) { k<<<1, b>>>(x); }", (1, 64, 128),
+     "'b.x' is 1 or 64 or 128"),
 ])
 def test_a_dim3_member_written_where_a_path_may_skip_or_repeat_it_takes_each_value(body, values, note) -> None:
     found, reason, got = _members(body)
@@ -323,6 +333,12 @@ def test_a_dim3_member_written_where_a_path_may_skip_or_repeat_it_takes_each_val
     ("dim3 b; b.x = 64; b = dim3(128); k<<<1, b>>>(x);", "'b' is assigned (=)"),
     ("static dim3 b; b.x = 64; k<<<1, b>>>(x);", "'b' may be written at run time"),
     ("dim3 b; b.x = 64; WIDEN_B; k<<<1, b>>>(x);", "the macro WIDEN_B names 'b' and may write it"),
+    ("dim3 b(n); if (n) b.x = 256; k<<<1, b>>>(x);",
+     "'b.x' may keep its declaration's value, which is not known: 'n' is a parameter of f"),
+    ("dim3 b; b.x = 64; (b).x = 1024; k<<<1, b>>>(x);", "'(b).x' is assigned (=)"),
+    ("dim3 b; b.x = 64; std::swap(b.x, b.y); k<<<1, b>>>(x);", "passed to std::swap"),
+    ("dim3 b; auto &[p, q, r] = b; p = 1024; b.x = 64; k<<<1, b>>>(x);", "bound to a reference that is not const"),
+    ("dim3 b; b.x = 64; dim3 c = b; c.x = 1024; k<<<1, c>>>(x);", "initialized other than with (x, y, z)"),
 ])
 def test_a_dim3_member_written_another_way_is_not_known(body, why) -> None:
     found, reason, _ = _members(body)

@@ -470,7 +470,7 @@ class HostValues:
             members = self._members(name, function, declaration, statement, before, depth) \
                 if _declares_dim3(self.parsed, statement) else None
             if members is not None:
-                return members if isinstance(members, Value) else _product(members)
+                return members if isinstance(members, Value) else _dim3_of(members)
             assigned = self._assigned(name, function, declaration, statement, before, depth, written)
             if assigned is not None:
                 return assigned
@@ -1215,6 +1215,12 @@ def _dim3_unknown(values: list[Value], bad: Value) -> Value:
     if bad.symbol and all(v.values == (1,) for v in others):
         return bad
     return _plain(bad)
+
+
+def _dim3_of(members: list[Value]) -> Value:
+    """The number of threads of a dim3 of these members: their product, or the first
+    unknown one."""
+    return next((v for v in members if not v.known), None) or _product(members)
 
 
 def _product(values: list[Value]) -> Value:
