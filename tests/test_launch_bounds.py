@@ -326,6 +326,89 @@ void f(float *x, int n) {
         "without bounds HIP compiles it for 1024"]
     assert [d.format() for d in result.diagnostics] == []
 
+
+def test_a_dim3_written_member_by_member_bounds_its_kernel() -> None:
+    """HeCBench's shape (jaccard): `dim3 block; block.x = ...;` and a grid of `block.x`
+    (issue 28): the block is known, the kernel bounded; a block written again after
+    its first launch and launched again bounds the kernel by the larger."""
+    source = """#include <hip/hip_runtime.h>
+#define BLOCK 64
+__global__ void k(float *x) { x[threadIdx.x] = 0; }
+__global__ void j(float *x) { x[threadIdx.x] = 0; }
+__global__ void w(float *x) { x[threadIdx.x] = 0; }
+void f(float *x, int n) {
+    dim3 block; block.x = 32; block.y = 8; block.z = 1;
+    dim3 grid; grid.x = (n + block.x - 1) / block.x;
+    k<<<grid, block>>>(x);
+    dim3 threads(1, 1, 1);
+    threads.x = BLOCK;
+    j<<<1, threads>>>(x);
+    threads.x = 2 * BLOCK;
+    j<<<1, threads>>>(x);
+    dim3 wide;
+    if (n > 1000) wide.x = 512;
+    w<<<1, wide>>>(x);
+}
+"""
+    result = translate("t.cu", source.encode(), HIP)
+    assert result.output.decode() == source.replace("void k(", "void __launch_bounds__(256) k(").replace(
+        "void j(", "void __launch_bounds__(128) j(").replace("void w(", "void __launch_bounds__(512) w(")
+    reasons = sorted(f.reason for f in result.applied if f.rule == "L001")
+    assert reasons == [
+        "j is launched with at most 128 threads per block (t.cu:12:5, t.cu:14:5): without bounds HIP compiles it "
+        "for 1024",
+        "k is launched with at most 256 threads per block (t.cu:9:5): without bounds HIP compiles it for 1024",
+        "w is launched with at most 512 threads per block (t.cu:17:5); at t.cu:17:5, 'wide.x' is 1 or 512 (its "
+        "declaration and its assignment at line 16, one of which a path to the launch may skip or repeat) (the bound "
+        "is the largest): without bounds HIP compiles it for 1024"]
+    assert [d.format() for d in result.diagnostics] == []
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("dim3 b; b.x = 64; dim3 *p = &b; p->x = 1024;", "the address of 'b' is taken: it may be written through it"),
+    ("dim3 b; b.x = 64; dims(b);", "passed to dims, whose parameter 1 is a non-const reference"),
+    ("dim3 b; b.x = 64; b.x += 1;", "'b.x' is assigned (+=)"),
+    ("dim3 b; b.x = n;", "it is assigned 'n' at line 3, a value known at run time"),
+])
+def test_a_dim3_member_written_another_way_leaves_the_kernel_unbounded(body, reason) -> None:
+    source = ("__global__ void k(float *x) { x[threadIdx.x] = 0; }\nvoid dims(dim3 &b);\n"
+              "void f(float *x, int n) { " + body + " k<<<1, b>>>(x); }\n")
+    output, diagnostics = _translate(source)
+    assert "__launch_bounds__" not in output
+    assert len(diagnostics) == 1 and "k is not bounded" in diagnostics[0] and reason in diagnostics[0], diagnostics
+
+
+def test_hecbench_jaccards_dim3s_written_between_launches_bound_each_kernel() -> None:
+    # jaccard_weight's shape (its four L002 before issue 28): one pair of dim3s written
+    # member by member before each launch, the grid's z from a count known at run time.
+    source = """#define CUDA_MAX_BLOCKS 65535
+__global__ void row_sum(int n, float *x) { x[threadIdx.y * blockDim.x + threadIdx.x] = 0; }
+__global__ void jis(int n, float *x) { x[threadIdx.z * blockDim.x + threadIdx.x] = 0; }
+static void jaccard_weight(int n, float *x) {
+  dim3 nthreads, nblocks;
+  int y = 4;
+  nthreads.x = 64 / y;
+  nthreads.y = y;
+  nthreads.z = 1;
+  nblocks.x = 1;
+  nblocks.y = (n + nthreads.y - 1) / nthreads.y;
+  nblocks.z = 1;
+  row_sum<<<nblocks, nthreads>>>(n, x);
+  nthreads.x = 32 / y;
+  nthreads.y = y;
+  nthreads.z = 8;
+  nblocks.x = 1;
+  nblocks.y = 1;
+  nblocks.z = min((n + nthreads.z - 1) / nthreads.z, CUDA_MAX_BLOCKS);
+  jis<<<nblocks, nthreads>>>(n, x);
+}
+"""
+    output, diagnostics = _translate(source)
+    assert output == "#include <hip/hip_runtime.h>\n" + source.replace(
+        "void row_sum(", "void __launch_bounds__(64) row_sum(").replace("void jis(", "void __launch_bounds__(256) jis(")
+    assert diagnostics == []
+
+
 @pytest.mark.parametrize("source", [
     # A local of the kernel's own name (HeCBench's entropy).
     "__global__ void k(float *e) { float k = 0; e[threadIdx.x] = k; }\nvoid f(float *x) { k<<<1, 256>>>(x); }\n",

@@ -236,3 +236,23 @@ def test_a_launch_in_a_headers_function_template_stays() -> None:
         "twice keeps 512 threads per block: it is launched with <T, T> in a function template: 'T' is a template "
         "parameter of eval, whose instantiations are not all known: eval is defined in a header (t.cuh), which files "
         "cu2hip does not see may include and call it with other arguments"]
+
+
+@pytest.mark.parametrize("body", [
+    "dim3 block; block.x = 128; dim3 grid; grid.x = (n + block.x - 1) / block.x; k<<<grid, block>>>(x, n);",
+    "dim3 block(1, 1, 1); block.x = 128; k<<<(n + 127) / 128, block>>>(x, n);",
+    "dim3 grid; grid.x = (n + 127) / 128; k<<<grid, 128>>>(x, n);",
+    # Its y member makes it two-dimensional: `block` would be read as one x of 128.
+    "dim3 block(1, 1, 1); block.x = 64; block.y = 2; k<<<(n + 127) / 128, block>>>(x, n);",
+])
+def test_a_launch_of_a_dim3_written_member_by_member_keeps_its_configuration(body) -> None:
+    # Moving it would mean rewriting the member's assignment and the grid's division
+    # (issue 28): the launch stays, bounded, with the reason.
+    source = ("__global__ void k(float *x, int n) {\n    " + GID + "\n    if (i < n) x[i] = 0;\n}\n"
+              "void f(float *x, int n) { " + body + " }\n")
+    result = translate("t.cu", source.encode(), Options(target="cuda"))
+    assert result.output.decode() == source.replace("void k(", "void __launch_bounds__(128) k(")
+    name = "grid" if body.startswith("dim3 grid") else "block"
+    assert [d.message for d in result.diagnostics] == [
+        f"k keeps 128 threads per block: its {name} is the dim3 '{name}', whose members are assigned one by one "
+        f"({name}.x = ...): cu2hip does not rewrite those assignments"]

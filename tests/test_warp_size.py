@@ -318,3 +318,19 @@ def test_a_ballot_that_a_helper_or_macro_cannot_take_in_64_bits_is_reported(chan
     assert [(d.line, d.col) for d in found] == [(line, col)]
     assert why in found[0].message
     assert result.output == source
+
+
+@pytest.mark.parametrize("members, rewritten, why", [
+    ("b.x = 32; b.y = 2;", True, ""),
+    # 16 x 2 is 32 threads, but its rows are 16 wide: the product is not the width.
+    ("b.x = 16; b.y = 2;", False, "k's launches have blocks 16 wide"),
+    ("b.x = 32; b.y = 2; if (n) b.x = 64;", False, "a launch of k has a block whose width is not known here"),
+])
+def test_the_row_width_of_a_dim3_written_member_by_member_is_its_x(members, rewritten, why) -> None:
+    source = ("__global__ void k(float *out) {\n  int t = threadIdx.y * warpSize + threadIdx.x;\n"
+              "  out[blockIdx.x * 64 + t] = t;\n}\n"
+              "void run(float *out, int n) { dim3 b; " + members + " k<<<4, b>>>(out); }\n")
+    result = translate("t.cu", source.encode(), Options(target="cuda", ignore=("L",)))
+    assert ("threadIdx.y * 32 + threadIdx.x" in result.output.decode()) == rewritten
+    notes = [d.message for d in result.diagnostics if d.code == "W224"]
+    assert (notes == []) if rewritten else (len(notes) == 1 and why in notes[0]), notes

@@ -10,10 +10,16 @@ call gives none, a template argument of a calling template followed to its own c
 `instantiations`), unknown when one may be unseen (the template is in a header or a file
 another includes, its name is used another way: its address, a member call, a macro; an
 argument deduced, but for a type from a `T *` parameter's argument); `dim3(x, y, z)` and
-`dim3 b(x, y)` (the number of threads: the product); arithmetic, casts, `?:`, `min`/`max`
-and `sizeof` of the common types. Anything else is unknown, with the reason: a
-parameter (its value comes from the caller), a variable written in the function, a call,
-a name the file does not declare.
+`dim3 b(x, y)` (the number of threads: the product); a local dim3 written member by member
+(`dim3 block; block.x = 256;`, `dim3 b(1, 1, 1); b.x = T;`, HeCBench's shape: `_members`),
+not static, each write of it a plain assignment (=) of a member, of a known value: each
+member is its last such write before the launch (or its declaration's value, 1 where it
+gives none) where that write is a statement of a block around the launch with no case
+label between them, no goto in the function and no loop around the launch inside that
+block that writes the member, and `b.x` reads it (`grid.x = (n + block.x - 1) /
+block.x`); arithmetic, casts, `?:`, `min`/`max` and `sizeof` of the common types.
+Anything else is unknown, with the reason: a parameter (its value comes from the
+caller), a variable written in the function, a call, a name the file does not declare.
 
 Several values at run time, each known: a macro with several definitions under `#if`
 branches that cover every path, each a constant (`_alternatives`: whichever branch the
@@ -21,9 +27,14 @@ build compiles, it is one of them); a local of an integer type or `dim3`, not st
 whose every write in its scope is an assignment (=) of a constant (`int threads = 256; if
 (n < 1000) threads = 128;`: 128 or 256); the counter of a `for` loop that only the loop's
 update changes, in the loop's body (`for (int bs = 64; bs <= 1024; bs *= 2)`: 64 to 1024,
-the loop followed step by step). Such a value carries a note (`Value.note`) that says how
-its values were found. Its address taken, a non-const reference, a capture by reference,
-a compound assignment, `++`, or an assignment of anything but a constant keeps it unknown.
+the loop followed step by step); a member of a dim3 written member by member where a
+path to the launch may skip or repeat its writes (in a branch, a loop, after a case
+label or a goto): each of the values its declaration and its assignments give
+(`dim3 b; if (n) b.x = 512;`: 1 or 512). Such a value carries a note (`Value.note`)
+that says how its values were found. Its address taken, a non-const reference, a capture
+by reference, a compound assignment, `++`, or an assignment of anything but a constant
+keeps it unknown (for a dim3 written member by member, also an assignment of the whole
+dim3).
 
 A value is a tuple of the integers it may take (one per instantiation of the launching
 template, or one of the several above, else one); the block size of a launch is the
@@ -311,13 +322,20 @@ class HostValues:
                 return _combine("*", again(inner), again(declarator.child_by_field_name("declarator")))
             # `dim3 b(v[0])`: a subscript, as `v[0]` written anywhere else
         if kind == "field_expression":
-            return self._component(node, text, again)
+            return self._component(node, text, again, depth)
         return unknown(f"'{text}' is not a constant expression cu2hip can evaluate")
 
-    def _component(self, node: ts.Node, text: str, again) -> Value:
-        """`b.x` of a local `dim3 b(x, y, z)` (or `= dim3(...)`) the function never writes."""
+    def _component(self, node: ts.Node, text: str, again, depth: int) -> Value:
+        """`b.x` of a local `dim3 b(x, y, z)` (or `= dim3(...)`) the function never writes,
+        or of a local dim3 written member by member (_members)."""
         argument, field = node.child_by_field_name("argument"), node.child_by_field_name("field")
         axis = "xyz".find(_text(self.parsed, field)) if field is not None else -1
+        operator = node.child_by_field_name("operator")
+        if argument is not None and argument.type == "identifier" and axis >= 0 and operator is not None \
+                and _text(self.parsed, operator) == ".":
+            members = self._members_at(argument, depth)
+            if members is not None:
+                return members if isinstance(members, Value) else members[axis]
         init = self.initializer(argument) if argument is not None and axis >= 0 else None
         if init is not None and init.type == "call_expression" and _text(self.parsed, init.child_by_field_name(
                 "function")) == "dim3":
@@ -449,6 +467,10 @@ class HostValues:
         words = _text(self.parsed, statement).split("=")[0].replace("(", " ").split()
         constant = "const" in words or "constexpr" in words
         if written and not constant:
+            members = self._members(name, function, declaration, statement, before, depth) \
+                if _declares_dim3(self.parsed, statement) else None
+            if members is not None:
+                return members if isinstance(members, Value) else _dim3_of(members)
             assigned = self._assigned(name, function, declaration, statement, before, depth, written)
             if assigned is not None:
                 return assigned
@@ -579,6 +601,172 @@ class HostValues:
             [f"'{name}' is {' or '.join(map(str, every))} ({'' if bare else 'its initializer and '}its assignment"
              f"{'s' if len(lines) > 1 else ''} at line{'s' if len(lines) > 1 else ''} {shown})",
              *dict.fromkeys(v.note for v in (initial, *values) if v.note)]))
+
+    def members(self, node: ts.Node) -> list[Value] | Value | None:
+        """The values of x, y and z at `node`, an identifier naming a local dim3 of its
+        function written member by member (`dim3 b; b.x = 256;`: _members), or why they
+        are not known; None where `node` names no such dim3."""
+        return self._members_at(node, 0) if node.type == "identifier" else None
+
+    def _members_at(self, node: ts.Node, depth: int) -> list[Value] | Value | None:
+        function = self._tree.function_of(node)
+        if function is None:
+            return None
+        name = _text(self.parsed, node)
+        if self._binding.get((function.id, name)) is not None or not self._name_in(function, name)[1]:
+            return None
+        declaration = self._visible(function, name, node.start_byte)
+        if declaration is None or declaration.type in _COMPOUND_DECLARATORS:
+            return None
+        statement = declaration if declaration.type == "declaration" else declaration.parent
+        if not _declares_dim3(self.parsed, statement):
+            return None
+        return self._members(name, function, declaration, statement, node.start_byte, depth)
+
+    def _members(self, name: str, function: ts.Node, declaration: ts.Node, statement: ts.Node, before: int,
+                 depth: int) -> list[Value] | Value | None:
+        """The values of x, y and z at `before` of the local dim3 `name`, where its
+        declaration's scope writes a member of it (`dim3 block; block.x = 256;`); None
+        where no use writes a member (`_assigned` reads the dim3 whole). Known where the
+        dim3 is declared `dim3 b;` (each member 1), `dim3 b(x, y)`, `dim3 b{x, y}` or `dim3
+        b = dim3(x, y)`, not static, and every write of it in its scope is a plain
+        assignment (=) of a member, of a known value not computed from the dim3 itself
+        (no address taken, reference bound, capture by reference, call that may write it,
+        compound assignment, `++`, whole assignment or macro that names it). Then each
+        member is (_member_at) the value of its last assignment before `before` (or its
+        declaration's) where that write is a statement of a block around `before` that
+        every path to `before` runs after every other write of the member; else each of
+        the values its declaration and its assignments give (the several-values rule)."""
+        where = _name_of(self.parsed, function)
+        scope = self._scope(declaration)
+        if scope is None:
+            return None
+        writes, refused = [], None
+        pattern = re.compile(rb"(?<![\w$])" + re.escape(name.encode()) + rb"(?![\w$])")
+        for match in pattern.finditer(self.parsed.cleaned, declaration.end_byte, scope.end_byte):
+            n = self._tree.node_at(match.start(), match.end())
+            if n is None or n.type != "identifier" or self._visible(function, name, n.start_byte) != declaration:
+                continue
+            line = self.parsed.data.count(b"\n", 0, match.start()) + 1
+            if captured_by_reference(self.parsed.data, n, self._tree.parent, function) is not None:
+                refused = refused or f"it is captured by reference by the lambda at line {line}"
+                continue
+            why = write_of(self.parsed.data, n, self._tree.parent, self.callees)
+            if why is None:
+                continue
+            member, assignment = self._tree.parent(n), None
+            if member is not None and member.type == "field_expression" and \
+                    member.child_by_field_name("argument") == n:
+                operator, field = member.child_by_field_name("operator"), member.child_by_field_name("field")
+                assignment = self._tree.parent(member)
+                if operator is None or _text(self.parsed, operator) != "." or field is None or \
+                        _text(self.parsed, field) not in ("x", "y", "z") or assignment is None or \
+                        assignment.type != "assignment_expression" or \
+                        assignment.child_by_field_name("left") != member or \
+                        _text(self.parsed, assignment.child_by_field_name("operator")) != "=":
+                    assignment = None
+            if assignment is None:
+                refused = refused or f"{why} at line {line}"
+                continue
+            writes.append(("xyz".index(_text(self.parsed, field)), assignment, line))
+        if not writes:
+            return None
+        refusal = lambda why: unknown(f"'{name}' may be written at run time in {where}: {why}")   # noqa: E731
+        if refused:
+            return refusal(refused)
+        kind = statement.child_by_field_name("type") if statement.type == "declaration" else None
+        words = _text(self.parsed, statement).split("=")[0].replace("(", " ").split() if kind is not None else []
+        if kind is None or any(w in words for w in _NOT_PLAIN):
+            return refusal("it is a static, extern or const dim3, not a plain local, whose members are assigned")
+        if (declaration.id, name) in self._assigning:
+            return unknown(f"'{name}' is read in the assignment of a member of a dim3 that its own members' "
+                           "values depend on")
+        hidden = self._macro_write(function, name)
+        if hidden is not None:
+            return refusal(hidden)
+        initial = self._declared_members(name, function, declaration, depth)
+        if isinstance(initial, Value):
+            return initial
+        found = []
+        self._assigning.add((declaration.id, name))
+        try:
+            for axis, assignment, line in writes:
+                right = assignment.child_by_field_name("right")
+                if any(t.type == "identifier" and _text(self.parsed, t) == name for t in descendants(right)):
+                    return refusal(f"it is assigned a value computed from itself at line {line}")
+                value = self.value(right, function, right.start_byte, depth + 1)
+                if not value.known:
+                    return refusal(f"it is assigned '{_text(self.parsed, right)}' at line {line}, a value known at "
+                                   f"run time ({value.reason})")
+                found.append((axis, assignment, line, value))
+        finally:
+            self._assigning.discard((declaration.id, name))
+        at = self.root.descendant_for_byte_range(before, before + 1)
+        return [self._member_at(name, function, statement, axis, initial[axis],
+                                [w for w in found if w[0] == axis], at) for axis in range(3)]
+
+    def _declared_members(self, name: str, function: ts.Node, declaration: ts.Node,
+                          depth: int) -> list[Value] | Value:
+        """x, y and z as the declaration of the dim3 `name` gives them (1 where it gives
+        none), or why they are not read (an initializer other than `(x, y, z)`, `{x, y,
+        z}` or `= dim3(x, y, z)`). A member of an unknown value is that unknown: it
+        matters only where no assignment replaces it."""
+        if declaration.type == "declaration":
+            return [Value((1,))] * 3
+        value = declaration.child_by_field_name("value" if declaration.type == "init_declarator" else "parameters")
+        if value is not None and value.type == "call_expression" and \
+                _text(self.parsed, value.child_by_field_name("function")) == "dim3":
+            value = value.child_by_field_name("arguments")
+        if value is None or value.type not in ("argument_list", "initializer_list", "parameter_list"):
+            return unknown(f"'{name}' is a dim3 whose members are assigned, initialized other than with "
+                           "(x, y, z), {x, y, z} or dim3(x, y, z)")
+        parts = [a for a in value.named_children if a.type != "comment"]
+        if len(parts) > 3:
+            return unknown(f"'{name}' is initialized with more than three values")
+        values = [self.value(a, function, a.start_byte, depth + 1) for a in parts]
+        return [_plain(v) for v in values] + [Value((1,))] * (3 - len(values))
+
+    def _member_at(self, name: str, function: ts.Node, statement: ts.Node, axis: int, initial: Value,
+                   writes: list, at: ts.Node | None) -> Value:
+        """The value of the member `axis` of the dim3 `name` at the node `at`: its last
+        write before `at` (else its declaration `statement`) where that is a statement of
+        a block around `at`, with between them no case label (a switch may enter after
+        it), no lambda's body around `at`, no goto in the function, and no loop around
+        `at` inside that block that writes the member (the loop's next pass reaches `at`
+        without it); else each of the values of `initial` and `writes`, noted."""
+        member = f"{name}.{'xyz'[axis]}"
+        before = at.start_byte if at is not None else -1
+        last = next((w for w in reversed(writes) if w[1].start_byte < before), None)
+        anchor = statement
+        if last is not None:
+            anchor = self._tree.parent(last[1])
+            if anchor is not None and anchor.type != "expression_statement":
+                anchor = None
+        block = self._tree.parent(anchor) if anchor is not None else None
+        exact = at is not None and block is not None and block.type == "compound_statement" and \
+            block.start_byte < before < block.end_byte and \
+            not _LABEL.search(self.parsed.cleaned, anchor.end_byte, before) and \
+            not re.search(rb"(?<![\w$])goto(?![\w$])", self.parsed.cleaned[function.start_byte:function.end_byte])
+        node = at
+        while exact and node is not None and node != block:
+            if node.type == "lambda_expression" or node.type in _LOOPS and any(
+                    node.start_byte <= w[1].start_byte < node.end_byte for w in writes):
+                exact = False
+            node = self._tree.parent(node)
+        if exact and node == block:
+            return last[3] if last is not None else initial
+        if not initial.known:
+            return unknown(f"'{member}' may keep its declaration's value, which is not known: {initial.reason}")
+        every = sorted({v for found in (initial, *(w[3] for w in writes)) for v in found.values})
+        if len(every) == 1:
+            return _noted(tuple(every), initial, *(w[3] for w in writes))
+        lines = [w[2] for w in writes]
+        shown = ", ".join(map(str, lines))
+        return Value(tuple(every), note="; ".join(
+            [f"'{member}' is {' or '.join(map(str, every))} (its declaration and its assignment"
+             f"{'s' if len(lines) > 1 else ''} at line{'s' if len(lines) > 1 else ''} {shown}, one of which a path "
+             "to the launch may skip or repeat)",
+             *dict.fromkeys(v.note for v in (initial, *(w[3] for w in writes)) if v.note)]))
 
     def _loop(self, name: str, function: ts.Node, loop: ts.Node, declaration: ts.Node, initial: Value, before: int,
               depth: int) -> Value | None:
@@ -983,10 +1171,22 @@ _NOT_CODE = frozenset({"comment", "string_literal", "raw_string_literal", "char_
 _COUNTABLE = frozenset({"int", "unsigned", "unsigned int", "signed", "signed int", "long", "unsigned long", "long long",
                         "unsigned long long", "size_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "dim3"})
 _MAX_STEPS = 4096
+# A dim3 written member by member (_members): the words that make its declaration not a
+# plain local's, the loops that may repeat a write, and the labels a switch may enter at.
+_NOT_PLAIN = frozenset({"static", "extern", "thread_local", "const", "constexpr", "volatile"})
+_LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
+_LABEL = re.compile(rb"(?<![\w$])(?:case|default)(?![\w$])")
 
 # What a declaration in a function's body is local to.
 _SCOPES = frozenset({"compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement",
                      "switch_statement", "catch_clause", "lambda_expression", "function_definition"})
+
+
+def _declares_dim3(parsed, statement: ts.Node | None) -> bool:
+    """Whether a declaration statement is of the type dim3 (`dim3 b;`, `static dim3 b(4);`)."""
+    kind = statement.child_by_field_name("type") if statement is not None and statement.type == "declaration" \
+        else None
+    return kind is not None and _text(parsed, kind) == "dim3"
 
 
 def _name_of(parsed, function: ts.Node) -> str:
@@ -1015,6 +1215,12 @@ def _dim3_unknown(values: list[Value], bad: Value) -> Value:
     if bad.symbol and all(v.values == (1,) for v in others):
         return bad
     return _plain(bad)
+
+
+def _dim3_of(members: list[Value]) -> Value:
+    """The number of threads of a dim3 of these members: their product, or the first
+    unknown one."""
+    return next((v for v in members if not v.known), None) or _product(members)
 
 
 def _product(values: list[Value]) -> Value:

@@ -1,8 +1,8 @@
-// soundness: must-refuse
-// why: b.x = 256 after dim3 b(1, 1, 1): a bound of 1 makes every launch fail
-// no-edit: L001
+// soundness: must-apply
+// why: b.x = 256 after dim3 b(1, 1, 1): the launch is 256 threads, the bound 256; the initializer's bound of 1 would make every launch fail
+// edit: L001 "__launch_bounds__(256)"
+// output-lacks: "__launch_bounds__(1)"
 // no-edit: L007
-// expect: L002 "'b.x' is assigned (=)"
 __global__ void scale(float* x, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -26,7 +26,9 @@ Legal when:
 Not handled:
     Kernels defined in another file (their launches are left), launches in macros,
     launches through `cudaLaunchKernel` or `hipLaunchKernelGGL`, block sizes read at run
-    time, grids computed from values the function changes before the launch.
+    time, grids computed from values the function changes before the launch, a block or
+    grid that is a dim3 written member by member (`dim3 block; block.x = 128;`: its
+    bound is known, but its assignments are not rewritten; L009 says so).
 Example:
     k<<<(n + 1023) / 1024, 1024>>>(x, n);  ->  k<<<(n + 255) / 256, 256>>>(x, n);
 Safety:
@@ -198,6 +200,13 @@ def _plan(values: HostValues, site: LaunchSite, kernel, verdict: Agnostic, block
     block_node, grid_node = _node(values, site.block.span), _node(values, site.grid.span)
     if launch is None or block_node is None or grid_node is None:
         return "its launch was not found in the file's parse"
+    for what, node in (("block", strip(block_node)), ("grid", strip(grid_node))):
+        if values.members(node) is not None:
+            # Its text is one name: moving it means rewriting `name.x = ...;` and the grid's
+            # division, which this pass does not do.
+            name = _text(values, node)
+            return (f"its {what} is the dim3 '{name}', whose members are assigned one by one ({name}.x = ...): "
+                    "cu2hip does not rewrite those assignments")
     if not one_dimensional(values, components(values, block_node)):
         return f"its block ({site.block.text}) is not one-dimensional"
     grid_parts = components(values, grid_node)

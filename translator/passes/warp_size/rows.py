@@ -34,7 +34,7 @@ from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.facts.host_values import HostValues as HostValuesFact
 from translator.frontend import node_at
-from translator.ir.grids import components
+from translator.ir.grids import components, strip
 from translator.ir.nodes import descendants
 from translator.ir.warp import clean_at
 from translator.passes import Context
@@ -112,8 +112,12 @@ def _widths(ctx: Context, values, name: str) -> list[int | None]:
         if node is None or site.in_macro:
             widths.append(None)
             continue
-        parts = components(values, node)
-        found = values.evaluate(parts[0]).values if parts else ()
+        members = values.members(strip(node))      # `dim3 b; b.x = 32; b.y = 2;`: b.x, not the product
+        if members is not None:
+            found = members[0].values if isinstance(members, list) else ()
+        else:
+            parts = components(values, node)
+            found = values.evaluate(parts[0]).values if parts else ()
         widths.append(found[0] if len(found) == 1 else None)
     return widths
 
