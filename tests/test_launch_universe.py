@@ -338,3 +338,37 @@ def test_a_change_in_an_includer_translates_the_header_again(tmp_path, monkeypat
     (src / "main.cu").write_text('#include "run.cuh"\nint main() { run<384>(0, 64); }\n')
     assert main(["translate", str(src), "-o", str(out), "-q", *ROCM, "--no-rebalance"]) == 0
     assert "__launch_bounds__(384) scale(" in (out / "run.cuh").read_text()
+
+
+def test_a_change_in_an_includer_bounds_a_kernel_of_another_header_again(tmp_path, monkeypatch) -> None:
+    """The kernel's file reads the template's file's launch facts from the index: their
+    cache entry is keyed by the template index's entries of that file."""
+    monkeypatch.setenv("CU2HIP_CACHE_DIR", str(tmp_path / "cache"))
+    src = _write(tmp_path / "src", {
+        "scale.cuh": "#pragma once\n" + KERNEL,
+        "run.cuh": '#pragma once\n#include "scale.cuh"\n'
+                   "template <int BS>\nvoid run(float *x, int n) { scale<<<(n + BS - 1) / BS, BS>>>(x, n); }\n",
+        "main.cu": '#include "run.cuh"\nint main() { run<128>(0, 64); }\n'})
+    out = tmp_path / "out"
+    assert main(["translate", str(src), "-o", str(out), "-q", *ROCM, "--no-rebalance"]) == 0
+    assert "__launch_bounds__(128) scale(" in (out / "scale.cuh").read_text()
+    (src / "main.cu").write_text('#include "run.cuh"\nint main() { run<384>(0, 64); }\n')
+    assert main(["translate", str(src), "-o", str(out), "-q", *ROCM, "--no-rebalance"]) == 0
+    assert "__launch_bounds__(384) scale(" in (out / "scale.cuh").read_text()
+
+
+def test_a_commit_of_an_includer_rewrites_the_headers_template_translation(tmp_path, monkeypatch, capsys) -> None:
+    _write(tmp_path, {"pyproject.toml": '[tool.cu2hip]\noutput = "hip"\nrocm-version = "6.0"\n',
+                      "run.cuh": RUN_HEADER,
+                      "main.cu": '#include "run.cuh"\nint main() { run<128>(0, 64); }\n'})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CU2HIP_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["translate", ".", "-q", "--no-rebalance"]) == 0
+    assert "__launch_bounds__(128) scale(" in (tmp_path / "hip" / "run.cuh").read_text()
+    (tmp_path / "main.cu").write_text('#include "run.cuh"\nint main() { run<640>(0, 64); }\n')
+    assert main(["translate", "--pre-commit", "--no-rebalance", "main.cu"]) == 1
+    assert "__launch_bounds__(640) scale(" in (tmp_path / "hip" / "run.cuh").read_text()
+    # One file of the configured project, alone: its includers are the project's.
+    capsys.readouterr()
+    assert main(["translate", "run.cuh", "--stdout", "-q", "--no-rebalance"]) == 0
+    assert "__launch_bounds__(640) scale(" in capsys.readouterr().out
