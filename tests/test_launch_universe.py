@@ -372,3 +372,25 @@ def test_a_commit_of_an_includer_rewrites_the_headers_template_translation(tmp_p
     capsys.readouterr()
     assert main(["translate", "run.cuh", "--stdout", "-q", "--no-rebalance"]) == 0
     assert "__launch_bounds__(640) scale(" in capsys.readouterr().out
+
+
+def test_another_header_the_includer_reads_is_read_for_calls(tmp_path, capsys) -> None:
+    """outer.cuh calls run<N> without including run.cuh: main.cu includes both. Its
+    call is one of run's instantiations: run's values follow outer's (not indexed here:
+    outer.cuh reaches no launching template), so the header stays unbounded."""
+    out = _tree(tmp_path, {"run.cuh": RUN_HEADER,
+                           "outer.cuh": "#pragma once\ntemplate <int N>\nvoid outer(float *x) { run<N>(x, 4096); }\n",
+                           "main.cu": '#include "run.cuh"\n#include "outer.cuh"\n'
+                                      "int main() { float *x = 0; run<64>(x, 64); outer<1024>(x); }\n"},
+                "--no-rebalance")
+    assert "__launch_bounds__" not in out["run.cuh"]
+    assert "the calls of outer (" in capsys.readouterr().err
+
+
+def test_a_file_including_a_header_of_the_same_name_by_an_include_path_blocks_it(tmp_path, capsys) -> None:
+    out = _tree(tmp_path, {"lib/run.cuh": RUN_HEADER,
+                           "lib/a.cu": '#include "run.cuh"\nvoid a(float *x) { run<128>(x, 4096); }\n',
+                           "app/main.cu": '#include <run.cuh>\nint main() { float *x = 0; run<1024>(x, 4096); }\n'},
+                "--no-rebalance")
+    assert "__launch_bounds__" not in out["lib/run.cuh"]
+    assert "includes 'run.cuh', which cu2hip does not resolve to" in capsys.readouterr().err

@@ -14,6 +14,11 @@ instead of its launches, the reason they are not all known, and is not bounded.
 Each file's facts (the kernels it defines and declares, and its launches with their
 block sizes) depend on its bytes alone, and on the macros of the tree: they are kept in
 the content-keyed cache, so that indexing a project costs a read of its files.
+
+A launch in a function template of a header (or of a file another includes) takes its
+block from the template's arguments, which the files that include it give: the template
+index (`template_index`) gathers them first, per file in the same workers, and the
+launch facts of the defining file read it.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ _CALL = re.compile(rb"\s*\(")
 _NOT_NAMES = frozenset({b"__launch_bounds__", b"__maxnreg__", b"__cluster_dims__", b"__attribute__", b"alignas",
                         b"decltype", b"__declspec"})
 _MAIN = re.compile(rb"\bint\s+main\s*\(")
+_ANY_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', re.M)
+_LAUNCHES = re.compile(rb"<<<|\b(?:cuda|hip)Launch(?:Cooperative)?Kernel\b|\bhipLaunchKernelGGL\b")
 _STATIC = re.compile(rb"\bstatic\b")
 SUFFIXES = frozenset({".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl",
                       ".inc", ".ipp", ".tpp"})
@@ -383,14 +390,36 @@ def template_index(files: dict[str, _File], reach: dict[str, list[str]], include
     program (`complete`): a file outside the run may include the header."""
     if not complete:
         return ()
-    candidates = {real for real, f in files.items()
-                  if (Path(real).suffix.lower() in HEADER_SUFFIXES or real in included) and b"template" in f.data}
+    shared = {real for real, f in files.items()
+              if (Path(real).suffix.lower() in HEADER_SUFFIXES or real in included) and b"template" in f.data}
+    # A template that launches (or reaches one that does: a call may pass its argument on).
+    launching = {real for real in shared if _LAUNCHES.search(files[real].data)}
+    candidates = {real for real in shared if launching.intersection(reach[real])}
     if not candidates:
         return ()
     held = {str(real) for real, _ in headers}
+    # Who reads each: every file of a translation unit that includes it, before or after
+    # it (another header the includer reads may call it), the includers themselves, and
+    # it; a file that includes a file of its name by a path cu2hip does not resolve blocks it.
+    audience: dict[str, set[str]] = {h: set() for h in candidates}
+    for real in files:
+        for h in candidates.intersection(reach[real]):
+            audience[h].update(reach[real])
+    blocked: dict[str, str] = {}
+    by_name: dict[str, list[str]] = {}
+    for h in candidates:
+        by_name.setdefault(os.path.basename(h), []).append(h)
+    for real in sorted(files, key=lambda r: files[r].display):
+        for match in _ANY_INCLUDE.finditer(files[real].data):
+            written = match.group(1).decode("utf-8", "replace").strip()
+            for h in by_name.get(os.path.basename(written), ()):
+                if h not in reach[real] and h not in blocked:
+                    blocked[h] = (f"{files[real].display} includes '{written}', which cu2hip does not resolve to "
+                                  f"{files[h].display} (an include path of the build may make it that file): its "
+                                  "calls are not read")
     launchers, tasks = [], []
     for real in sorted(files):
-        seen = sorted(h for h in reach[real] if h in candidates)
+        seen = sorted(h for h in candidates if real in audience[h])
         if seen:
             launchers.append(real)
             tasks.append((files[real].display, files[real].data, tuple(
@@ -408,7 +437,7 @@ def template_index(files: dict[str, _File], reach: dict[str, list[str]], include
             if real in got:
                 result = f"{os.path.basename(home)} defines more than one function template named {name}"
             got[real] = result
-    audience = {h: sorted((r for r in files if h in reach[r]), key=lambda r: files[r].display) for h in candidates}
+    readers = {h: sorted(who, key=lambda r: files[r].display) for h, who in audience.items()}
     memo: dict[tuple[str, str, int], tuple[int, ...] | str] = {}
 
     def values(key: tuple[str, str], position: int, stack: tuple) -> tuple[int, ...] | str:
@@ -421,9 +450,11 @@ def template_index(files: dict[str, _File], reach: dict[str, list[str]], include
         real = homes.get(key)
         if got is None or not real:
             return f"the calls of {name} ({home}) are not indexed"
+        if real in blocked:
+            return f"{name} is defined in {os.path.basename(home)}, and {blocked[real]}"
         out: set[int] = set()
         calls = 0
-        for reader in audience[real]:
+        for reader in readers[real]:
             result = got.get(reader)
             shown = files[reader].display
             if result is None:
@@ -483,22 +514,28 @@ class TemplateFacts:
             found = self.cache.get_data(key, _valid_uses)
             if found is not None:
                 return found
-        from translator.frontend import parse_file
-        from translator.ir.host_values import HostValues, LocalHeaders, parsed_header, template_uses
+        from translator.frontend import parse_file, words_of
+        from translator.ir.host_values import HostValues, LocalHeaders, parsed_header, template_uses, value_templates
         from translator.ir.macros import table_of
         held = dict(self.headers)
-        parsed = parse_file(data, None, self.qualifier_macros)
-        local = LocalHeaders(display, held) if held else None
-        own = HostValues(parsed, headers=local, path=display, table=table_of(data, display, held))
-        templates = []
-        for home, real, text in homes:
-            if home == display:
-                templates.append((home, own))       # its own templates: its own evaluator
-                continue
-            theirs = parsed_header(text if text is not None else held[real])
-            templates.append((home, HostValues(theirs, headers=LocalHeaders(home, held) if held else None,
-                                               path=home)))
-        out = template_uses(own, display, templates)
+        table = table_of(data, display, held)
+        theirs = {home: parsed_header(text if text is not None else held[real])
+                  for home, real, text in homes if home != display}
+        names = {callee.rsplit("::", 1)[-1].encode() for parsed in theirs.values()
+                 for _, callee, _ in value_templates(parsed)}
+        word = re.compile(rb"(?<![\w$])(?:" + b"|".join(re.escape(n) for n in sorted(names)) + rb")(?![\w$])") \
+            if names else None
+        if len(theirs) == len(homes) and (word is None or names.isdisjoint(words_of(data)) and not any(
+                word.search(m.body.encode()) for definitions in table.every.values() for m in definitions)):
+            # No template of its headers is named in its text or its macros: no use of one.
+            out = [[home, callee, []] for home in theirs for _, callee, _ in value_templates(theirs[home])]
+        else:
+            parsed = parse_file(data, None, self.qualifier_macros)
+            own = HostValues(parsed, headers=LocalHeaders(display, held) if held else None, path=display, table=table)
+            templates = [(home, own if home == display else HostValues(
+                theirs[home], headers=LocalHeaders(home, held) if held else None, path=home))
+                for home, _, _ in homes]
+            out = template_uses(own, display, templates)
         if key is not None:
             self.cache.put_data(key, out)
         self.trim.tick()

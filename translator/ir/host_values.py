@@ -7,9 +7,12 @@ or `&x` anywhere in their scope); enumerators; object-like macros; template
 arguments of the launching function template, over every instantiation the file holds
 (each call `f<...>(...)`, qualified or not, an explicit instantiation, a default where a
 call gives none, a template argument of a calling template followed to its own calls:
-`instantiations`), unknown when one may be unseen (the template is in a header or a file
-another includes, its name is used another way: its address, a member call, a macro; an
-argument deduced, but for a type from a `T *` parameter's argument); `dim3(x, y, z)` and
+`instantiations`), unknown when one may be unseen (its name is used another way: its
+address, a member call, a macro; an argument deduced, but for a type from a `T *`
+parameter's argument); for a template in a header or a file another includes, a value
+parameter's values are those every file of the project that sees it gives
+(translator.universe.template_index, gathered from each file's `template_uses`), and
+unknown where the run did not gather them (a header translated alone); `dim3(x, y, z)` and
 `dim3 b(x, y)` (the number of threads: the product); arithmetic, casts, `?:`, `min`/`max`
 and `sizeof` of the common types. Anything else is unknown, with the reason: a
 parameter (its value comes from the caller), a variable written in the function, a call,
@@ -917,8 +920,9 @@ class HostValues:
         parameters cannot deduce it; a type parameter's deduced type name, as text, where a
         `T *` parameter's argument gives it: `_deduced`; None otherwise) and the node it is written
         at. The reason they are not all known instead: the function is in a header, or in
-        a file another includes (their includers may call it with other arguments), or its
-        name is used another way (its address taken, a member call, a macro's body)."""
+        a file another includes (their includers may call it with other arguments: the
+        template index, `_across`, gives a value parameter's values there), or its name is
+        used another way (its address taken, a member call, a macro's body)."""
         found = self._instantiated.get(function.id)
         if found is None:
             found = self._instantiated[function.id] = self._instantiations(function)
@@ -1028,6 +1032,17 @@ def function_templates(parsed: ParsedFile) -> list[ts.Node]:
     return out
 
 
+def value_templates(parsed: ParsedFile) -> list[tuple[ts.Node, str, list]]:
+    """(definition, name, template parameters) of each function template the file defines
+    at namespace scope with a non-type parameter (`function_templates`)."""
+    out = []
+    for function in function_templates(parsed):
+        params = template_parameters(parsed, function.parent)
+        if not all(is_type for _, is_type, _ in params):
+            out.append((function, _name_of(parsed, function), params))
+    return out
+
+
 def template_uses(values: HostValues, display: str, templates: list[tuple[str, HostValues]]) -> list:
     """What the file (`values`: its evaluator; `display`: its path) gives the function
     templates of `templates` ((display, evaluator) of each file it includes, itself where
@@ -1039,11 +1054,7 @@ def template_uses(values: HostValues, display: str, templates: list[tuple[str, H
     values the project's files give it (translator.universe.template_index follows it)."""
     out = []
     for home, defining in templates:
-        for function in function_templates(defining.parsed):
-            params = template_parameters(defining.parsed, function.parent)
-            if all(is_type for _, is_type, _ in params):
-                continue
-            callee = _name_of(defining.parsed, function)
+        for function, callee, params in value_templates(defining.parsed):
             declarator = function.child_by_field_name("declarator")
             parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
             deducible = set(re.findall(r"[A-Za-z_]\w*", _text(defining.parsed, parameters))) \
