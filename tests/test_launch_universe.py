@@ -394,3 +394,24 @@ def test_a_file_including_a_header_of_the_same_name_by_an_include_path_blocks_it
                 "--no-rebalance")
     assert "__launch_bounds__" not in out["lib/run.cuh"]
     assert "includes 'run.cuh', which cu2hip does not resolve to" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("header, use, bound", [
+    (RUN_HEADER, "template void run<640>(float *, int);\n", 640),
+    (RUN_HEADER.replace("template <int BS>", "template <int BS = 320>"), "void b(float *x) { run(x, 64); }\n", 320),
+    (RUN_HEADER.replace("template <int BS>", "template <int BS = 320>"), "void b(float *x) { run<>(x, 64); }\n", 320),
+])
+def test_an_includers_explicit_instantiation_or_default_counts(tmp_path, header, use, bound) -> None:
+    out = _tree(tmp_path, {"run.cuh": header, "b.cu": '#include "run.cuh"\n' + use,
+                           "main.cu": '#include "run.cuh"\nint main() { float *x = 0; run<128>(x, 4096); }\n'},
+                "--no-rebalance")
+    assert f"__global__ void __launch_bounds__({bound}) scale(" in out["run.cuh"]
+
+
+def test_another_header_of_the_same_name_that_a_file_reads_blocks_nothing(tmp_path) -> None:
+    out = _tree(tmp_path, {"lib/run.cuh": RUN_HEADER,
+                           "lib/main.cu": '#include "run.cuh"\nint main() { float *x = 0; run<256>(x, 4096); }\n',
+                           "app/run.cuh": "#pragma once\nvoid other();\n",
+                           "app/a.cu": '#include "run.cuh"\nvoid a() { other(); }\n'},
+                "--no-rebalance")
+    assert "__global__ void __launch_bounds__(256) scale(" in out["lib/run.cuh"]

@@ -379,15 +379,18 @@ def template_index(files: dict[str, _File], reach: dict[str, list[str]], include
                    mapper=None, qualifier_macros: frozenset[bytes] = frozenset(), cache=None,
                    headers: tuple[tuple[str, bytes], ...] = ()) -> tuple[Template, ...]:
     """The arguments every file of the project gives each function template of a header,
-    or of a file another includes (translator.ir.host_values reads a file's own templates
-    from its own calls only, and refuses these): each file that reaches the defining file
-    through its local includes (the file itself too) is read in a worker
-    (host_values.template_uses: its calls, explicit instantiations and the defaults they
-    take, or why one of its uses is not read), and the parent merges them, following a
-    call whose argument is a parameter of a calling template of a header to that
-    template's own instantiations. A parameter is known when every such file's uses are
-    read and each argument is known. Nothing is indexed unless the files are the whole
-    program (`complete`): a file outside the run may include the header."""
+    or of a file another includes, that launches a kernel or reaches one that does
+    (translator.ir.host_values reads a file's own templates from its own calls only, and
+    refuses these): every file of a translation unit that reaches the defining file
+    through local includes (the includers, the other headers they read, the file itself)
+    is read in a worker (host_values.template_uses: its calls, explicit instantiations and
+    the defaults they take, or why one of its uses is not read), and the parent merges
+    them, following a call whose argument is a parameter of a calling template of a
+    header to that template's own entry. A parameter is known when every such file's uses
+    are read and each argument is known. Nothing is indexed unless the files are the whole
+    program (`complete`: a file outside the run may include the header), and a header is
+    left unknown where a file includes a file of its name by a path that resolves to no
+    file of the project (an include path of the build may make it that header)."""
     if not complete:
         return ()
     shared = {real for real, f in files.items()
@@ -412,7 +415,10 @@ def template_index(files: dict[str, _File], reach: dict[str, list[str]], include
     for real in sorted(files, key=lambda r: files[r].display):
         for match in _ANY_INCLUDE.finditer(files[real].data):
             written = match.group(1).decode("utf-8", "replace").strip()
-            for h in by_name.get(os.path.basename(written), ()):
+            if os.path.basename(written) not in by_name or match.group(0).rstrip().endswith(b'"') and \
+                    real_path(Path(real).parent / written) in files:
+                continue        # (another file of that name, which it reads)
+            for h in by_name[os.path.basename(written)]:
                 if h not in reach[real] and h not in blocked:
                     blocked[h] = (f"{files[real].display} includes '{written}', which cu2hip does not resolve to "
                                   f"{files[h].display} (an include path of the build may make it that file): its "
