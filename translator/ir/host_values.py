@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from translator.facts import Known, Unknown
-from translator.frontend import ParsedFile, parse_file
+from translator.frontend import ParsedFile, parse_file, words_of
 from translator.ir.model import LaunchSite
 from translator.ir.ancestry import ancestry
 from translator.ir.macros import MacroTable, included_headers, table_of
@@ -1035,12 +1035,21 @@ def function_templates(parsed: ParsedFile) -> list[ts.Node]:
 def value_templates(parsed: ParsedFile) -> list[tuple[ts.Node, str, list]]:
     """(definition, name, template parameters) of each function template the file defines
     at namespace scope with a non-type parameter (`function_templates`)."""
+    found = _VALUE_TEMPLATES.get(id(parsed))
+    if found is not None and found[0] is parsed:
+        return found[1]
     out = []
     for function in function_templates(parsed):
         params = template_parameters(parsed, function.parent)
         if not all(is_type for _, is_type, _ in params):
             out.append((function, _name_of(parsed, function), params))
+    if len(_VALUE_TEMPLATES) > 256:
+        _VALUE_TEMPLATES.clear()
+    _VALUE_TEMPLATES[id(parsed)] = (parsed, out)    # (the parse held: its id stays its own)
     return out
+
+
+_VALUE_TEMPLATES: dict[int, tuple[ParsedFile, list]] = {}     # value_templates of a header's parse
 
 
 def template_uses(values: HostValues, display: str, templates: list[tuple[str, HostValues]]) -> list:
@@ -1053,8 +1062,15 @@ def template_uses(values: HostValues, display: str, templates: list[tuple[str, H
     of the function template around the call, one of a header's or included file's, whose
     values the project's files give it (translator.universe.template_index follows it)."""
     out = []
+    macro_words = words_of(b" ".join(m.body.encode() for definitions in values.table.every.values()
+                                     for m in definitions))
     for home, defining in templates:
         for function, callee, params in value_templates(defining.parsed):
+            short = callee.rsplit("::", 1)[-1].encode()
+            if defining is not values and short not in values.parsed.words \
+                    and short not in macro_words:
+                out.append([home, callee, []])      # named nowhere in the file, nor by a macro it reads
+                continue
             declarator = function.child_by_field_name("declarator")
             parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
             deducible = set(re.findall(r"[A-Za-z_]\w*", _text(defining.parsed, parameters))) \
