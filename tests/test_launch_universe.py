@@ -222,3 +222,196 @@ def test_the_index_holds_each_launch_once_however_many_definitions_it_reaches(tm
     assert [(kernel, home, [(where, sizes) for _, where, sizes, _, _ in facts]) for kernel, home, facts in index] == [
         ("scale", f"c{k}/kernel.cu", [(f"c{m}/main.cu:2:28", (64 * (m + 1),)) for m in range(4)]) for k in range(4)]
     assert len({id(fact) for _, _, facts in index for fact in facts}) == 4
+
+
+# A launching function template of a header (or of a .cu another file includes): its
+# template arguments are every includer's (issue 28).
+RUN_HEADER = "#pragma once\n" + KERNEL + \
+    "template <int BS>\nvoid run(float *x, int n) { scale<<<(n + BS - 1) / BS, BS>>>(x, n); }\n"
+
+
+def test_a_header_template_is_bounded_by_the_largest_argument_of_its_includers(tmp_path) -> None:
+    out = _tree(tmp_path, {"run.cuh": RUN_HEADER,
+                           "a.cu": '#include "run.cuh"\nvoid a(float *x) { run<128>(x, 4096); }\n',
+                           "main.cu": '#include "run.cuh"\nint main() { float *x = 0; run<512>(x, 4096); }\n'},
+                "--no-rebalance")
+    assert "__global__ void __launch_bounds__(512) scale(" in out["run.cuh"]
+
+
+def test_an_included_cu_template_counts_its_own_calls_and_its_includers(tmp_path) -> None:
+    out = _tree(tmp_path, {"kernels.cu": RUN_HEADER.replace("#pragma once\n", "") +
+                                         "void own(float *x) { run<768>(x, 64); }\n",
+                           "main.cu": '#include "kernels.cu"\nint main() { float *x = 0; run<256>(x, 4096); }\n'},
+                "--no-rebalance")
+    assert "__global__ void __launch_bounds__(768) scale(" in out["kernels.cu"]
+
+
+def test_an_includer_through_another_header_counts(tmp_path) -> None:
+    out = _tree(tmp_path, {"run.cuh": RUN_HEADER,
+                           "wrap.h": '#pragma once\n#include "run.cuh"\n',
+                           "a.cu": '#include "run.cuh"\nvoid a(float *x) { run<128>(x, 4096); }\n',
+                           "main.cu": '#include "wrap.h"\nint main() { float *x = 0; run<1024>(x, 4096); }\n'},
+                "--no-rebalance")
+    assert "__global__ void __launch_bounds__(1024) scale(" in out["run.cuh"]
+
+
+@pytest.mark.parametrize("main_cu, reason", [
+    ('#include "run.cuh"\nint main() { float *x = 0;\n  auto f = &run<256>; f(x, 4096); }\n',
+     "main.cu: run is named at line 3 other than in a call or explicit instantiation"),
+    ('#include "run.cuh"\ntemplate <int B> struct Tag {};\ntemplate <int BS> void run(float *x, Tag<BS>) {}\n'
+     "int main() { float *x = 0; run(x, Tag<256>()); }\n", "main.cu: run is named at line 3"),
+    ('#include "run.cuh"\n#define RUN(x) run<64>(x, 64)\nint main() { float *x = 0; RUN(x); }\n',
+     "main.cu: the macro RUN names run"),
+])
+def test_a_header_template_one_includer_uses_another_way_is_not_bounded(tmp_path, capsys, main_cu, reason) -> None:
+    out = _tree(tmp_path, {"run.cuh": RUN_HEADER,
+                           "a.cu": '#include "run.cuh"\nvoid a(float *x) { run<128>(x, 4096); }\n',
+                           "main.cu": main_cu}, "--no-rebalance")
+    assert "__launch_bounds__" not in out["run.cuh"]
+    err = capsys.readouterr().err
+    assert "scale is not bounded" in err and reason in err, err
+
+
+def test_a_header_template_an_includer_calls_with_a_deduced_argument_is_not_bounded(tmp_path, capsys) -> None:
+    header = RUN_HEADER.replace("template <int BS>\nvoid run(float *x, int n)",
+                                "template <int BS> struct Tag {};\ntemplate <int BS>\nvoid run(float *x, int n, Tag<BS>)")
+    out = _tree(tmp_path, {"run.cuh": header,
+                           "a.cu": '#include "run.cuh"\nvoid a(float *x) { run<128>(x, 4096, Tag<128>()); }\n',
+                           "main.cu": '#include "run.cuh"\nint main() { run(0, 64, Tag<1024>()); }\n'},
+                "--no-rebalance")
+    assert "__launch_bounds__" not in out["run.cuh"]
+    err = capsys.readouterr().err
+    assert "main.cu: the call of run at line 2 does not write 'BS' (its arguments deduce it" in err, err
+
+
+def test_a_header_template_translated_alone_is_not_bounded(tmp_path, capsys) -> None:
+    _write(tmp_path, {"run.cuh": RUN_HEADER,
+                      "main.cu": '#include "run.cuh"\nint main() { float *x = 0; run<512>(x, 4096); }\n'})
+    assert main(["translate", str(tmp_path / "run.cuh"), "--stdout", "--no-cache", "--no-rebalance", *ROCM]) == 0
+    captured = capsys.readouterr()
+    assert "__launch_bounds__" not in captured.out
+    assert "run is defined in a header (run.cuh), which files cu2hip does not see may include" in captured.err
+
+
+def test_a_header_template_called_by_another_header_template_follows_its_calls(tmp_path) -> None:
+    out = _tree(tmp_path, {"run.cuh": RUN_HEADER,
+                           "outer.cuh": '#pragma once\n#include "run.cuh"\n'
+                                        "template <int N>\nvoid outer(float *x) { run<N>(x, 4096); }\n",
+                           "a.cu": '#include "run.cuh"\nvoid a(float *x) { run<64>(x, 4096); }\n',
+                           "main.cu": '#include "outer.cuh"\nint main() { float *x = 0; outer<256>(x); }\n'},
+                "--no-rebalance")
+    assert "__global__ void __launch_bounds__(256) scale(" in out["run.cuh"]
+
+
+def test_a_header_template_whose_caller_template_is_not_all_known_is_not_bounded(tmp_path, capsys) -> None:
+    out = _tree(tmp_path, {"run.cuh": RUN_HEADER,
+                           "outer.cuh": '#pragma once\n#include "run.cuh"\n'
+                                        "template <int N>\nvoid outer(float *x) { run<N>(x, 4096); }\n",
+                           "main.cu": '#include "outer.cuh"\n'
+                                      "int main() { float *x = 0; outer<256>(x); auto f = &outer<512>; }\n"},
+                "--no-rebalance")
+    assert "__launch_bounds__" not in out["run.cuh"]
+    assert "main.cu: outer is named at line 2 other than in a call" in capsys.readouterr().err
+
+
+def test_a_header_templates_launch_moves_only_when_every_includer_gives_one_block(tmp_path) -> None:
+    one = _tree(tmp_path / "one", {"run.cuh": RUN_HEADER,
+                                   "a.cu": '#include "run.cuh"\nvoid a(float *x) { run<1024>(x, 4096); }\n',
+                                   "main.cu": '#include "run.cuh"\nint main() { run<1024>(0, 64); }\n'})
+    assert "scale<<<(n + 255) / 256, 256>>>(x, n)" in one["run.cuh"]
+    assert "__launch_bounds__(256) scale(" in one["run.cuh"]
+    two = _tree(tmp_path / "two", {"run.cuh": RUN_HEADER,
+                                   "a.cu": '#include "run.cuh"\nvoid a(float *x) { run<512>(x, 4096); }\n',
+                                   "main.cu": '#include "run.cuh"\nint main() { run<1024>(0, 64); }\n'})
+    assert "scale<<<(n + BS - 1) / BS, BS>>>(x, n)" in two["run.cuh"]
+    assert "__launch_bounds__(1024) scale(" in two["run.cuh"]
+
+
+def test_a_change_in_an_includer_translates_the_header_again(tmp_path, monkeypatch) -> None:
+    """The header's translation reads its includers' calls: its cache key holds them."""
+    monkeypatch.setenv("CU2HIP_CACHE_DIR", str(tmp_path / "cache"))
+    src = _write(tmp_path / "src", {"run.cuh": RUN_HEADER,
+                                    "main.cu": '#include "run.cuh"\nint main() { run<128>(0, 64); }\n'})
+    out = tmp_path / "out"
+    assert main(["translate", str(src), "-o", str(out), "-q", *ROCM, "--no-rebalance"]) == 0
+    assert "__launch_bounds__(128) scale(" in (out / "run.cuh").read_text()
+    (src / "main.cu").write_text('#include "run.cuh"\nint main() { run<384>(0, 64); }\n')
+    assert main(["translate", str(src), "-o", str(out), "-q", *ROCM, "--no-rebalance"]) == 0
+    assert "__launch_bounds__(384) scale(" in (out / "run.cuh").read_text()
+
+
+def test_a_change_in_an_includer_bounds_a_kernel_of_another_header_again(tmp_path, monkeypatch) -> None:
+    """The kernel's file reads the template's file's launch facts from the index: their
+    cache entry is keyed by the template index's entries of that file."""
+    monkeypatch.setenv("CU2HIP_CACHE_DIR", str(tmp_path / "cache"))
+    src = _write(tmp_path / "src", {
+        "scale.cuh": "#pragma once\n" + KERNEL,
+        "run.cuh": '#pragma once\n#include "scale.cuh"\n'
+                   "template <int BS>\nvoid run(float *x, int n) { scale<<<(n + BS - 1) / BS, BS>>>(x, n); }\n",
+        "main.cu": '#include "run.cuh"\nint main() { run<128>(0, 64); }\n'})
+    out = tmp_path / "out"
+    assert main(["translate", str(src), "-o", str(out), "-q", *ROCM, "--no-rebalance"]) == 0
+    assert "__launch_bounds__(128) scale(" in (out / "scale.cuh").read_text()
+    (src / "main.cu").write_text('#include "run.cuh"\nint main() { run<384>(0, 64); }\n')
+    assert main(["translate", str(src), "-o", str(out), "-q", *ROCM, "--no-rebalance"]) == 0
+    assert "__launch_bounds__(384) scale(" in (out / "scale.cuh").read_text()
+
+
+def test_a_commit_of_an_includer_rewrites_the_headers_template_translation(tmp_path, monkeypatch, capsys) -> None:
+    _write(tmp_path, {"pyproject.toml": '[tool.cu2hip]\noutput = "hip"\nrocm-version = "6.0"\n',
+                      "run.cuh": RUN_HEADER,
+                      "main.cu": '#include "run.cuh"\nint main() { run<128>(0, 64); }\n'})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CU2HIP_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["translate", ".", "-q", "--no-rebalance"]) == 0
+    assert "__launch_bounds__(128) scale(" in (tmp_path / "hip" / "run.cuh").read_text()
+    (tmp_path / "main.cu").write_text('#include "run.cuh"\nint main() { run<640>(0, 64); }\n')
+    assert main(["translate", "--pre-commit", "--no-rebalance", "main.cu"]) == 1
+    assert "__launch_bounds__(640) scale(" in (tmp_path / "hip" / "run.cuh").read_text()
+    # One file of the configured project, alone: its includers are the project's.
+    capsys.readouterr()
+    assert main(["translate", "run.cuh", "--stdout", "-q", "--no-rebalance"]) == 0
+    assert "__launch_bounds__(640) scale(" in capsys.readouterr().out
+
+
+def test_another_header_the_includer_reads_is_read_for_calls(tmp_path, capsys) -> None:
+    """outer.cuh calls run<N> without including run.cuh: main.cu includes both. Its
+    call is one of run's instantiations: run's values follow outer's (not indexed here:
+    outer.cuh reaches no launching template), so the header stays unbounded."""
+    out = _tree(tmp_path, {"run.cuh": RUN_HEADER,
+                           "outer.cuh": "#pragma once\ntemplate <int N>\nvoid outer(float *x) { run<N>(x, 4096); }\n",
+                           "main.cu": '#include "run.cuh"\n#include "outer.cuh"\n'
+                                      "int main() { float *x = 0; run<64>(x, 64); outer<1024>(x); }\n"},
+                "--no-rebalance")
+    assert "__launch_bounds__" not in out["run.cuh"]
+    assert "the calls of outer (" in capsys.readouterr().err
+
+
+def test_a_file_including_a_header_of_the_same_name_by_an_include_path_blocks_it(tmp_path, capsys) -> None:
+    out = _tree(tmp_path, {"lib/run.cuh": RUN_HEADER,
+                           "lib/a.cu": '#include "run.cuh"\nvoid a(float *x) { run<128>(x, 4096); }\n',
+                           "app/main.cu": '#include <run.cuh>\nint main() { float *x = 0; run<1024>(x, 4096); }\n'},
+                "--no-rebalance")
+    assert "__launch_bounds__" not in out["lib/run.cuh"]
+    assert "includes 'run.cuh', which cu2hip does not resolve to" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("header, use, bound", [
+    (RUN_HEADER, "template void run<640>(float *, int);\n", 640),
+    (RUN_HEADER.replace("template <int BS>", "template <int BS = 320>"), "void b(float *x) { run(x, 64); }\n", 320),
+    (RUN_HEADER.replace("template <int BS>", "template <int BS = 320>"), "void b(float *x) { run<>(x, 64); }\n", 320),
+])
+def test_an_includers_explicit_instantiation_or_default_counts(tmp_path, header, use, bound) -> None:
+    out = _tree(tmp_path, {"run.cuh": header, "b.cu": '#include "run.cuh"\n' + use,
+                           "main.cu": '#include "run.cuh"\nint main() { float *x = 0; run<128>(x, 4096); }\n'},
+                "--no-rebalance")
+    assert f"__global__ void __launch_bounds__({bound}) scale(" in out["run.cuh"]
+
+
+def test_another_header_of_the_same_name_that_a_file_reads_blocks_nothing(tmp_path) -> None:
+    out = _tree(tmp_path, {"lib/run.cuh": RUN_HEADER,
+                           "lib/main.cu": '#include "run.cuh"\nint main() { float *x = 0; run<256>(x, 4096); }\n',
+                           "app/run.cuh": "#pragma once\nvoid other();\n",
+                           "app/a.cu": '#include "run.cuh"\nvoid a() { other(); }\n'},
+                "--no-rebalance")
+    assert "__global__ void __launch_bounds__(256) scale(" in out["lib/run.cuh"]

@@ -105,6 +105,11 @@ class Options:
     # block sizes, why unknown, overridable macro), gathered by the command before
     # translating; None: the Python API's one file, which counts its own launches only.
     launch_index: tuple[tuple[str, str, tuple[tuple[str, str, tuple[int, ...], str, str], ...]], ...] | None = None
+    # The arguments the project's files give the function templates of its headers and of
+    # its files others include (translator.universe.template_index: per defining file and
+    # template, each parameter's values or why they are unknown), gathered by the command
+    # with the launch index; None: the Python API's one file, which refuses such templates.
+    template_index: tuple[tuple[str, str, tuple | str], ...] | None = None
     # The local headers of the run's files and project (real path, bytes), gathered by the
     # command: their macros and constants are read where a file includes them.
     local_headers: tuple[tuple[str, bytes], ...] = ()

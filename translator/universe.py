@@ -14,6 +14,11 @@ instead of its launches, the reason they are not all known, and is not bounded.
 Each file's facts (the kernels it defines and declares, and its launches with their
 block sizes) depend on its bytes alone, and on the macros of the tree: they are kept in
 the content-keyed cache, so that indexing a project costs a read of its files.
+
+A launch in a function template of a header (or of a file another includes) takes its
+block from the template's arguments, which the files that include it give: the template
+index (`template_index`) gathers them first, per file in the same workers, and the
+launch facts of the defining file read it.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ _CALL = re.compile(rb"\s*\(")
 _NOT_NAMES = frozenset({b"__launch_bounds__", b"__maxnreg__", b"__cluster_dims__", b"__attribute__", b"alignas",
                         b"decltype", b"__declspec"})
 _MAIN = re.compile(rb"\bint\s+main\s*\(")
+_ANY_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', re.M)
+_LAUNCHES = re.compile(rb"<<<|\b(?:cuda|hip)Launch(?:Cooperative)?Kernel\b|\bhipLaunchKernelGGL\b")
 _STATIC = re.compile(rb"\bstatic\b")
 SUFFIXES = frozenset({".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".inl",
                       ".inc", ".ipp", ".tpp"})
@@ -234,12 +241,23 @@ def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, s
     `mapper(facts, tasks)` gives `[facts(t) for t in tasks]`, in order (a pool of workers
     computes each file's facts: they depend on its bytes and on `facts` alone). `scans`:
     the files' scans (translator.filescan.Scans), where the run made them."""
-    files, _, audience = _graph(jobs, project, scans)
+    return launch_indexes(jobs, project, qualifier_macros, cache, headers, mapper, scans)[0]
+
+
+def launch_indexes(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, str]] | None,
+                   qualifier_macros: frozenset[bytes] = frozenset(), cache=None,
+                   headers: tuple[tuple[str, bytes], ...] = (), mapper=None, scans=None) \
+        -> tuple[tuple[Entry, ...], tuple[Template, ...]]:
+    """The launch index (`launch_index`) and the template index (`template_index`: what
+    the project's files give the function templates of headers and included files, which
+    the launch facts of those files read), from one reading of the project."""
+    files, reach, audience = _graph(jobs, project, scans)
     included = set().union(*(f.includes for f in files.values())) if files else set()
+    complete = project is not None or any(f.kernels.main for f in files.values())
+    templates = template_index(files, reach, included, complete, mapper, qualifier_macros, cache, headers)
     # A definition's launches span files when a header defines it, or another file reaches it.
     wanted = {key: who for key, who in audience.items()
               if who != {key[0]} or Path(key[0]).suffix.lower() in HEADER_SUFFIXES or key[0] in included}
-    complete = project is not None or any(f.kernels.main for f in files.values())
     entries: list[Entry] = []
     if not complete:
         for (home, name), _ in sorted(audience.items()):
@@ -252,7 +270,7 @@ def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, s
             names_of.setdefault(real, set()).add(name)
     launchers = sorted(names_of)
     tasks = [(files[real].display, files[real].data, frozenset(names_of[real])) for real in launchers]
-    found = (mapper or _serial)(LaunchFacts(qualifier_macros, cache, headers), tasks)
+    found = (mapper or _serial)(LaunchFacts(qualifier_macros, cache, headers, templates), tasks)
     del tasks
     # Each file's facts by kernel: a kernel's entries are its launchers' facts of it (the
     # facts' own tuples, not copies).
@@ -276,7 +294,7 @@ def launch_index(jobs: list[tuple[str, str, bytes]], project: list[tuple[Path, s
             listed += facts[real].get(name, ())
         if listed:
             entries.append((name, shown, tuple(listed)))
-    return tuple(entries)
+    return tuple(entries), templates
 
 
 def _headers_digest(headers: tuple[tuple[str, bytes], ...]) -> bytes:
@@ -291,26 +309,39 @@ def _serial(facts: LaunchFacts, tasks: list) -> list:
 
 class LaunchFacts:
     """What a file's launch facts depend on besides its bytes: the tree's qualifier macros
-    and local headers (and the cache that keeps them). Sent once to each worker of a pool."""
+    and local headers, the template index (the arguments the project gives a header's
+    function templates: `template_index`), and the cache that keeps them. Sent once to
+    each worker of a pool."""
 
-    def __init__(self, qualifier_macros: frozenset[bytes], cache, headers: tuple[tuple[str, bytes], ...]):
+    def __init__(self, qualifier_macros: frozenset[bytes], cache, headers: tuple[tuple[str, bytes], ...],
+                 templates: tuple[Template, ...] = ()):
         self.qualifier_macros, self.cache, self.headers = qualifier_macros, cache, headers
+        self.templates = templates
         self.trim = Every()     # the parses' freed pages back to the system now and then
         # Digested once for the run, not once per file (a project's headers, times its files).
         self.headers_key = _headers_digest(headers) if cache is not None else b""
+        # A file's facts read the index's entries of its own templates only: they are its key.
+        self.template_keys: dict[str, bytes] = {}
+        if cache is not None:
+            by_home: dict[str, list] = {}
+            for entry in templates:
+                by_home.setdefault(entry[0], []).append(entry)
+            from translator.cache import digest
+            self.template_keys = {home: digest(repr(listed).encode()).encode() for home, listed in by_home.items()}
 
     def __call__(self, task: tuple[str, bytes, frozenset[str]]) -> list:
         display, data, names = task
-        out = _facts(display, data, names, self.qualifier_macros, self.cache, self.headers, self.headers_key)
+        out = _facts(display, data, names, self.qualifier_macros, self.cache, self.headers,
+                     self.headers_key + self.template_keys.get(display, b""), self.templates)
         self.trim.tick()
         return out
 
 
 def _facts(display: str, data: bytes, names: frozenset[str], qualifier_macros: frozenset[bytes], cache, headers,
-           headers_key: bytes) -> list:
+           headers_key: bytes, templates: tuple = ()) -> list:
     """(kernel, "path:line:col", sizes, reason, symbol) of every launch or other use of
-    `names` in the file, from the cache when its bytes (and the headers', whose digest is
-    `headers_key`) were indexed before."""
+    `names` in the file, from the cache when its bytes (and the headers' and the template
+    index's entries of its templates, whose digest is `headers_key`) were indexed before."""
     from translator.cache import digest
     key = digest(b"launch-facts", display.encode("utf-8", "surrogateescape"), data,
                  b"\0".join(sorted(n.encode() for n in names)), b"\0".join(sorted(qualifier_macros)),
@@ -327,7 +358,8 @@ def _facts(display: str, data: bytes, names: frozenset[str], qualifier_macros: f
     if not {n.encode() for n in names}.isdisjoint(words_of(data)):
         parsed = parse_file(data, None, qualifier_macros)
         source = SourceFile(display, data)
-        values = HostValues(parsed, headers=LocalHeaders(display, dict(headers)) if headers else None, path=display)
+        values = HostValues(parsed, headers=LocalHeaders(display, dict(headers)) if headers else None, path=display,
+                            templates=templates)
         for fact in launch_facts(parsed, build_ir(display, parsed), names, values):
             if fact.kernel in names:
                 line, col = source.position(fact.offset)
@@ -335,6 +367,200 @@ def _facts(display: str, data: bytes, names: frozenset[str], qualifier_macros: f
     if key is not None:
         cache.put_data(key, out)
     return out
+
+
+# One entry of the template index: (defining file, template, each template parameter's
+# values over every instantiation the project makes, or why they are not known, None for
+# a type parameter, which is not read across files; or why none is known).
+Template = tuple[str, str, tuple]
+
+
+def template_index(files: dict[str, _File], reach: dict[str, list[str]], included: set[str], complete: bool,
+                   mapper=None, qualifier_macros: frozenset[bytes] = frozenset(), cache=None,
+                   headers: tuple[tuple[str, bytes], ...] = ()) -> tuple[Template, ...]:
+    """The arguments every file of the project gives each function template of a header,
+    or of a file another includes, that launches a kernel or reaches one that does
+    (translator.ir.host_values reads a file's own templates from its own calls only, and
+    refuses these): every file of a translation unit that reaches the defining file
+    through local includes (the includers, the other headers they read, the file itself)
+    is read in a worker (host_values.template_uses: its calls, explicit instantiations and
+    the defaults they take, or why one of its uses is not read), and the parent merges
+    them, following a call whose argument is a parameter of a calling template of a
+    header to that template's own entry. A parameter is known when every such file's uses
+    are read and each argument is known. Nothing is indexed unless the files are the whole
+    program (`complete`: a file outside the run may include the header), and a header is
+    left unknown where a file includes a file of its name by a path that resolves to no
+    file of the project (an include path of the build may make it that header)."""
+    if not complete:
+        return ()
+    shared = {real for real, f in files.items()
+              if (Path(real).suffix.lower() in HEADER_SUFFIXES or real in included) and b"template" in f.data}
+    # A template that launches (or reaches one that does: a call may pass its argument on).
+    launching = {real for real in shared if _LAUNCHES.search(files[real].data)}
+    candidates = {real for real in shared if launching.intersection(reach[real])}
+    if not candidates:
+        return ()
+    held = {str(real) for real, _ in headers}
+    # Who reads each: every file of a translation unit that includes it, before or after
+    # it (another header the includer reads may call it), the includers themselves, and
+    # it; a file that includes a file of its name by a path cu2hip does not resolve blocks it.
+    audience: dict[str, set[str]] = {h: set() for h in candidates}
+    for real in files:
+        for h in candidates.intersection(reach[real]):
+            audience[h].update(reach[real])
+    blocked: dict[str, str] = {}
+    by_name: dict[str, list[str]] = {}
+    for h in candidates:
+        by_name.setdefault(os.path.basename(h), []).append(h)
+    for real in sorted(files, key=lambda r: files[r].display):
+        for match in _ANY_INCLUDE.finditer(files[real].data):
+            written = match.group(1).decode("utf-8", "replace").strip()
+            if os.path.basename(written) not in by_name or match.group(0).rstrip().endswith(b'"') and \
+                    real_path(Path(real).parent / written) in files:
+                continue        # (another file of that name, which it reads)
+            for h in by_name[os.path.basename(written)]:
+                if h not in reach[real] and h not in blocked:
+                    blocked[h] = (f"{files[real].display} includes '{written}', which cu2hip does not resolve to "
+                                  f"{files[h].display} (an include path of the build may make it that file): its "
+                                  "calls are not read")
+    launchers, tasks = [], []
+    for real in sorted(files):
+        seen = sorted(h for h in candidates if real in audience[h])
+        if seen:
+            launchers.append(real)
+            tasks.append((files[real].display, files[real].data, tuple(
+                (files[h].display, str(h), None if str(h) in held or h == real else files[h].data) for h in seen)))
+    found = (mapper or _serial)(TemplateFacts(qualifier_macros, cache, headers), tasks)
+    del tasks
+    reports: dict[tuple[str, str], dict[str, object]] = {}
+    homes: dict[tuple[str, str], str] = {}
+    display_of = {files[h].display: h for h in candidates}
+    for real, listed in zip(launchers, found):
+        for home, name, result in listed:
+            key = (home, name)
+            homes[key] = display_of.get(home, "")
+            got = reports.setdefault(key, {})
+            if real in got:
+                result = f"{os.path.basename(home)} defines more than one function template named {name}"
+            got[real] = result
+    readers = {h: sorted(who, key=lambda r: files[r].display) for h, who in audience.items()}
+    memo: dict[tuple[str, str, int], tuple[int, ...] | str] = {}
+
+    def values(key: tuple[str, str], position: int, stack: tuple) -> tuple[int, ...] | str:
+        home, name = key
+        if (home, name, position) in memo:
+            return memo[(home, name, position)]
+        if (key, position) in stack or len(stack) > 32:
+            return f"{name}'s arguments are followed through a call of itself, which is not read"
+        got = reports.get(key)
+        real = homes.get(key)
+        if got is None or not real:
+            return f"the calls of {name} ({home}) are not indexed"
+        if real in blocked:
+            return f"{name} is defined in {os.path.basename(home)}, and {blocked[real]}"
+        out: set[int] = set()
+        calls = 0
+        for reader in readers[real]:
+            result = got.get(reader)
+            shown = files[reader].display
+            if result is None:
+                return f"{name} is defined in {os.path.basename(home)}, whose includer {shown} was not read"
+            if isinstance(result, str):
+                return f"{name} is defined in {os.path.basename(home)}; in {shown}: {result}"
+            for instantiation in result:
+                calls += 1
+                fact = instantiation[position]
+                if fact[0] == "v":
+                    out |= set(fact[1])
+                elif fact[0] == "r":
+                    return f"{name} is defined in {os.path.basename(home)}; in {shown}: {fact[1]}"
+                elif fact[0] == "p":
+                    outer = values((fact[1], fact[2]), fact[3], stack + ((key, position),))
+                    if isinstance(outer, str):
+                        return outer
+                    out |= set(outer)
+                else:
+                    return f"{name}'s parameter {position + 1} is a type"
+        found = tuple(sorted(out)) if out else (
+            f"{name} is defined in {os.path.basename(home)}, and no file of the project calls it" if not calls
+            else f"{name}'s calls give no value")
+        memo[(home, name, position)] = found
+        return found
+
+    entries = []
+    for key in sorted(reports):
+        sample = next((r[0] for r in reports[key].values() if not isinstance(r, str) and r), None)
+        if sample is None:      # no instantiation read: why (a use not read, or no call at all)
+            entries.append((*key, values(key, 0, ())))
+            continue
+        entries.append((*key, tuple(None if fact[0] == "t" else values(key, i, ()) for i, fact in enumerate(sample))))
+    return tuple(entries)
+
+
+class TemplateFacts:
+    """What a file's template uses (translator.ir.host_values.template_uses) depend on
+    besides its bytes and its templates' files: the tree's qualifier macros and local
+    headers, and the cache that keeps them. Sent once to each worker of a pool."""
+
+    def __init__(self, qualifier_macros: frozenset[bytes], cache, headers: tuple[tuple[str, bytes], ...]):
+        self.qualifier_macros, self.cache, self.headers = qualifier_macros, cache, headers
+        self.trim = Every()
+        self.headers_key = _headers_digest(headers) if cache is not None else b""
+
+    def __call__(self, task: tuple[str, bytes, tuple]) -> list:
+        display, data, homes = task
+        from translator.cache import digest
+        key = digest(b"template-uses", display.encode("utf-8", "surrogateescape"), data, self.headers_key,
+                     b"\0".join(sorted(self.qualifier_macros)),
+                     *(part for home, real, text in homes for part in (home.encode("utf-8", "surrogateescape"),
+                                                                       real.encode("utf-8", "surrogateescape"),
+                                                                       text if text is not None else b"\0held"))) \
+            if self.cache is not None else None
+        if key is not None:
+            found = self.cache.get_data(key, _valid_uses)
+            if found is not None:
+                return found
+        from translator.frontend import parse_file, words_of
+        from translator.ir.host_values import HostValues, LocalHeaders, parsed_header, template_uses, value_templates
+        from translator.ir.macros import table_of
+        held = dict(self.headers)
+        table = table_of(data, display, held)
+        theirs = {home: parsed_header(text if text is not None else held[real])
+                  for home, real, text in homes if home != display}
+        names = {callee.rsplit("::", 1)[-1].encode() for parsed in theirs.values()
+                 for _, callee, _ in value_templates(parsed)}
+        word = re.compile(rb"(?<![\w$])(?:" + b"|".join(re.escape(n) for n in sorted(names)) + rb")(?![\w$])") \
+            if names else None
+        if len(theirs) == len(homes) and (word is None or names.isdisjoint(words_of(data)) and not any(
+                word.search(m.body.encode()) for definitions in table.every.values() for m in definitions)):
+            # No template of its headers is named in its text or its macros: no use of one.
+            out = [[home, callee, []] for home in theirs for _, callee, _ in value_templates(theirs[home])]
+        else:
+            parsed = parse_file(data, None, self.qualifier_macros)
+            own = HostValues(parsed, headers=LocalHeaders(display, held) if held else None, path=display, table=table)
+            templates = [(home, own if home == display else HostValues(
+                theirs[home], headers=LocalHeaders(home, held) if held else None, path=home))
+                for home, _, _ in homes]
+            out = template_uses(own, display, templates)
+        if key is not None:
+            self.cache.put_data(key, out)
+        self.trim.tick()
+        return out
+
+
+def _valid_uses(payload) -> bool:
+    """A cached list of template uses: [file, template, reason or [[fact, ...], ...]] each."""
+    def fact(f) -> bool:
+        return isinstance(f, list) and bool(f) and (
+            f[0] == "t" and len(f) == 1 or f[0] == "r" and len(f) == 2 and isinstance(f[1], str)
+            or f[0] == "v" and len(f) == 2 and isinstance(f[1], list)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in f[1])
+            or f[0] == "p" and len(f) == 4 and isinstance(f[1], str) and isinstance(f[2], str)
+            and isinstance(f[3], int))
+    return isinstance(payload, list) and all(
+        isinstance(e, list) and len(e) == 3 and isinstance(e[0], str) and isinstance(e[1], str)
+        and (isinstance(e[2], str) or isinstance(e[2], list) and all(
+            isinstance(i, list) and all(fact(f) for f in i) for i in e[2])) for e in payload)
 
 
 def _valid_facts(payload) -> bool:

@@ -500,6 +500,12 @@ def local_headers(workspace: Workspace, probed: set[str] | None = None) -> tuple
 
 def launch_index(workspace: Workspace, cache=None, headers: tuple[tuple[str, bytes], ...] = (), mapper=None) \
         -> tuple:
+    """The launch index alone (`launch_indexes`)."""
+    return launch_indexes(workspace, cache, headers, mapper)[0]
+
+
+def launch_indexes(workspace: Workspace, cache=None, headers: tuple[tuple[str, bytes], ...] = (), mapper=None) \
+        -> tuple[tuple, tuple]:
     """The launches, with their block sizes or why they are unknown, and every other use,
     of the kernels that can be launched from another file than their own (per kernel and
     defining file, translator.universe.Entry), over the whole project whatever
@@ -507,8 +513,9 @@ def launch_index(workspace: Workspace, cache=None, headers: tuple[tuple[str, byt
     rebalancing passes read for such a kernel. Another program's kernel of the same name
     is another kernel: only files that include the defining file, or declare the kernel
     without seeing a definition of their own, count. `mapper`: how each file's launch
-    facts are computed (translator.universe.launch_index; a pool of workers)."""
-    from translator.universe import launch_index as index
+    facts are computed (translator.universe.launch_index; a pool of workers). With it, the
+    template index (translator.universe.template_index), which those facts read."""
+    from translator.universe import launch_indexes as index
     jobs = []
     for job in workspace.jobs:
         data = workspace.read(job)

@@ -19,7 +19,7 @@ from translator.inputs import UNREADABLE, folders_known, read_regular
 from translator.memory import Every, give_back
 from translator.output.positions import path_text
 from translator.result import Result
-from translator.workspace import Job, Workspace, launch_index, local_headers
+from translator.workspace import Job, Workspace, launch_index, launch_indexes, local_headers  # noqa: F401
 
 # Below this many files a pool costs more than it saves.
 _POOL_MIN_FILES = 3
@@ -56,12 +56,13 @@ class Batch:
                 if self.pool is not None:
                     workspace.scan_project(self.pool)
                 headers = local_headers(workspace, self.headers_probed)
-                index = launch_index(workspace, Cache(folder) if folder else None, headers, self._facts_mapper())
+                index, templates = launch_indexes(workspace, Cache(folder) if folder else None, headers,
+                                                  self._facts_mapper())
         except BaseException:
             self.close()
             raise
         shared = dict(qualifier_macros=workspace.qualifier_macros, tree_names=workspace.declared_names,
-                      local_headers=headers, launch_index=index)
+                      local_headers=headers, launch_index=index, template_index=templates)
         self.options = dataclasses.replace(options, **shared)
         if len(workspace.jobs) >= _POOL_MIN_FILES:
             give_back()     # the index's parses are done: their freed pages go back before translating

@@ -7,9 +7,12 @@ or `&x` anywhere in their scope); enumerators; object-like macros; template
 arguments of the launching function template, over every instantiation the file holds
 (each call `f<...>(...)`, qualified or not, an explicit instantiation, a default where a
 call gives none, a template argument of a calling template followed to its own calls:
-`instantiations`), unknown when one may be unseen (the template is in a header or a file
-another includes, its name is used another way: its address, a member call, a macro; an
-argument deduced, but for a type from a `T *` parameter's argument); `dim3(x, y, z)` and
+`instantiations`), unknown when one may be unseen (its name is used another way: its
+address, a member call, a macro; an argument deduced, but for a type from a `T *`
+parameter's argument); for a template in a header or a file another includes, a value
+parameter's values are those every file of the project that sees it gives
+(translator.universe.template_index, gathered from each file's `template_uses`), and
+unknown where the run did not gather them (a header translated alone); `dim3(x, y, z)` and
 `dim3 b(x, y)` (the number of threads: the product); a local dim3 written member by member
 (`dim3 block; block.x = 256;`, `dim3 b(1, 1, 1); b.x = T;`, HeCBench's shape: `_members`),
 not static, each write of it a plain assignment (=) of a member, of a known value: each
@@ -51,7 +54,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from translator.facts import Known, Unknown
-from translator.frontend import ParsedFile, parse_file
+from translator.frontend import ParsedFile, parse_file, words_of
 from translator.ir.model import LaunchSite
 from translator.ir.ancestry import ancestry
 from translator.ir.macros import MacroTable, included_headers, table_of
@@ -69,6 +72,7 @@ SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2,
          "int4": 16, "double2": 16, "uint4": 16}
 _INT = re.compile(r"(0[xX][0-9a-fA-F']+|0[bB][01']+|[0-9][0-9']*)([uUlL]*)\Z")
 _POSITION = re.compile(r"\d+:\d+")    # the line:col of a "path:line:col" place
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _MAX_DEPTH = 32
 
 
@@ -137,7 +141,23 @@ def parsed_header(data: bytes) -> ParsedFile:
 def evaluator(parsed: ParsedFile, path: str, options, table: MacroTable | None = None) -> HostValues:
     """The evaluator of a file of a run: its local headers are the run's (`options.local_headers`)."""
     headers = getattr(options, "local_headers", ())
-    return HostValues(parsed, headers=LocalHeaders(path, dict(headers)) if headers else None, table=table, path=path)
+    return HostValues(parsed, headers=LocalHeaders(path, dict(headers)) if headers else None, table=table, path=path,
+                      templates=getattr(options, "template_index", None))
+
+
+_BY_KEY: list = [None, {}]      # the last template index, and its entries by (defining file, template)
+
+
+def _templates_by_key(index) -> dict:
+    """The template index (translator.universe.template_index) as a mapping
+    (defining file, template) -> each parameter's values, or why they are not known
+    (None: a type parameter); made once per index."""
+    if not index:
+        return {}
+    if _BY_KEY[0] is not index:
+        _BY_KEY[1] = {(home, name): params for home, name, params in index}
+        _BY_KEY[0] = index
+    return _BY_KEY[1]
 
 
 def _text(parsed: ParsedFile, node: ts.Node) -> str:
@@ -148,13 +168,17 @@ class HostValues:
     """The evaluator of one file (its file-scope facts are gathered once)."""
 
     def __init__(self, parsed: ParsedFile, file: HostValues | None = None, headers: LocalHeaders | None = None,
-                 table: MacroTable | None = None, path: str = ""):
+                 table: MacroTable | None = None, path: str = "", templates=None):
         """`file`: for a macro's body (`parsed` holds its text alone), the evaluator of the
         file whose names it may use; `headers`: the local headers the file includes;
         `table`: the round's macro table (else the file's own `#define`s are read); `path`:
-        the file's (when `headers` does not give it), which says whether it is a header."""
+        the file's (when `headers` does not give it), which says whether it is a header;
+        `templates`: the run's template index (translator.universe.template_index: the
+        arguments the project's files give the function templates of headers and of
+        included files)."""
         self.parsed = parsed
         self.path = file.path if file else path
+        self.templates = file.templates if file else _templates_by_key(templates)
         self._table = file.table if file else table
         self.headers = file.headers if file else headers
         self._overridable: set[str] = file._overridable if file else set()
@@ -979,6 +1003,17 @@ class HostValues:
             return None
         position = names.index(name)
         callee = _name_of(self.parsed, function)
+        across = self._across(callee)
+        if across is not None:
+            # A template of a header, or of a file another includes: the arguments every
+            # file of the project that sees it gives (translator.universe.template_index).
+            given = across if isinstance(across, str) else across[position] if position < len(across) \
+                else "its parameters are not the index's"
+            if isinstance(given, str) or given is None:
+                why = given if given is not None else "it is a type parameter"
+                return unknown(f"'{name}' is a template parameter of {callee}, whose instantiations are not all "
+                               f"known: {why}")
+            return Value(tuple(given))
         found = self.instantiations(function)
         if isinstance(found, str):
             return unknown(f"'{name}' is a template parameter of {callee}, whose instantiations are not all known: "
@@ -1049,6 +1084,22 @@ class HostValues:
         return f"'{name}' is a template parameter of {callee}, whose instantiations are not all known: the call of " \
                f"{callee} at line {line} does not write it (its arguments deduce it, or it has no default)"
 
+    def cross_file(self) -> bool:
+        """Whether the file is a header, or a file another includes: its function
+        templates' instantiations are its includers' too."""
+        path = self.headers.path if self.headers is not None else self.path
+        return bool(path) and (os.path.splitext(path)[1].lower() in HEADER_SUFFIXES or
+                               self.headers is not None and os.path.realpath(path) in self.headers.headers)
+
+    def _across(self, callee: str) -> tuple | None:
+        """The template index's entry of this file's function template `callee` (each
+        parameter's values or why they are unknown), where the file is a header or another
+        includes it and the run gathered its includers' calls; else None."""
+        if not self.templates or not self.cross_file():
+            return None
+        path = self.headers.path if self.headers is not None else self.path
+        return self.templates.get((path, callee))
+
     def instantiations(self, function: ts.Node) -> list[tuple[list, ts.Node]] | str:
         """Every instantiation of the function template `function` that the file holds:
         for each call `f<...>(...)` (plain, qualified, or with no argument list) and each
@@ -1057,8 +1108,9 @@ class HostValues:
         parameters cannot deduce it; a type parameter's deduced type name, as text, where a
         `T *` parameter's argument gives it: `_deduced`; None otherwise) and the node it is written
         at. The reason they are not all known instead: the function is in a header, or in
-        a file another includes (their includers may call it with other arguments), or its
-        name is used another way (its address taken, a member call, a macro's body)."""
+        a file another includes (their includers may call it with other arguments: the
+        template index, `_across`, gives a value parameter's values there), or its name is
+        used another way (its address taken, a member call, a macro's body)."""
         found = self._instantiated.get(function.id)
         if found is None:
             found = self._instantiated[function.id] = self._instantiations(function)
@@ -1066,7 +1118,6 @@ class HostValues:
 
     def _instantiations(self, function: ts.Node) -> list[tuple[list, ts.Node]] | str:
         callee = _name_of(self.parsed, function)
-        short = callee.rsplit("::", 1)[-1]
         path = self.headers.path if self.headers is not None else self.path
         if path and os.path.splitext(path)[1].lower() in HEADER_SUFFIXES:
             return f"{callee} is defined in a header ({os.path.basename(path)}), which files cu2hip does not " \
@@ -1074,14 +1125,33 @@ class HostValues:
         if path and self.headers is not None and os.path.realpath(path) in self.headers.headers:
             return f"{callee} is defined in {os.path.basename(path)}, which another file includes: its calls " \
                    "there may give other arguments"
+        params = template_parameters(self.parsed, function.parent)
+        declarator = function.child_by_field_name("declarator")
+        parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
+        deducible = set(re.findall(r"[A-Za-z_]\w*", _text(self.parsed, parameters))) if parameters is not None else set()
+        found = self.calls(callee, params, [p[2] for p in params], deducible, function,
+                           lambda at: self._deduced(parameters, at))
+        return found or f"this file never calls {callee}"
+
+    def calls(self, callee: str, params: list, defaults: list, deducible: set[str], function: ts.Node | None,
+              deduce=None) -> list[tuple[list, object]] | str:
+        """The instantiations this file makes of the function template `callee` (its
+        template parameters `params`: (name, is a type, default); `defaults`: each one's
+        default, a node of this file or whatever the caller gives, or None; `deducible`: the
+        names its function parameters' text holds), as `instantiations` says; `function`:
+        its definition where it is in this file (None: another file's template, which this
+        one includes); `deduce(at)`: the type names a call at `at` deduces (None: a
+        deducible type parameter is left None); empty when it calls it nowhere. The reason
+        they are not all known instead:
+        a macro names it, or its name is used another way."""
+        short = callee.rsplit("::", 1)[-1]
         word = re.compile(rb"(?<![\w$])" + re.escape(short.encode()) + rb"(?![\w$])")
         for macro_name, definitions in self.table.every.items():
             if any(word.search(m.body.encode()) for m in definitions):
                 return f"the macro {macro_name} names {short}: what its uses instantiate is not read"
-        params = template_parameters(self.parsed, function.parent)
         if any(not name for name, _, _ in params):
             return f"{callee} has a parameter pack or a template template parameter"
-        defaults = [p[2] for p in params]
+        defaults = list(defaults)
         out = []
         for match in word.finditer(self.parsed.cleaned):
             node = self._tree.node_at(match.start(), match.end())
@@ -1120,9 +1190,6 @@ class HostValues:
             return f"{short} is named at line {line} other than in a call or explicit instantiation cu2hip reads " \
                    f"('{' '.join(_text(self.parsed, up or parent or node).split())[:60]}'): an instantiation " \
                    "there is not seen"
-        declarator = function.child_by_field_name("declarator")
-        parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
-        deducible = set(re.findall(r"[A-Za-z_]\w*", _text(self.parsed, parameters))) if parameters is not None else set()
         complete = []
         for given, at in out:
             arguments = list(given) + [None] * (len(params) - len(given))
@@ -1132,13 +1199,104 @@ class HostValues:
                     continue
                 if name not in deducible:
                     arguments[i] = defaults[i]
-                elif is_type:               # deduced from a `T *` parameter's argument, or None: not known
-                    found = self._deduced(parameters, at) if found is None else found
+                elif is_type and deduce is not None:    # deduced from a `T *` parameter's argument, or None: not known
+                    found = deduce(at) if found is None else found
                     arguments[i] = found.get(name)
             complete.append((arguments, at))
-        if not complete:
-            return f"this file never calls {callee}"
         return complete
+
+
+def function_templates(parsed: ParsedFile) -> list[ts.Node]:
+    """The function templates a file defines at namespace scope (not a class's member
+    templates), in order: each `template <...>` declaration's function definition."""
+    out, stack = [], list(reversed(parsed.main.root.named_children))
+    while stack:
+        node = stack.pop()
+        if node.type in ("namespace_definition", "declaration_list", "linkage_specification") or \
+                node.type.startswith("preproc_"):
+            stack.extend(reversed(node.named_children))
+        elif node.type == "template_declaration":
+            out += [c for c in node.named_children if c.type == "function_definition"]
+    return out
+
+
+def value_templates(parsed: ParsedFile) -> list[tuple[ts.Node, str, list]]:
+    """(definition, name, template parameters) of each function template the file defines
+    at namespace scope with a non-type parameter (`function_templates`)."""
+    found = _VALUE_TEMPLATES.get(id(parsed))
+    if found is not None and found[0] is parsed:
+        return found[1]
+    out = []
+    for function in function_templates(parsed):
+        params = template_parameters(parsed, function.parent)
+        if not all(is_type for _, is_type, _ in params):
+            out.append((function, _name_of(parsed, function), params))
+    if len(_VALUE_TEMPLATES) > 256:
+        _VALUE_TEMPLATES.clear()
+    _VALUE_TEMPLATES[id(parsed)] = (parsed, out)    # (the parse held: its id stays its own)
+    return out
+
+
+_VALUE_TEMPLATES: dict[int, tuple[ParsedFile, list]] = {}     # value_templates of a header's parse
+
+
+def template_uses(values: HostValues, display: str, templates: list[tuple[str, HostValues]]) -> list:
+    """What the file (`values`: its evaluator; `display`: its path) gives the function
+    templates of `templates` ((display, evaluator) of each file it includes, itself where
+    it is a header or included) with a non-type parameter: [defining file, template,
+    instantiations or why they are not known], where an instantiation is one fact per
+    template parameter: ["v", [values]] known, ["r", reason] unknown, ["t"] a type
+    (not read), or ["p", file, template, position]: exactly the parameter at `position`
+    of the function template around the call, one of a header's or included file's, whose
+    values the project's files give it (translator.universe.template_index follows it)."""
+    out = []
+    macro_words = words_of(b" ".join(m.body.encode() for definitions in values.table.every.values()
+                                     for m in definitions))
+    for home, defining in templates:
+        for function, callee, params in value_templates(defining.parsed):
+            short = callee.rsplit("::", 1)[-1].encode()
+            if defining is not values and short not in values.parsed.words \
+                    and short not in macro_words:
+                out.append([home, callee, []])      # named nowhere in the file, nor by a macro it reads
+                continue
+            declarator = function.child_by_field_name("declarator")
+            parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
+            deducible = set(re.findall(r"[A-Za-z_]\w*", _text(defining.parsed, parameters))) \
+                if parameters is not None else set()
+            # The definition's defaults, each read where it is written.
+            defaults = [defining.value(d, None, d.start_byte) if d is not None else None for _, _, d in params]
+            found = values.calls(callee, params, defaults, deducible, function if defining is values else None)
+            if isinstance(found, str):
+                out.append([home, callee, found])
+                continue
+            out.append([home, callee, [[_argument_fact(values, display, callee, params, i, a, at)
+                                        for i, a in enumerate(given)] for given, at in found]])
+    return out
+
+
+def _argument_fact(values: HostValues, display: str, callee: str, params: list, position: int, argument,
+                   at: ts.Node) -> list:
+    """The fact (template_uses) of one template argument of a call at `at`."""
+    name, is_type, _ = params[position]
+    if is_type:
+        return ["t"]
+    if argument is None:
+        line = values.parsed.data.count(b"\n", 0, at.start_byte) + 1
+        return ["r", f"the call of {callee} at line {line} does not write '{name}' (its arguments deduce it, "
+                     "or it has no default)"]
+    if isinstance(argument, Value):         # the definition's default
+        return ["v", list(argument.values)] if argument.known else ["r", f"its default: {argument.reason}"]
+    function = values.function_of(at)
+    written = _text(values.parsed, argument).strip()
+    if _IDENTIFIER.fullmatch(written) and function is not None and function.parent is not None \
+            and function.parent.type == "template_declaration" and values.cross_file():
+        # (`f<N>`: tree-sitter reads a bare name there as a type)
+        outer = template_parameters(values.parsed, function.parent)
+        for i, (p, p_type, _) in enumerate(outer):
+            if p == written and not p_type:
+                return ["p", display, _name_of(values.parsed, function), i]
+    v = values.value(argument, function, at.start_byte)
+    return ["v", list(v.values)] if v.known else ["r", v.reason]
 
 
 def template_parameters(parsed: ParsedFile, template: ts.Node) -> list[tuple[str, bool, ts.Node | None]]:

@@ -8,6 +8,8 @@ argument (minimum blocks per SM) to HIP's (minimum waves per EU, L004); `attribu
 reports CUDA's kernel attributes HIP lacks (L005, L006). A kernel of a header is bounded
 by the launches of every file of the run, which the command gathers first
 (Options.launch_index); any other kernel by its own file's (translator.ir.host_values).
+A launch in a function template of a header, or of a file another includes, takes its
+block from the arguments every includer gives the template (Options.template_index).
 """
 
 from __future__ import annotations

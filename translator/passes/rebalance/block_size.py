@@ -20,7 +20,8 @@ Legal when:
     that they launch too (translator.universe). A launch wider than 1024 threads, which
     fails, stays. A template kernel's launch moves only when it writes out an arithmetic
     type for each type parameter (in a function template, each instantiation of it does:
-    the one launch text moves for all of them, so its block must be one value) and the file
+    the one launch text moves for all of them, so its block must be one value; so too for
+    a template of a header, whose instantiations are its includers': Options.template_index) and the file
     declares no explicit specialization of it (translator.ir.elementwise.instantiations): a
     class's operators could see the block.
 Not handled:
