@@ -65,9 +65,11 @@ def test_a_folder_case_is_translated_as_a_tree_and_built_with_its_headers(tmp_pa
     case = CASES / "templates/header_template_called_by_includer"
     result = runner.check(case, tmp_path / "work", "sm_90", True, str(nvcc))
     assert (result["original"], result["translated"]) == ("built", "built"), result
-    assert result["kind"] == "must-refuse" and result["units"] == ["main.cu"]
+    assert result["kind"] == "must-apply" and result["units"] == ["main.cu"]
     out = tmp_path / "work" / "templates__header_template_called_by_includer"
     built = (out / "translated.bin.sources").read_text().split("\n")
     assert built == [str(out / "translated" / "main.cu")]
     # The header beside it is the tree's translation; the expectations are no part of the tree.
     assert (out / "translated" / "launch.cuh").is_file() and not (out / "translated" / "expect.txt").exists()
+    # Translated as a tree: the header's bound is over its includer's calls too (launch<1024>).
+    assert b"__launch_bounds__(1024)" in (out / "translated" / "launch.cuh").read_bytes()
