@@ -125,11 +125,14 @@ class Batch:
                 yield work(job, data, which)
             return
         try:
-            results = self.pool.map(_Work(self.variants, self.folder, self.mirror), jobs, inputs, self.which,
-                                    chunksize=_chunk(len(jobs), self.workers))
+            results = self.pool.map(_Work(self.variants, self.folder, self.mirror, sent=True), jobs, inputs,
+                                    self.which, chunksize=_chunk(len(jobs), self.workers))
             if meanwhile is not None:
                 meanwhile()
-            yield from results
+            for data, (result, hit, wrote) in zip(inputs, results):
+                if result.input is None:
+                    result.input = data     # the worker's copy of the input, not sent back
+                yield result, hit, wrote
         finally:
             self.close()
 
@@ -235,8 +238,10 @@ class _Work:
     cache (None: no cache) and output folder (`mirror`, None: the parent writes, or nothing
     is written)."""
 
-    def __init__(self, variants: list, folder: Path | None, mirror: Mirror | None = None):
-        self.variants, self.mirror = variants, mirror
+    def __init__(self, variants: list, folder: Path | None, mirror: Mirror | None = None, sent: bool = False):
+        """`sent`: the results go back to the parent, which has each input: a Result's
+        `input` (the task's own bytes) goes back as None, for the parent to put back."""
+        self.variants, self.mirror, self.sent = variants, mirror, sent
         self.cache = Cache(folder) if folder is not None else None
         # Each variant's key part once, here (the options hold the launch index: megabytes).
         self.options_keys = [options_key(v) for v in variants] if folder is not None else []
@@ -246,7 +251,10 @@ class _Work:
         """(the Result, from the cache, what `mirror` wrote of it)."""
         self.trim.tick()
         result, hit = self._result(job, data, self.variants[which], which)
-        return result, hit, self.mirror.write(job, result) if self.mirror is not None else None
+        wrote = self.mirror.write(job, result) if self.mirror is not None else None
+        if self.sent and isinstance(data, bytes) and result.input is data:
+            result.input = None
+        return result, hit, wrote
 
     def _result(self, job: Job, data, options, which: int) -> tuple[Result, bool]:
         if self.cache is None or not isinstance(data, bytes):
