@@ -371,3 +371,26 @@ def test_header_corrections_are_checked(monkeypatch):
     headers = mapping._read_headers()
     assert headers["cuda_fp16.h"].hip_added == (1, 6, 0) and headers["cuda_fp16.h"].hip == "hip/hip_fp16.h"
     assert headers["cuda_new.h"] == mapping.HeaderEntry("cuda_new.h", "hip/new.h", None, "API_RUNTIME", False)
+
+
+def test_newest_release_is_the_tables_newest(tables):
+    from translator.mapping import newest_in_tables, newest_release
+    assert newest_release() == newest_in_tables(tables)
+
+
+def test_newest_release_applies_corrections_to_a_names_first_listing_only(monkeypatch):
+    # The runtime's listing of cudaX is corrected (its 6.5 deprecation becomes 5.0); blas
+    # lists cudaX too, uncorrected, as `entries` gives it; cudaY is corrected upwards.
+    import translator.mapping as m
+
+    def row(name, hip_added="", hip_deprecated=""):
+        cells = [name, "function", "s", "", "", "", "", "hipX", hip_added, hip_deprecated, "", "", "",
+                 "", "", "", "", "", ""]
+        return "\t".join(cells)
+    data = {"runtime": [row("cudaX", "1.0", "6.5"), row("cudaY", "2.0")], "blas": [row("cudaX", "1.0", "6.1")]}
+    monkeypatch.setattr(m, "_data_lines", lambda name, header, width: data.get(name[9:-4], []))
+    monkeypatch.setattr(m, "_correction_map", lambda: {("api", "cudaX"): {"hip_deprecated": "5.0"},
+                                                       ("api", "cudaY"): {"hip_added": "6.2"}})
+    assert m.newest_release() == (6, 2)
+    data["blas"] = [row("cudaX", "1.0", "6.4")]
+    assert m.newest_release() == (6, 4)

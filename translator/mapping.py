@@ -40,6 +40,31 @@ def newest_in_tables(tables: "MappingTables") -> Version:
         e.roc_added, e.roc_deprecated, e.roc_removed, e.roc_experimental) if v is not None)
 
 
+_NEWEST_FIELDS = ("hip_added", "hip_deprecated", "hip_removed", "hip_experimental",
+                  "roc_added", "roc_deprecated", "roc_removed", "roc_experimental")
+
+
+def newest_release() -> Version:
+    """`newest_in_tables(load_tables())` from the tables' text, with no entry built: the
+    version cells of those fields, the corrections applied to each name's first listing
+    (the one `lookup` gives) as `entries` applies them. Every run on a machine with no
+    hipcc asks it before anything else (the default target), where building the tables'
+    entries cost more than the rest of a cached run."""
+    columns = [(field, TSV_HEADER.split("\t").index(field)) for field in _NEWEST_FIELDS]
+    corrections = _correction_map()
+    seen: set[str] = set()
+    texts: set[str] = set()
+    for library in LIBRARIES:
+        for line in _data_lines(f"mappings/{library}.tsv", TSV_HEADER, 19):
+            cells = line.split("\t")
+            fix = None
+            if cells[0] not in seen:
+                seen.add(cells[0])
+                fix = corrections.get(("api", cells[0]))
+            texts.update(fix.get(field, cells[i]) if fix else cells[i] for field, i in columns)
+    return max(v for v in (_VERSIONS[t] for t in texts) if v is not None)
+
+
 @dataclass(frozen=True, slots=True)
 class ApiEntry:
     """One CUDA name and what HIP (and the ROC library, if any) offers for it."""

@@ -233,8 +233,8 @@ def _rocm_version(args, config: Config):
                                           f"cu2hip knows")
         return installed, "the installed hipcc's"
     # No ROCm here (a CUDA machine): modern HIP, not the oldest packaged one.
-    from translator.mapping import load_tables, newest_in_tables
-    return newest_in_tables(load_tables()), "the newest the tables know: no hipcc found"
+    from translator.mapping import newest_release
+    return newest_release(), "the newest the tables know: no hipcc found"
 
 
 def _parse(text: str, where: str):
