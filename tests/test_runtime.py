@@ -62,6 +62,17 @@ def test_a_bound_and_a_size_parsed_once_from_argv_are_loop_invariant():
     assert "R001" in found
 
 
+def test_a_std_qualified_fixed_width_counter_is_hoisted_under_the_guard():
+    body = (b"int main(int argc, char** argv) {\n    const int n = atoi(argv[1]);\n    int repeat = std::stoi(argv[2]);\n"
+            b"    for (std::uint32_t r = 0; r < repeat; r++) {\n        float* d;\n        CHECK(cudaMalloc(&d, n * sizeof(float)));\n"
+            b"        k<<<1, 64>>>(d, n);\n        CHECK(cudaFree(d));\n    }\n    return 0;\n}\n")
+    result, found = _run(body, HOISTS)
+    assert b"    float* d;\n    if ((std::uint32_t)0 < repeat) { CHECK(cudaMalloc(&d, n * sizeof(float))); }\n" \
+           b"    for (std::uint32_t r = 0; r < repeat; r++) {\n        k<<<1, 64>>>(d, n);\n    }\n" \
+           b"    if ((std::uint32_t)0 < repeat) { CHECK(cudaFree(d)); }\n    return 0;\n" in result.output
+    assert "R001" in found
+
+
 def test_a_stream_in_a_loop_bounded_by_a_parameter_is_hoisted_under_the_guard():
     body = (b"void f(float* x, int n, int iters) {\n    for (int i = 2; i != iters; ++i) {\n        cudaStream_t s;\n"
             b"        cudaStreamCreate(&s);\n        k<<<1, 64, 0, s>>>(x, n);\n        cudaStreamDestroy(s);\n    }\n}\n")

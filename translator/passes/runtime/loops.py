@@ -47,6 +47,7 @@ import tree_sitter as ts
 
 from translator.ir.ancestry import ancestry
 from translator.ir.nodes import call_of, descendants, hits
+from translator.ir.types import INTEGERS
 from translator.ir.writes import captured_by_reference
 
 LOOPS = ("for_statement", "while_statement", "do_statement")
@@ -234,8 +235,9 @@ def runs_once(values, data: bytes, loop: ts.Node) -> str | None:
 
 
 _GUARD_OPERATORS = ("<", "<=", "!=", ">", ">=")
-_INTEGER_TYPEDEFS = frozenset({"size_t", "std::size_t", "ptrdiff_t", "std::ptrdiff_t", "int8_t", "int16_t",
-                               "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint"})
+# A counter's type written as a typedef of an integer: every name of ir.types' table (std::-qualified
+# fixed-width types included) and CUDA's `uint`.
+_INTEGER_TYPEDEFS = frozenset(INTEGERS) | {"uint"}
 _SIMPLE = ("identifier", "number_literal", "field_expression", "parenthesized_expression", "qualified_identifier")
 
 
