@@ -9,7 +9,8 @@ one of these is proved, and refused with the first that is not:
   (inserting before it keeps it where it was), and runs at least once (a `do` loop, or a
   `for` loop whose first and last values are known: hoisted, a loop that runs zero times
   would allocate where the original does not), or is a `for (T i = start; i OP bound; ...)`
-  loop (T a built-in arithmetic type) whose `start` and `bound` are loop-invariant (as the
+  loop (T a built-in arithmetic type or a name of an integer typedef: `size_t`, `std::uint32_t`,
+  `uint`) whose `start` and `bound` are loop-invariant (as the
   size below): the pair then moves under `if (start OP bound)`, the condition of its first
   iteration, which has the same value just before the loop and just after it
   (first_iteration); a loop known to run zero times is left alone;
