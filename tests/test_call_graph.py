@@ -117,6 +117,18 @@ def test_rebalancing_still_moves_a_kernel_calling_library_functions_and_pure_hel
     assert applied == ["L007"]
 
 
+def test_reinterpret_and_const_casts_call_nothing_whatever_their_type():
+    # reinterpret_cast was "a call cu2hip cannot follow", and a kernel using it kept its
+    # block (the corpus's atomic_max_float; HeCBench's bit tricks): neither cast runs any
+    # code of a class, so the call graph has no edge for either, of any type.
+    helper = (b"struct Pair { int a, b; };\n__device__ void bump(float *p) { "
+              b"*reinterpret_cast<unsigned int *>(p) += 1u; reinterpret_cast<Pair *>(p)->a = 0; }")
+    graph = {f.name: f for f in build_call_graph(parse_file(KERNEL % (helper, b"x[i]"))).functions}
+    assert graph["bump"].unknown == () and graph["bump"].calls == ()
+    applied, notes = _l007(KERNEL % (helper, b"(bump(&x[i]), *const_cast<float *>(&x[i]))"))
+    assert applied == ["L007"] and notes == []
+
+
 def test_fusion_refuses_a_kernel_whose_helper_calls_an_extern_function():
     code = b"""extern __device__ float ext(float v);
 __device__ float helper(float v) { return ext(v) + 1.0f; }

@@ -18,7 +18,8 @@ Every other call of a device function's body is a known call of the device libra
 (`sqrtf`, `atomicAdd`, `std::min`: the mapping tables' device functions), a
 cooperative-groups call (`cg::this_grid()`, read by the analyses that look for block
 queries), a conversion (`static_cast<float>(x)`, `float(x)`, `Real_t(x)` where `Real_t` is
-a typedef or `using` of an arithmetic type: a value cast calls nothing), or an *unknown
+a typedef or `using` of an arithmetic type: a value cast calls nothing; `reinterpret_cast`
+and `const_cast` of any type, which run no code of a class), or an *unknown
 edge* (`Function.unknown`: the callee as written
 and why it cannot be followed): a call through a function pointer (a parameter, a local,
 a global, `(*fp)(x)`), through a table of them (`ops[k](x)`), of a functor (a parameter or
@@ -413,13 +414,16 @@ def _macro_calls(parsed: ParsedFile, table, body: ts.Node, names: set[str], scop
                 yield None, (name, f"{called} (in the expansion of the macro {name}) is declared but not defined "
                                    "in this file (extern): its body is not known")
             elif not (called in library_functions() or called in _CG_FUNCTIONS or called in _CASTS
-                      or called in _CONVERSION_WORDS or conversions.arithmetic(called)):
+                      or called in _POINTER_CASTS or called in _CONVERSION_WORDS or conversions.arithmetic(called)):
                 yield None, (name, f"{called} (in the expansion of the macro {name}) is not a function cu2hip can "
                                    "follow: its body is not known")
 
 
 # Value casts and the words of a functional cast to a built-in type (`unsigned(x)`).
 _CASTS = frozenset({"static_cast"})
+# Casts that reinterpret or drop a qualifier: whatever the type, they run no code of a
+# class (no constructor, no conversion operator), so they call nothing.
+_POINTER_CASTS = frozenset({"reinterpret_cast", "const_cast"})
 
 
 def _cast_target(callee: str) -> str:
@@ -460,6 +464,8 @@ def _classify(parsed: ParsedFile, function: ts.Node, names: set[str], local: _Lo
     kind = function.type
     if kind == "template_function":
         inner = function.child_by_field_name("name")
+        if inner is not None and text(inner) in _POINTER_CASTS:
+            return None, None                                  # reinterpret_cast<unsigned *>(p)
         if inner is not None and text(inner) in _CASTS:
             arguments = function.child_by_field_name("arguments")
             written = text(arguments)[1:-1] if arguments is not None else ""
