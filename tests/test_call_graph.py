@@ -144,3 +144,13 @@ void run(float* __restrict__ x, float* __restrict__ y, float* __restrict__ z, in
     assert [d.message for d in result.diagnostics if d.code == "F002"] == [
         "launch of b not fused with the launch of a before it: b is not elementwise: it calls helper, which makes "
         "a call cu2hip cannot follow: ext is declared but not defined in this file (extern): its body is not known"]
+
+
+def test_a_macros_calls_include_template_calls_and_its_casts_keep_their_type():
+    # `width<int>(v)` in a macro was no call at all (a name followed by `<`, not `(`), and
+    # neither was `static_cast<Wide>(x)`: a helper reading blockDim and a class's
+    # constructor were invisible, and such kernels were rebalanced.
+    from translator.ir.macros import called_names
+    assert called_names("width<int>(v) + f<g<int>>(y) + static_cast<unsigned int*>(p) + h(1) + (x < y)") == [
+        "width", "f", "static_cast<unsigned int *>", "h"]
+    assert called_names("a < b ? c : d") == [] and called_names("a<b>c(1)") == ["c"]

@@ -408,13 +408,19 @@ def _macro_calls(parsed: ParsedFile, table, body: ts.Node, names: set[str], scop
             yield None, (name, expansion.reason)
             continue
         for called in called_names(expansion.value):
+            cast = re.fullmatch(r"(\w+)<(.*)>", called)
+            if cast is not None:
+                if _calls_nothing(cast.group(1), cast.group(2), conversions):
+                    continue
+                yield None, (name, f"{called} (in the expansion of the macro {name}) converts to a type that may be "
+                                   "a class (its conversion is not analysed)")
+                continue
             if called in names:
                 yield called, None
             elif called in scope.declared:
                 yield None, (name, f"{called} (in the expansion of the macro {name}) is declared but not defined "
                                    "in this file (extern): its body is not known")
-            elif not (called in library_functions() or called in _CG_FUNCTIONS or called in _CASTS
-                      or called in _POINTER_CASTS or called in _CONVERSION_WORDS or conversions.arithmetic(called)):
+            elif not (called in library_functions() or called in _CG_FUNCTIONS or called in _CONVERSION_WORDS or conversions.arithmetic(called)):
                 yield None, (name, f"{called} (in the expansion of the macro {name}) is not a function cu2hip can "
                                    "follow: its body is not known")
 
@@ -456,6 +462,13 @@ class _Conversions:
 _FLOATS = frozenset({"float", "double", "long double"})
 
 
+def _calls_nothing(cast: str, target: str, conversions: _Conversions) -> bool:
+    """Whether `cast<target>(x)` runs no code of a class: reinterpret_cast and const_cast
+    never do; static_cast does not to an arithmetic type or a pointer."""
+    return cast in _POINTER_CASTS or cast in _CASTS and (conversions.arithmetic(target)
+                                                         or target.replace(" ", "").endswith("*"))
+
+
 def _classify(parsed: ParsedFile, function: ts.Node, names: set[str], local: _Locals, scope: _FileScope,
               conversions: _Conversions) -> tuple[str | None, str | None]:
     """(the file's device function called, None), or (None, why the edge is unknown), or
@@ -464,13 +477,11 @@ def _classify(parsed: ParsedFile, function: ts.Node, names: set[str], local: _Lo
     kind = function.type
     if kind == "template_function":
         inner = function.child_by_field_name("name")
-        if inner is not None and text(inner) in _POINTER_CASTS:
-            return None, None                                  # reinterpret_cast<unsigned *>(p)
-        if inner is not None and text(inner) in _CASTS:
+        if inner is not None and text(inner) in _CASTS | _POINTER_CASTS:
             arguments = function.child_by_field_name("arguments")
             written = text(arguments)[1:-1] if arguments is not None else ""
-            if conversions.arithmetic(written):
-                return None, None                              # static_cast<float>(x): a value cast
+            if _calls_nothing(text(inner), written, conversions):
+                return None, None          # static_cast<float>(x), reinterpret_cast<unsigned *>(p)
             return None, f"{text(function)} converts to a type that may be a class (its conversion is not analysed)"
         return _classify(parsed, inner, names, local, scope, conversions) if inner is not None else (None, None)
     if kind == "qualified_identifier":

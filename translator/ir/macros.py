@@ -471,14 +471,41 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
+_CAST_WORDS = frozenset({"static_cast", "reinterpret_cast", "const_cast", "dynamic_cast"})
+
+
 def called_names(expansion: str) -> list[str]:
-    """The names an expansion calls (a name followed by `(`), first first, once each."""
+    """The names an expansion calls, first first, once each: a name followed by `(`, or by
+    template arguments and `(` (`f<float>(x)` calls f; `a < b > (c)` may, and counts). A
+    cast keeps its type, as written between its angle brackets, tokens joined by spaces
+    (`static_cast<Wide>(x)`: "static_cast<Wide>"), for the caller to judge."""
     found = tokens(expansion)
     out: list[str] = []
-    for name, after in zip(found, found[1:]):
-        if after == "(" and (name[0].isalpha() or name[0] == "_") and name not in out:
-            out.append(name)
+    for at, name in enumerate(found[:-1]):
+        if not (name[0].isalpha() or name[0] == "_"):
+            continue
+        called = name if found[at + 1] == "(" else _template_call(found, at)
+        if called is not None and called not in out:
+            out.append(called)
     return out
+
+
+def _template_call(found: list[str], at: int) -> str | None:
+    """The callee of `name<...>(` at `at` (see called_names), or None."""
+    if found[at + 1] != "<":
+        return None
+    depth = 0
+    for end in range(at + 1, min(len(found), at + 65)):
+        token = found[end]
+        depth += {"<": 1, ">": -1, ">>": -2}.get(token, 0)
+        if token in (";", "{", "}") or depth < 0:
+            return None
+        if depth == 0:
+            if end + 1 >= len(found) or found[end + 1] != "(":
+                return None
+            name = found[at]
+            return f"{name}<{' '.join(found[at + 2:end])}>" if name in _CAST_WORDS else name
+    return None
 
 
 # What an expansion may hold and still be a value the code around it could have written

@@ -23,7 +23,7 @@ import tree_sitter as ts
 from translator.frontend import ParsedFile, node_at
 from translator.ir.model import LaunchSite, Module, Span
 from translator.ir.ancestry import ancestry
-from translator.ir.macros import called_names
+from translator.ir.macros import _CAST_WORDS, called_names
 from translator.ir.macros import macros as macro_table
 from translator.ir.nodes import assigned, declares, descendants, function_name, with_parents
 
@@ -217,7 +217,9 @@ def _check_macros(table) -> frozenset[str]:
     """The function-like macros (the file's and its headers') that only query, report and exit."""
     out = set()
     for name, macro in table.known().items():
-        if macro.params is not None and set(called_names(macro.body)) <= _REPORTING | set(macro.params):
+        # A cast (`static_cast<int>(e)`, kept with its type) is not a call to report with.
+        called = {c for c in called_names(macro.body) if c.split("<", 1)[0] not in _CAST_WORDS}
+        if macro.params is not None and called <= _REPORTING | set(macro.params):
             out.add(name)
     return frozenset(out)
 
