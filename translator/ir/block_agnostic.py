@@ -82,7 +82,8 @@ class NotAgnostic:
 
 def analyse(parsed: ParsedFile, kernel: Kernel) -> Agnostic | NotAgnostic:
     """Whether the kernel's result is independent of its block size, and if so its form
-    and the bound its threads must cover."""
+    and the bound its threads must cover. (What no call names, a class's operators and
+    constructors, is checked once per file: translator.ir.implicit.)"""
     def refuse(reason: str) -> NotAgnostic:
         return NotAgnostic(kernel.name, reason)
     unusable = not_analysable(kernel)
@@ -145,16 +146,25 @@ def analyse(parsed: ParsedFile, kernel: Kernel) -> Agnostic | NotAgnostic:
         return refuse(f"it makes a call cu2hip cannot follow{via}: {why}, so its result may depend on the block "
                       "size")
     for helper in graph.reached(kernel.name):
-        for function in graph.by_name.get(helper, ()):
-            seen = _SEES_THE_BLOCK.search(parsed.data[function.body_span[0]:function.body_span[1]].decode(
-                "utf-8", "replace"))
-            if seen is not None:
-                return refuse(f"it calls {helper}, which uses {seen.group(1)}")
-            node = function.node(parsed)
-            hidden = _seen_through_macros(parsed, table, node, []) if node is not None else None
-            if hidden is not None:
-                return refuse(f"it calls {helper}, where {hidden.removeprefix('it ')}")
+        seen = _helper_sees_the_block(parsed, table, graph, helper)
+        if seen is not None:
+            return refuse(f"it calls {helper}, {seen}")
     return Agnostic(kernel.name, form, frag.text(parsed.data, bound), tuple(bound_params), tuple(bound_names))
+
+
+def _helper_sees_the_block(parsed: ParsedFile, table, graph, helper: str) -> str | None:
+    """How the device function `helper` itself sees the block ("which uses blockDim",
+    "where it uses the macro ..."), or None."""
+    for function in graph.by_name.get(helper, ()):
+        seen = _SEES_THE_BLOCK.search(parsed.data[function.body_span[0]:function.body_span[1]].decode(
+            "utf-8", "replace"))
+        if seen is not None:
+            return f"which uses {seen.group(1)}"
+        node = function.node(parsed)
+        hidden = _seen_through_macros(parsed, table, node, []) if node is not None else None
+        if hidden is not None:
+            return f"where {hidden.removeprefix('it ')}"
+    return None
 
 
 def _seen_through_macros(parsed: ParsedFile, table, node: ts.Node, allowed: list[Span]) -> str | None:

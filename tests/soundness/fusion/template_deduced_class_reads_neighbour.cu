@@ -1,7 +1,7 @@
 // soundness: must-refuse
 // why: T is deduced as a class whose operator+ reads the next element (this[1]): fused, another thread may not have written it yet
 // no-edit: F001
-// expect: F002 "deduces"
+// expect: F002 "the file's Cell::operator+ reaches memory through this[1]"
 #include <cstdio>
 
 struct Cell {

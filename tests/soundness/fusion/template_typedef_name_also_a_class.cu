@@ -1,7 +1,7 @@
 // soundness: must-refuse
 // why: 'real' is a typedef of float at file scope and a class in namespace ph, where the launch sees the class, whose operator+ reads the next element
 // no-edit: F001
-// expect: F002 "launched with <real>"
+// expect: F002 "the file's real::operator+ reaches memory through this[1]"
 #include <cstdio>
 
 typedef float real;

@@ -1,7 +1,7 @@
 // soundness: must-refuse
 // why: instantiated with a class whose operator+ reads blockDim, the kernel's result depends on the block size
 // no-edit: L007
-// expect: L009 "launched with <Tagged>"
+// expect: L009 "the file's Tagged::operator+ uses blockDim"
 #include <cstdio>
 
 struct Tagged {

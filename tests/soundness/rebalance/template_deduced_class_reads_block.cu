@@ -1,7 +1,7 @@
 // soundness: must-refuse
 // why: the launch deduces T, here a class whose conversion from int reads blockDim
 // no-edit: L007
-// expect: L009 "deduces"
+// expect: L009 "the file's Scaled::Scaled uses blockDim"
 #include <cstdio>
 
 struct Scaled {

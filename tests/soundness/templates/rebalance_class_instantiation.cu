@@ -2,7 +2,7 @@
 // why: eval<T> is called with float and with Tagged, whose operator* adds the block size: the one launch text must not move for either
 // options: --target cuda
 // no-edit: L007
-// expect: L009 "in an instantiation"
+// expect: L009 "the file's Tagged::operator* uses blockDim"
 #include <cstdio>
 #include <cstring>
 

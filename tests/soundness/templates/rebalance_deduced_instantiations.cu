@@ -2,7 +2,7 @@
 // why: eval(x, y, n) deduces T from its pointer arguments: float for one call and Tagged, whose operator* adds the block size, for the other: the one launch text must not move
 // options: --target cuda
 // no-edit: L007
-// expect: L009 "in an instantiation"
+// expect: L009 "the file's Tagged::operator* uses blockDim"
 #include <cstdio>
 #include <cstring>
 
