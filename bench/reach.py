@@ -21,8 +21,10 @@ refusals column whose diagnostic has no fix of its rule in that file); its reaso
 message after the subject's first ": ", with quoted names and numbers folded (and the
 place a launch-bounds refusal names dropped), so that the same reason on two kernels
 counts once. Each family's line gives the programs and sites it edited, and the programs
-and diagnostics it refused. An edit that joins several rewrites of the same bytes carries
-one rule and every reason: a diagnostic whose own fix's reason it holds counts as made.
+and diagnostics it refused; `--json` also lists, per family, each program it edited and
+at how many sites ("where": what tests/test_corpus_reach.py holds the corpus to). An
+edit that joins several rewrites of the same bytes carries one rule and every reason: a
+diagnostic whose own fix's reason it holds counts as made.
 """
 
 from __future__ import annotations
@@ -96,6 +98,7 @@ def measure(paths: list[Path], options: list[str]) -> dict:
     fired = {f: [0, 0] for f in FAMILIES}          # programs, sites
     refused = {f: [0, 0] for f in FAMILIES}        # programs, diagnostics
     reasons: collections.Counter = collections.Counter()
+    where: dict[str, dict[str, int]] = {f: {} for f in FAMILIES}     # family -> program -> sites
     for program in paths:
         found = translate(program, options)
         sites = collections.Counter()
@@ -126,7 +129,10 @@ def measure(paths: list[Path], options: list[str]) -> dict:
             for family, count in counts.items():
                 totals[family][0] += 1
                 totals[family][1] += count
-    return {"programs": len(paths), "fired": fired, "refused": refused, "refusals": reasons.most_common(15)}
+        for family, count in sites.items():
+            where[family][program.as_posix()] = count
+    return {"programs": len(paths), "fired": fired, "refused": refused, "refusals": reasons.most_common(15),
+            "where": where}
 
 
 def show(result: dict) -> str:

@@ -83,3 +83,15 @@ def test_for_fusion_fields_of_the_operands_and_this_are_not_memory_hazards():
     atomic = b"struct A { int v; __device__ A &operator+=(int k) { atomicAdd(&v, k); return *this; } };"
     assert hazard(parse_file(atomic), table_of(atomic), [], _HELPER_HAZARDS, memory=True) == \
         "the file's A::operator+= uses atomicAdd" + TAIL
+
+
+def test_host_only_members_cannot_run_in_a_kernel_and_are_not_hazards():
+    # corpus/kernels/math_intrinsics.cu: a host checker's operator() calls fprintf; it
+    # cost the kernel of that file its rebalancing until host code was told apart.
+    code = (b"#include <cstdio>\nstruct Check { int bad = 0; void operator()(int i, float got) { "
+            b"if (got != got) { fprintf(stderr, \"%d\\n\", i); ++bad; } } };\n"
+            b"template <typename T> struct Box { T v; __host__ Box(T x) : v(x * 2) { printf(\"%d\", blockDim.x); } };")
+    assert _block(code) is None
+    device = code.replace(b"__host__ Box", b"__host__ __device__ Box")
+    assert _block(device) == "the file's Box::Box uses blockDim" + TAIL
+    assert _block(b"struct K { int v; constexpr K(int x) : v(x + warpSize) {} };") == "the file's K::K uses warpSize" + TAIL

@@ -243,18 +243,24 @@ _LIBRARY_EXTRA = frozenset({"printf", "assert", "malloc", "free", "memcpy", "mem
                             "__syncthreads", "__threadfence", "__threadfence_block", "__threadfence_system",
                             "__syncwarp", "__nanosleep", "clock", "clock64", "__prof_trigger"})
 _LIBRARY_NAMESPACES = frozenset({"std", "cuda", "thrust", "cub", "hip", "__gnu_cxx"})
+# The vector types' constructors (vector_functions.h, the same names in HIP, so the
+# renaming tables leave them out): `make_float4(x, y, z, w)` builds a value, calls nothing.
+_VECTOR_MAKERS = frozenset(f"make_{base}{n}" for base in ("char", "uchar", "short", "ushort", "int", "uint", "long",
+                                                          "ulong", "longlong", "ulonglong", "float", "double")
+                           for n in (1, 2, 3, 4))
 
 
 @functools.cache
 def library_functions() -> frozenset[str]:
     """The device library's function names (the mapping tables' device functions, CUDA's
-    spelling and HIP's) and the C and C++ names device code calls."""
+    spelling and HIP's), the vector types' `make_float4` and the others, and the C and C++
+    names device code calls."""
     from translator.mapping import _data_lines, TSV_HEADER
     # The warp builtins are the device library's too, in CUDA's and HIP's spellings (the
     # tables leave out some, __activemask among them: a kernel calling it had a call
     # "cu2hip cannot follow" until the hipify pass rewrote the call, which then changed
     # what the fusion pass decided: found by the sources campaign, seed 1705).
-    out = set(_LIBRARY_EXTRA) | WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTINS
+    out = set(_LIBRARY_EXTRA) | _VECTOR_MAKERS | WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTINS
     for line in _data_lines("mappings/device.tsv", TSV_HEADER, 19):
         fields = line.split("\t")
         if fields[1] == "device_function":

@@ -6,7 +6,8 @@ kernel runs asks `hazard` instead, once per file.
 
     hazard(parsed, table, headers, pattern, memory) -> why, or None
 
-A member (or free operator) holds a hazard when it, or a function it calls (free or a
+A member (or free operator) that device code may run (`__device__`, or `constexpr`)
+holds a hazard when it, or a function it calls (free or a
 member, followed by name through the definitions of its unit: the file, or the header),
 matches `pattern` (what the analysis may not see: `blockDim`, shared memory, a barrier,
 an atomic...), names a macro of the file's table whose body (or a macro's it names) does,
@@ -85,7 +86,7 @@ def _reader(frag, data: bytes, pattern: re.Pattern, memory: bool) -> tuple[str |
         if name is not None:
             functions.setdefault(name, []).append(node)
         what = _implicit_member(frag, data, node)
-        if what is not None:
+        if what is not None and _device(frag, data, node):
             members.append((what, node))
     classes = {what.rsplit("::", 1)[0].rsplit("::", 1)[-1] for what, _ in members}
     used: set[str] = set()
@@ -128,6 +129,17 @@ def _memory(frag, data: bytes, definition: ts.Node) -> str | None:
             if operator is not None and operator.type == "->" and (argument is None or argument.type != "this"):
                 return " ".join(frag.text(data, node).split())
     return None
+
+
+def _device(frag, data: bytes, definition: ts.Node) -> bool:
+    """Whether device code may run the definition: its head says `__device__` (or
+    `constexpr`, which `--expt-relaxed-constexpr` lets device code call). A host-only
+    operator or constructor cannot run in a kernel."""
+    body = definition.child_by_field_name("body")
+    head = data[definition.start_byte:body.start_byte if body is not None else definition.end_byte]
+    if definition.parent is not None and definition.parent.type == "template_declaration":
+        head = data[definition.parent.start_byte:definition.start_byte] + head
+    return re.search(rb"\b(?:__device__|constexpr)\b", head) is not None
 
 
 def _called_in(frag, data: bytes, node: ts.Node) -> list[str]:
