@@ -628,7 +628,7 @@ def _counter(values, data: bytes, loop, function):
     type_name = " ".join(text(data, kind).split())
     if name_node is None or name_node.type != "identifier" or start is None or kind is None or \
             any(c.type in ("type_qualifier", "storage_class_specifier") for c in init.children) or \
-            not (kind.type in ("primitive_type", "sized_type_specifier") or type_name in loops._INTEGER_TYPEDEFS) or \
+            not loops.builtin_counter(kind, type_name) or \
             type_name in ("float", "double", "long double", "bool", "char", "signed char", "unsigned char"):
         return None, "the loop's counter is not an integer declared in its header with a value"
     name = text(data, name_node)

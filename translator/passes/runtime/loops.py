@@ -242,6 +242,13 @@ _INTEGER_TYPEDEFS = frozenset(INTEGERS) | {"uint"}
 _SIMPLE = ("identifier", "number_literal", "field_expression", "parenthesized_expression", "qualified_identifier")
 
 
+def builtin_counter(kind: ts.Node, type_name: str) -> bool:
+    """Whether a loop counter's type (its node, and its text with single spaces) is a
+    built-in arithmetic type or a typedef of an integer (`_INTEGER_TYPEDEFS`): what R001 and
+    R003's first-iteration guard and R012's capture (translator.passes.runtime.graphs) accept."""
+    return kind.type in ("primitive_type", "sized_type_specifier") or type_name in _INTEGER_TYPEDEFS
+
+
 def first_iteration(values, data: bytes, loop: ts.Node) -> tuple[str | None, str | None]:
     """(the condition of the loop's first iteration, None) or (None, why it is not known
     before the loop). A `for (T i = start; i OP bound; ...)` loop, one counter declared
@@ -267,8 +274,7 @@ def first_iteration(values, data: bytes, loop: ts.Node) -> tuple[str | None, str
     type_name = " ".join(text(data, kind).split())
     if any(c.type in ("type_qualifier", "storage_class_specifier") for c in init.children):
         return None, f"its counter's declaration '{text(data, init)}' has qualifiers"
-    if not (kind.type in ("primitive_type", "sized_type_specifier") or type_name in _INTEGER_TYPEDEFS
-            or type_name == "auto" and start.type == "number_literal"):
+    if not (builtin_counter(kind, type_name) or type_name == "auto" and start.type == "number_literal"):
         return None, f"its counter's type '{type_name}' is not a built-in arithmetic type"
     for part, what in ((start, "first value"), (right, "bound")):
         why = invariant(values, data, loop, part)
