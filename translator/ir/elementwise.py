@@ -53,7 +53,7 @@ from translator.ir import body as body_facts
 from translator.ir.calls import call_graph
 from translator.ir.macros import expansion_of_use, impure, macros, tokens
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel, Span
-from translator.ir.nodes import assigned, declares, descendants
+from translator.ir.nodes import assigned, declares, descendants, initialized
 
 _SPACE = re.compile(r"\s+")
 _INT_CAST = re.compile(r"\((?:const)?(?:unsigned|signed)?(?:int|long|longlong|size_t|int64_t|uint64_t|"
@@ -677,14 +677,10 @@ def shape_2d(parsed: ParsedFile, frag: Fragment, body: ts.Node):
 
 def _local(parsed: ParsedFile, frag: Fragment, node: ts.Node) -> tuple[str, str, ts.Node] | None:
     """(name, type as written, value) of `T v = e;` (one declarator, a plain name), else None."""
-    if node.type != "declaration":
+    found = initialized(node)
+    if found is None or found[0].type != "identifier":
         return None
-    declarators = node.children_by_field_name("declarator")
-    if len(declarators) != 1 or declarators[0].type != "init_declarator":
-        return None
-    name, value = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
-    if name is None or name.type != "identifier" or value is None:
-        return None
+    name, value = found
     type_text = parsed.data[node.start_byte + frag.delta:name.start_byte + frag.delta].decode("utf-8", "replace")
     return frag.text(parsed.data, name), " ".join(type_text.split()), value
 

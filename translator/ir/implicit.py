@@ -18,7 +18,11 @@ fields alone. A call the unit does not define (a function of another file, a cal
 through an expression) may do anything, and is a hazard too. Calls of the device
 library, casts and the class's own constructors are not followed. The answer is for the
 whole file: while it holds a member with a hazard, no kernel of it is taken as free of
-it (which class a kernel's values have is not read).
+it (which class a kernel's values have is not read). Not read: headers outside the run's
+tree (system and library headers, `-I` folders the run does not translate), whose
+classes' operators are taken to see nothing of the block and to touch their operands'
+fields alone; a template kernel's class type arguments stay refused at each launch
+(translator.ir.elementwise.instantiations), whichever header defines them.
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from translator.facts import ABSENT, Known, Unknown
+from translator.filescan import includes_of
 from translator.frontend import Conditional, conditionals, directives, lines_of
 from translator.inputs import real
 
@@ -49,7 +50,6 @@ _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _CONTINUED = re.compile(rb"\\\r?\n")
 _TOKEN = re.compile(r"""[A-Za-z_]\w*|\.?\d(?:[eEpP][+-]|[\w.])*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|##|"""
                     r"""<<=|>>=|<<|>>|<=|>=|==|!=|&&|\|\||\+\+|--|->|::|[-+*/%&|^]=|\S""")
-_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 _DEPTH = 64         # nested expansions before a text counts as unexpandable
 
 
@@ -169,8 +169,8 @@ def included_headers(path: str, data: bytes, headers: dict[str, bytes]) -> list[
 
     def visit(where: str, text: bytes) -> None:
         folder = os.path.dirname(where)
-        for match in _LOCAL_INCLUDE.finditer(text):
-            target = real(os.path.join(folder, match.group(1).decode("utf-8", "replace")))
+        for name in includes_of(text):
+            target = real(os.path.join(folder, name))
             if target in seen or target not in headers:
                 continue
             seen.add(target)

@@ -163,6 +163,18 @@ def function_name(data: bytes, function: ts.Node, missing: str = "?") -> str:
     return data[name.start_byte:name.end_byte].decode("utf-8", "replace") if name is not None else missing
 
 
+def initialized(declaration: ts.Node | None) -> tuple[ts.Node, ts.Node] | None:
+    """(declarator, value) of a declaration of one declarator with an initializer
+    (`T v = e;`, `T *p = e;`, `for (int k = 0; ...)`'s), else None."""
+    if declaration is None or declaration.type != "declaration":
+        return None
+    declarators = declaration.children_by_field_name("declarator")
+    if len(declarators) != 1 or declarators[0].type != "init_declarator":
+        return None
+    name, value = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
+    return (name, value) if name is not None and value is not None else None
+
+
 def descendants(node: ts.Node, named: bool = True) -> list[ts.Node]:
     """The node and its named descendants (all of them with `named=False`), in document
     order (for the small subtrees of one kernel or statement: `.parent`-free, no

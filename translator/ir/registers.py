@@ -61,7 +61,7 @@ from translator.frontend import ParsedFile, parse_file
 from translator.ir.elementwise import device_functions
 from translator.ir.host_values import HostValues, Value
 from translator.ir.macros import macros
-from translator.ir.nodes import descendants, function_around
+from translator.ir.nodes import descendants, function_around, initialized
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Kernel
 
 # Added to every kernel's count: see the module's docstring; bench/registers.py measures
@@ -463,15 +463,12 @@ class _Counter:
         """A `for (T k = A; k < B; ++k)` whose bounds are compile-time constants and whose
         body never writes k: unrolled, so k is a constant in each copy."""
         init, cond = node.child_by_field_name("initializer"), node.child_by_field_name("condition")
-        if init is None or cond is None or init.type != "declaration" or cond.type != "binary_expression":
+        found = initialized(init)
+        if found is None or cond is None or cond.type != "binary_expression":
             return
-        declarators = init.children_by_field_name("declarator")
-        if len(declarators) != 1 or declarators[0].type != "init_declarator":
-            return
-        name = declarators[0].child_by_field_name("declarator")
-        start = declarators[0].child_by_field_name("value")
+        name, start = found
         left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
-        if name is None or start is None or left is None or right is None or self.text(left) != self.text(name):
+        if left is None or right is None or self.text(left) != self.text(name):
             return
         if self.constant(start, function) is None or self.constant(right, function) is None:
             return

@@ -45,7 +45,7 @@ from translator.ir.calls import CallGraph, Function, call_graph
 from translator.ir.macros import directive_end, macros as macro_table
 from translator.ir.mask_flow import Escape, MaskFlow, follow, wide_type
 from translator.ir.model import WARP_MASKLESS_BUILTINS, WARP_SYNC_BUILTINS, Span
-from translator.ir.nodes import descendants, with_parents
+from translator.ir.nodes import descendants, initialized, with_parents
 
 SHUFFLES = frozenset(n for n in WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTINS if n.startswith("__shfl"))
 VOTES = frozenset(n for n in WARP_SYNC_BUILTINS | WARP_MASKLESS_BUILTINS
@@ -210,13 +210,12 @@ def narrow_type(text: str) -> bool:
 
 def _constant_declaration(frag, data: bytes, declaration: ts.Node) -> bool:
     """Is it `const`/`constexpr` of an integer type, with one declarator of a literal value?"""
-    typ = declaration.child_by_field_name("type")
-    declarators = declaration.children_by_field_name("declarator")
-    if typ is None or len(declarators) != 1 or declarators[0].type != "init_declarator":
+    typ, found = declaration.child_by_field_name("type"), initialized(declaration)
+    if typ is None or found is None:
         return False
     qualifiers = {frag.text(data, c) for c in declaration.children if c.type == "type_qualifier"}
-    value = declarators[0].child_by_field_name("value")
-    return bool(qualifiers & {"const", "constexpr"}) and value is not None and value.type == "number_literal" and \
+    value = found[1]
+    return bool(qualifiers & {"const", "constexpr"}) and value.type == "number_literal" and \
         re.sub(r"\s+", "", frag.text(data, typ)) in _INTEGER_TYPES and integer(frag.text(data, value)) is not None
 
 

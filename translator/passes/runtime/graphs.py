@@ -72,7 +72,7 @@ from itertools import accumulate
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.ir.ancestry import ancestry
-from translator.ir.nodes import hits
+from translator.ir.nodes import hits, initialized
 from translator.passes.runtime import loops, streams
 from translator.passes.runtime.loops import text
 
@@ -619,11 +619,10 @@ def _counter(values, data: bytes, loop, function):
     the update `++k`, `k++`, `k += 1` or `k = k + 1`, nothing else in the loop writing k
     (its condition neither, nor a macro the loop uses)."""
     init, update = loop.child_by_field_name("initializer"), loop.child_by_field_name("update")
-    declarators = init.children_by_field_name("declarator") if init is not None and init.type == "declaration" else []
-    if loop.type != "for_statement" or len(declarators) != 1 or declarators[0].type != "init_declarator" or \
-            update is None:
+    found = initialized(init)
+    if loop.type != "for_statement" or found is None or update is None:
         return None, "the loop has no counter declared in its header and stepped by its update"
-    name_node, start = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
+    name_node, start = found
     kind = init.child_by_field_name("type")
     type_name = " ".join(text(data, kind).split())
     if name_node is None or name_node.type != "identifier" or start is None or kind is None or \

@@ -64,7 +64,7 @@ import re
 from translator.catalog import NOTE, WARNING, rule
 from translator.edits import Edit
 from translator.ir.host_values import SIZES
-from translator.ir.nodes import function_name
+from translator.ir.nodes import function_name, initialized
 from translator.passes.runtime import loops
 from translator.passes.runtime.loops import line_of, text
 
@@ -200,12 +200,10 @@ def _allocation(data: bytes, declaration):
     """(name, the initializer, 'malloc', 'calloc' or 'new', the size in bytes as text, the
     expression that counts the elements, the element type or None for bytes) of a declaration
     `T* p = (T*)malloc(size);` or `T* p = new T[n];`, else None."""
-    declarators = declaration.children_by_field_name("declarator")
-    if len(declarators) != 1 or declarators[0].type != "init_declarator":
+    found = initialized(declaration)
+    if found is None or found[0].type != "pointer_declarator":
         return None
-    pointer, value = declarators[0].child_by_field_name("declarator"), declarators[0].child_by_field_name("value")
-    if pointer is None or pointer.type != "pointer_declarator" or value is None:
-        return None
+    pointer, value = found
     inner = pointer.child_by_field_name("declarator")
     if inner is None or inner.type != "identifier":
         return None
