@@ -4,8 +4,8 @@ values know it, and its kernel's block-agnostic verdict.
     python bench/launches.py TREE... [--counts] [-- TRANSLATE OPTIONS]
 
 The programs are bench/reach.py's (a file, or a folder translated as a tree). Each is
-translated in process, as reach.py does; when the rebalancing pass runs on a file it
-prints, for each launch there, one line:
+translated in process, as reach.py does; the first time the rebalancing pass runs on a
+file (its launches as written) it prints, for each launch there, one line:
 
     FILE  KERNEL  block=TEXT  values=(...)  why=REASON-IF-UNKNOWN | VERDICT
 
@@ -45,7 +45,12 @@ def main() -> None:
     rows: list[tuple] = []
     passes = rebalance.block_size.rebalance
 
+    listed_files: set[str] = set()
+
     def listed(ctx) -> None:
+        if str(ctx.source.path) in listed_files:        # a later round: its launches as rewritten
+            return passes(ctx)
+        listed_files.add(str(ctx.source.path))
         values = ctx.facts.get(HostValues)
         defined = {k.name: k for k in ctx.module.kernels if k.body_span is not None}
         for site in ctx.module.launches:
@@ -62,7 +67,6 @@ def main() -> None:
     rebalance.block_size.rebalance = listed
     for program in reach.programs(args.trees):
         reach.translate(program, [*options, "-j", "1"])     # in this process, where the hook is
-    rows = list(dict.fromkeys(rows))            # a file's rounds list its launches again
     if not args.counts:
         for path, name, block, known, why, how, _ in rows:
             print(f"{path}  {name}  block={block}  values={known}  why={why or '-'} | {how}")

@@ -68,3 +68,25 @@ def test_a_rewrite_joined_into_a_later_one_over_the_same_bytes_still_counts(tmp_
     result = reach.measure([tmp_path / "loop.cu"], ["--rocm-version", "6.0"])
     assert result["fired"]["rebalancing"] == [1, 1]
     assert result["fired"]["runtime"] == [1, 1]
+
+
+def test_launches_lists_each_launch_with_its_block_and_verdict(tmp_path, monkeypatch) -> None:
+    """bench/launches.py: the launches already at --block-size, which no refusal names, are listed too."""
+    import subprocess
+    import sys
+    (tmp_path / "a.cu").write_text(KERNEL + "__global__ void tile(float *x) {\n    __shared__ float t[64];\n"
+                                   "    t[threadIdx.x] = x[threadIdx.x];\n    __syncthreads();\n"
+                                   "    x[threadIdx.x] = t[63 - threadIdx.x];\n}\n"
+                                   "int main() { scale<<<4, 256>>>(0, 1024); scale<<<8, 128>>>(0, 1024);\n"
+                                   "    tile<<<1, 64>>>(0); }\n")
+    env = {**__import__("os").environ, "CU2HIP_CACHE_DIR": str(tmp_path / "cache")}
+    run = lambda *extra: subprocess.run([sys.executable, str(ROOT / "bench" / "launches.py"), str(tmp_path), *extra],  # noqa: E731
+                                        capture_output=True, text=True, env=env, check=True).stdout
+    lines = run().splitlines()
+    assert [line.split("  ", 1)[1] for line in lines] == [
+        "scale  block=256  values=(256,)  why=- | agnostic (guard)",
+        "scale  block=128  values=(128,)  why=- | agnostic (guard)",
+        "tile  block=64  values=(64,)  why=- | it uses shared memory (t): its threads cooperate within a block"]
+    assert run("--counts").splitlines() == ["launches: 3", "     1  block at --block-size  agnostic",
+                                            "     1  block elsewhere        agnostic",
+                                            "     1  block elsewhere        block-dependent"]
