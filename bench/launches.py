@@ -28,15 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def main() -> None:
-    argv = sys.argv[1:]
-    options = argv[argv.index("--") + 1:] if "--" in argv else []
-    argv = argv[:argv.index("--")] if "--" in argv else argv
+    import reach
+    argv, options = reach.split_options(sys.argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("trees", nargs="+")
     parser.add_argument("--counts", action="store_true")
     args = parser.parse_args(argv)
-
-    import reach
     import translator.passes.rebalance as rebalance
     from translator.facts.block_agnostic import BlockAgnostic
     from translator.facts.host_values import HostValues

@@ -145,10 +145,15 @@ def show(result: dict) -> str:
     return "\n".join(lines)
 
 
+def split_options(argv: list[str]) -> tuple[list[str], list[str]]:
+    """(the script's own arguments, the translate options after `--`)."""
+    if "--" not in argv:
+        return argv, []
+    return argv[:argv.index("--")], argv[argv.index("--") + 1:]
+
+
 def run() -> None:
-    argv = sys.argv[1:]
-    options = argv[argv.index("--") + 1:] if "--" in argv else []
-    argv = argv[:argv.index("--")] if "--" in argv else argv
+    argv, options = split_options(sys.argv[1:])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("trees", nargs="+")
     parser.add_argument("--json")

@@ -19,6 +19,17 @@ def repo_root() -> Path:
     return Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(scope="session")
+def bench_reach():
+    """bench/reach.py as a module (bench/ is not a package)."""
+    import importlib.util
+    path = Path(__file__).resolve().parent.parent / "bench" / "reach.py"
+    spec = importlib.util.spec_from_file_location("bench_reach", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _private_cache(tmp_path_factory: pytest.TempPathFactory):
     """The translation cache of the tests' runs (subprocesses included) is theirs alone."""

@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _reach():
-    spec = importlib.util.spec_from_file_location("bench_reach", ROOT / "bench" / "reach.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 KERNEL = "__global__ void scale(float *x, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n" \
          "    if (i < n) x[i] *= 2.0f;\n}\n"
 
 
-def test_launch_bounds_refusals_are_counted_under_launch_bounds(tmp_path, monkeypatch) -> None:
+def test_launch_bounds_refusals_are_counted_under_launch_bounds(tmp_path, monkeypatch, bench_reach) -> None:
     """L002 and L003 are the launch-bounds refusals; the pattern of refusals left them out."""
     monkeypatch.setenv("CU2HIP_CACHE_DIR", str(tmp_path / "cache"))
     (tmp_path / "runtime.cu").write_text(KERNEL + "int main(int argc, char **argv) { int t = argc * 64;\n"
@@ -27,7 +19,7 @@ def test_launch_bounds_refusals_are_counted_under_launch_bounds(tmp_path, monkey
     (tmp_path / "fixed.cu").write_text(KERNEL + "int main() { scale<<<4, 128>>>(0, 512); }\n")
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "k.cuh").write_text("#pragma once\n" + KERNEL)
-    reach = _reach()
+    reach = bench_reach
     result = reach.measure(reach.programs([str(tmp_path)]), ["--rocm-version", "6.0", "--no-rebalance"])
     assert result["fired"]["launch bounds"] == [1, 1]
     assert result["refused"]["launch bounds"] == [2, 2]           # fixed.cu bounded; the others refused
@@ -38,7 +30,7 @@ def test_launch_bounds_refusals_are_counted_under_launch_bounds(tmp_path, monkey
     assert "launch bounds          1      1        2         2" in shown
 
 
-def test_a_rewrite_joined_into_a_later_one_over_the_same_bytes_still_counts(tmp_path, monkeypatch) -> None:
+def test_a_rewrite_joined_into_a_later_one_over_the_same_bytes_still_counts(tmp_path, monkeypatch, bench_reach) -> None:
     """A launch rebalanced (L007) inside the loop R012 then captures: the output's one edit
     is under R012 with both reasons; rebalancing fired there all the same."""
     monkeypatch.setenv("CU2HIP_CACHE_DIR", str(tmp_path / "cache"))
@@ -61,7 +53,7 @@ def test_a_rewrite_joined_into_a_later_one_over_the_same_bytes_still_counts(tmp_
         '    cudaFree(d);\n'
         '}\n'
     )
-    reach = _reach()
+    reach = bench_reach
     found = reach.translate(tmp_path / "loop.cu", ["--rocm-version", "6.0"])
     edits = found["files"][0]["edits"]
     assert "L007" not in {e["rule"] for e in edits} and any("moves from 512 to 256" in e["reason"] for e in edits)
@@ -70,8 +62,9 @@ def test_a_rewrite_joined_into_a_later_one_over_the_same_bytes_still_counts(tmp_
     assert result["fired"]["runtime"] == [1, 1]
 
 
-def test_launches_lists_each_launch_with_its_block_and_verdict(tmp_path, monkeypatch) -> None:
+def test_launches_lists_each_launch_with_its_block_and_verdict(tmp_path) -> None:
     """bench/launches.py: the launches already at --block-size, which no refusal names, are listed too."""
+    import os
     import subprocess
     import sys
     (tmp_path / "a.cu").write_text(KERNEL + "__global__ void tile(float *x) {\n    __shared__ float t[64];\n"
@@ -79,9 +72,11 @@ def test_launches_lists_each_launch_with_its_block_and_verdict(tmp_path, monkeyp
                                    "    x[threadIdx.x] = t[63 - threadIdx.x];\n}\n"
                                    "int main() { scale<<<4, 256>>>(0, 1024); scale<<<8, 128>>>(0, 1024);\n"
                                    "    tile<<<1, 64>>>(0); }\n")
-    env = {**__import__("os").environ, "CU2HIP_CACHE_DIR": str(tmp_path / "cache")}
-    run = lambda *extra: subprocess.run([sys.executable, str(ROOT / "bench" / "launches.py"), str(tmp_path), *extra],  # noqa: E731
-                                        capture_output=True, text=True, env=env, check=True).stdout
+    env = {**os.environ, "CU2HIP_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run(*extra):
+        return subprocess.run([sys.executable, str(ROOT / "bench" / "launches.py"), str(tmp_path), *extra],
+                              capture_output=True, text=True, env=env, check=True).stdout
     lines = run().splitlines()
     assert [line.split("  ", 1)[1] for line in lines] == [
         "scale  block=256  values=(256,)  why=- | agnostic (guard)",

@@ -9,24 +9,16 @@ Where reach grows, rewrite the file with the command above and review its diff."
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _reach():
-    spec = importlib.util.spec_from_file_location("bench_reach", ROOT / "bench" / "reach.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_no_rewrite_family_reaches_fewer_corpus_programs_or_sites(tmp_path, monkeypatch) -> None:
+def test_no_rewrite_family_reaches_fewer_corpus_programs_or_sites(tmp_path, monkeypatch, bench_reach) -> None:
     monkeypatch.setenv("CU2HIP_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.chdir(ROOT)         # the programs are named as the floor names them, from the root
-    reach = _reach()
+    reach = bench_reach
     trees = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "corpus").iterdir() if p.is_dir())
     where = reach.measure(reach.programs(trees), ["--rocm-version", "5.2"])["where"]
     floor = json.loads((ROOT / "tests" / "corpus_reach.json").read_text())

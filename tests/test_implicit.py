@@ -53,7 +53,8 @@ def test_members_that_see_nothing_of_the_block_and_other_functions_are_not_hazar
 
 
 def test_a_headers_classes_count_and_the_macro_table_is_read_through():
-    header = b"#define WIDTH blockDim.x\n#define OFFSET ((int)WIDTH)\nstruct C { int x; __device__ C() : x(OFFSET) {} };"
+    header = (b"#define WIDTH blockDim.x\n#define OFFSET ((int)WIDTH)\n"
+              b"struct C { int x; __device__ C() : x(OFFSET) {} };")
     code = b'#include "c.h"\n__global__ void k(int *o) { C c; o[0] = c.x; }\n'
     table = table_of(code, "/p/main.cu", {"/p/c.h": header})
     assert hazard(parse_file(code), table, [("/p/c.h", header)], _SEES_THE_BLOCK) == (
@@ -94,4 +95,5 @@ def test_host_only_members_cannot_run_in_a_kernel_and_are_not_hazards():
     assert _block(code) is None
     device = code.replace(b"__host__ Box", b"__host__ __device__ Box")
     assert _block(device) == "the file's Box::Box uses blockDim" + TAIL
-    assert _block(b"struct K { int v; constexpr K(int x) : v(x + warpSize) {} };") == "the file's K::K uses warpSize" + TAIL
+    assert _block(b"struct K { int v; constexpr K(int x) : v(x + warpSize) {} };") == \
+        "the file's K::K uses warpSize" + TAIL

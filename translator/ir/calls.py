@@ -426,7 +426,8 @@ def _macro_calls(parsed: ParsedFile, table, body: ts.Node, names: set[str], scop
             elif called in scope.declared:
                 yield None, (name, f"{called} (in the expansion of the macro {name}) is declared but not defined "
                                    "in this file (extern): its body is not known")
-            elif not (called in library_functions() or called in _CG_FUNCTIONS or called in _CONVERSION_WORDS or conversions.arithmetic(called)):
+            elif not (called in library_functions() or called in _CG_FUNCTIONS or called in _CONVERSION_WORDS
+                      or conversions.arithmetic(called)):
                 yield None, (name, f"{called} (in the expansion of the macro {name}) is not a function cu2hip can "
                                    "follow: its body is not known")
 
