@@ -32,6 +32,7 @@ import re
 
 import tree_sitter as ts
 
+from translator.ir.macros import CAST_WORDS
 from translator.ir.nodes import descendants
 
 _CLASSES = re.compile(rb"\b(?:struct|class|operator)\b")
@@ -39,7 +40,6 @@ _NOT_CALLS = frozenset({"if", "for", "while", "switch", "return", "sizeof", "ali
                         "static_assert", "__launch_bounds__", "__attribute__", "__declspec", "catch"})
 _TYPE_WORDS = frozenset({"float", "double", "int", "unsigned", "signed", "long", "short", "char", "bool", "void",
                          "size_t"})
-_CAST_NAMES = frozenset({"static_cast", "reinterpret_cast", "const_cast", "dynamic_cast"})
 _TAIL = ", and a class's operators, constructors and conversions run where no call is written"
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
@@ -111,7 +111,7 @@ def _reader(frag, data: bytes, pattern: re.Pattern, memory: bool) -> tuple[str |
                 return f"the file's {what} reaches memory through {reached}{via}", frozenset(used)
             used |= set(_NAME.findall(text))
             for called in _called_in(frag, data, node):
-                if called in _NOT_CALLS or called in _TYPE_WORDS or called in classes or called in _CAST_NAMES \
+                if called in _NOT_CALLS or called in _TYPE_WORDS or called in classes or called in CAST_WORDS \
                         or called in library_functions():
                     continue
                 if called not in functions:

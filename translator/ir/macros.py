@@ -471,7 +471,8 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
-_CAST_WORDS = frozenset({"static_cast", "reinterpret_cast", "const_cast", "dynamic_cast"})
+# The C++ casts: `cast<T>(x)` names no function (translator.ir.implicit, statements).
+CAST_WORDS = frozenset({"static_cast", "reinterpret_cast", "const_cast", "dynamic_cast"})
 
 
 def called_names(expansion: str) -> list[str]:
@@ -504,7 +505,7 @@ def _template_call(found: list[str], at: int) -> str | None:
             if end + 1 >= len(found) or found[end + 1] != "(":
                 return None
             name = found[at]
-            return f"{name}<{' '.join(found[at + 2:end])}>" if name in _CAST_WORDS else name
+            return f"{name}<{' '.join(found[at + 2:end])}>" if name in CAST_WORDS else name
     return None
 
 

@@ -23,7 +23,7 @@ import tree_sitter as ts
 from translator.frontend import ParsedFile, node_at
 from translator.ir.model import LaunchSite, Module, Span
 from translator.ir.ancestry import ancestry
-from translator.ir.macros import _CAST_WORDS, called_names
+from translator.ir.macros import CAST_WORDS, called_names
 from translator.ir.macros import macros as macro_table
 from translator.ir.nodes import assigned, declares, descendants, function_name, with_parents
 
@@ -218,7 +218,7 @@ def _check_macros(table) -> frozenset[str]:
     out = set()
     for name, macro in table.known().items():
         # A cast (`static_cast<int>(e)`, kept with its type) is not a call to report with.
-        called = {c for c in called_names(macro.body) if c.split("<", 1)[0] not in _CAST_WORDS}
+        called = {c for c in called_names(macro.body) if c.split("<", 1)[0] not in CAST_WORDS}
         if macro.params is not None and called <= _REPORTING | set(macro.params):
             out.add(name)
     return frozenset(out)
